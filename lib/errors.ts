@@ -1,0 +1,20 @@
+/**
+ * An error in user-supplied input (a domain file, a responses file, a command-line value).
+ * The CLI turns it into exit code 1 and prints `message`, which always names where the problem is
+ * (file, line, item), so the user can find and fix it without reading a stack trace.
+ */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    message: string,
+    readonly where: { file?: string; line?: number; item?: string } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Formats a location prefix such as `data/x.jsonl:12: ` for error messages. */
+export function locate(file?: string, line?: number): string {
+  if (!file) return '';
+  return line === undefined ? `${file}: ` : `${file}:${line}: `;
+}
