@@ -8,6 +8,8 @@ const commands: Record<string, () => Command> = {
   space: () => require('./commands/space').command,
   fringe: () => require('./commands/fringe').command,
   analyze: () => require('./commands/analyze').command,
+  collect: () => require('./commands/collect').command,
+  psi: () => require('./commands/psi').command,
 };
 
 /** Registers a subcommand (used by later modules; keeps the table in one place). */
