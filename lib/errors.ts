@@ -18,3 +18,18 @@ export function locate(file?: string, line?: number): string {
   if (!file) return '';
   return line === undefined ? `${file}: ` : `${file}:${line}: `;
 }
+
+/**
+ * Turns a zod error into one readable line per problem, each naming the path of the offending value,
+ * e.g. `state[2]: expected string, received number`.
+ */
+export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .map((issue) => {
+      const path = issue.path
+        .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+        .join('');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

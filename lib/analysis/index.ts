@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import type { Domain } from '../kst';
+import { toCsv } from './csv';
+import { contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
+import { domainCondition, type DomainConditionRow } from './domain-condition';
+import { orderAgreement, type OrderAgreement } from './order-agreement';
+import type { ResponseRecord } from './responses';
+import { scoreRecords, type ScoredRecord } from './score';
+import { table1, type Table1Row } from './table1';
+import { table3, type Table3Row } from './table3';
+import { table4, type Table4Row } from './table4';
+
+export { loadResponses, validateResponses, ResponseLineSchema } from './responses';
+export type { ResponseLine, ResponseRecord } from './responses';
+export { scoreRecords } from './score';
+export type { ScoredRecord, ResponseScores } from './score';
+export { table1, table3, table4, domainCondition, contrasts, orderAgreement, toCsv };
+export type { Table1Row, Table3Row, Table4Row, DomainConditionRow, ContrastRow, OrderAgreement, InferenceOptions };
+
+export const DEFAULT_INFERENCE: InferenceOptions = { resamples: 10_000, flips: 100_000, seed: '20260908' };
+
+export interface Analysis {
+  table1: Table1Row[];
+  table3: Table3Row[];
+  table4: Table4Row[];
+  domainCondition: DomainConditionRow[];
+  contrasts: ContrastRow[];
+  orderAgreement: OrderAgreement;
+  counts: { responses: number; scored: number; valid: number; invalid: number; missing: number; simulated: number };
+  inference: InferenceOptions;
+}
+
+/** Runs the whole analysis of the paper (Tables 1, 3, 4, the domain × condition grid, contrasts, order agreement). */
+export function analyze(domains: readonly Domain[], records: readonly ResponseRecord[], inference: InferenceOptions = DEFAULT_INFERENCE): Analysis {
+  const { scored, missing } = scoreRecords(records);
+  return {
+    table1: table1(domains),
+    table3: table3(scored),
+    table4: table4(scored),
+    domainCondition: domainCondition(scored),
+    contrasts: contrasts(scored, inference),
+    orderAgreement: orderAgreement(records),
+    counts: {
+      responses: records.length,
+      scored: scored.length,
+      valid: scored.filter((r: ScoredRecord) => r.status === 'valid').length,
+      invalid: scored.filter((r: ScoredRecord) => r.status === 'invalid').length,
+      missing: missing.length,
+      simulated: records.filter((r) => r.simulated).length,
+    },
+    inference,
+  };
+}
+
+/** The CSV files `kstbench analyze` writes, as {path, data} pairs under `outDir`. */
+export function analysisFiles(result: Analysis, outDir: string, provenance: Record<string, unknown> = {}): Array<{ path: string; data: string }> {
+  const file = (name: string, data: string) => ({ path: join(outDir, name), data });
+  return [
+    file('table1.csv', toCsv(['domain', 'components', 'states', 'terminal_states'], result.table1)),
+    file('table3.csv', toCsv(['condition', 'n', 'exact', 'precision', 'recall', 'f1', 'jaccard'], result.table3)),
+    file('table4.csv', toCsv(['model', 'condition', 'n', 'exact', 'rank'], result.table4)),
+    file('domain_condition.csv', toCsv(['domain', 'condition', 'n', 'exact'], result.domainCondition)),
+    file('contrasts.csv', toCsv(['contrast', 'metric', 'estimate', 'ci_low', 'ci_high', 'p', 'p_holm'], result.contrasts)),
+    file('order_agreement.csv', toCsv(['pairs', 'exact_agreement', 'mean_jaccard'], [result.orderAgreement])),
+    file(
+      'analysis.json',
+      `${JSON.stringify(
+        {
+          counts: result.counts,
+          simulated_input: result.counts.simulated > 0,
+          inference: {
+            ...result.inference,
+            generator: 'seedrandom.alea',
+            contrast_seeds: result.contrasts.map((c) => ({ contrast: c.contrast, metric: c.metric, seed: c.seed, states: c.states })),
+          },
+          ...provenance,
+        },
+        null,
+        2,
+      )}\n`,
+    ),
+  ];
+}

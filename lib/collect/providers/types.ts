@@ -1,0 +1,130 @@
+/**
+ * The provider contract shared by the collector engine and the model back-ends (OpenAI, Anthropic,
+ * OpenAI-compatible servers, the simulated respondent). A provider makes exactly one HTTP attempt per
+ * `complete` call; retries, backoff and quota stops belong to the collector.
+ */
+import { InputError } from '../../errors';
+
+export type ProviderName = 'openai' | 'anthropic' | 'openai-compatible' | 'simulated';
+
+export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', 'openai-compatible', 'simulated'];
+
+/**
+ * Why one attempt failed at the transport level:
+ * - `rate_limit`: HTTP 429 that clears by waiting (`retryAfterMs` when the server said how long);
+ * - `quota`: HTTP 429 (or a billing error) that does not clear within the run — insufficient quota,
+ *   daily/monthly caps, exhausted credit;
+ * - `server_error`: 5xx, 529 (overloaded), or an unreadable success response;
+ * - `timeout`: no complete answer within `timeoutMs` (also HTTP 408);
+ * - `connection`: connection refused or reset before an answer;
+ * - `auth`: 401/403; `client_error`: any other 4xx (bad request, unknown model, …).
+ */
+export type TransportErrorClass =
+  | 'rate_limit'
+  | 'quota'
+  | 'server_error'
+  | 'timeout'
+  | 'connection'
+  | 'client_error'
+  | 'auth';
+
+export interface ProviderErrorInfo {
+  httpStatus?: number;
+  retryAfterMs?: number;
+  /** Provider error code or type, e.g. `insufficient_quota`, `overloaded_error`. */
+  code?: string;
+  requestId?: string;
+}
+
+/**
+ * One failed attempt, classified. The message never contains request headers or API keys (provider
+ * messages are scrubbed of key-like tokens), and no SDK error is attached as `cause`, so the object is
+ * safe to serialise into the audit log (`toJSON` gives `{ name, message, errorClass, info }`).
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly errorClass: TransportErrorClass,
+    readonly info: ProviderErrorInfo = {},
+  ) {
+    super(message);
+  }
+
+  toJSON(): { name: string; message: string; errorClass: TransportErrorClass; info: ProviderErrorInfo } {
+    return { name: this.name, message: this.message, errorClass: this.errorClass, info: { ...this.info } };
+  }
+}
+
+export interface CompletionRequest {
+  /** The collector's run ID; also the `custom_id` of a batch request. */
+  runId: string;
+  system: string;
+  user: string;
+  /** Name of the structured-output schema (OpenAI `json_schema.name`, Anthropic tool name): [A-Za-z0-9_-]{1,64}. */
+  schemaName: string;
+  /** JSON Schema of the answer object (top-level `type: "object"`). */
+  jsonSchema: Record<string, unknown>;
+  maxOutputTokens: number;
+  /** Deadline for the whole attempt (headers and body), in milliseconds. */
+  timeoutMs: number;
+  /** Extra input for the simulated provider only; real providers ignore it. */
+  context?: unknown;
+}
+
+export interface CompletionResult {
+  /** The answer as text: OpenAI message content, or Anthropic's forced-tool input serialised as JSON. */
+  text: string;
+  /** Provider's own reason, unchanged: OpenAI `finish_reason` (`stop`, `length`, …), Anthropic `stop_reason` (`tool_use`, `max_tokens`, `refusal`, …). */
+  finishReason: string | null;
+  /** Refusal text when the model declined (OpenAI `message.refusal`; Anthropic `stop_reason: "refusal"`). */
+  refusal: string | null;
+  /** The model version the provider reports having used (the response's `model` field). */
+  modelVersion: string | null;
+  usage: { inputTokens: number; outputTokens: number } | null;
+  httpStatus: number | null;
+  requestId: string | null;
+}
+
+export interface Provider {
+  readonly provider: ProviderName;
+  readonly model: string;
+  readonly simulated: boolean;
+  /** One attempt. Throws ProviderError on transport failure; an AbortError (name 'AbortError') when `signal` aborts. */
+  complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult>;
+}
+
+/** Finish reasons meaning the answer was cut off by the output-token limit (any provider). */
+export const TRUNCATION_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'model_context_window_exceeded']);
+
+/** True when the answer was cut off by a token limit (OpenAI `length`, Anthropic `max_tokens`). */
+export function isTruncated(result: Pick<CompletionResult, 'finishReason'>): boolean {
+  return result.finishReason !== null && TRUNCATION_FINISH_REASONS.has(result.finishReason);
+}
+
+/**
+ * Parses `provider:model`, e.g. `openai:gpt-4o-2024-08-06`, `anthropic:claude-sonnet-4-5`,
+ * `openai-compatible:llama3.1:8b` (everything after the first colon is the model, so Ollama tags with
+ * colons survive), `simulated:sim-a`. Throws InputError naming the spec when malformed.
+ */
+export function parseModelSpec(spec: string): { provider: ProviderName; model: string } {
+  const colon = spec.indexOf(':');
+  if (colon <= 0 || colon === spec.length - 1) {
+    throw new InputError(
+      `model spec ${JSON.stringify(spec)} must be "provider:model" with provider one of ${PROVIDER_NAMES.join(', ')}`,
+      { item: spec },
+    );
+  }
+  const provider = spec.slice(0, colon);
+  const model = spec.slice(colon + 1);
+  if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw new InputError(
+      `model spec ${JSON.stringify(spec)}: unknown provider ${JSON.stringify(provider)} (expected one of ${PROVIDER_NAMES.join(', ')})`,
+      { item: spec },
+    );
+  }
+  if (model.trim() !== model || /\s/.test(model)) {
+    throw new InputError(`model spec ${JSON.stringify(spec)}: model name must not contain whitespace`, { item: spec });
+  }
+  return { provider: provider as ProviderName, model };
+}

@@ -1,0 +1,220 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../errors';
+
+/** One task (component) of a domain. */
+export interface Component {
+  id: string;
+  description: string;
+  /** Optional search keywords (used by the PSI taxonomy). */
+  keywords?: string[];
+  /** Optional course week in which the component is taught (used by the PSI taxonomy). */
+  week?: number;
+}
+
+/**
+ * A validated domain: the components in canonical (file) order plus the direct prerequisite pairs.
+ * `[p, q]` in `prerequisites` means p is a direct prerequisite of q (p ≺ q). The relation is
+ * guaranteed acyclic, free of self-loops and of unknown IDs; duplicate pairs have been dropped.
+ */
+export interface Domain {
+  id: string;
+  title: string;
+  source: string;
+  components: Component[];
+  ids: string[];
+  index: ReadonlyMap<string, number>;
+  prerequisites: ReadonlyArray<readonly [string, string]>;
+  file?: string;
+}
+
+const IdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a non-empty ID of letters, digits, "_", "." or "-"');
+
+/** Schema of one component object; unknown keys are rejected so typos such as `descripton` surface. */
+export const ComponentSchema = z.strictObject({
+  id: IdSchema,
+  description: z.string().trim().min(1, 'must be a non-empty description'),
+  keywords: z.array(z.string().trim().min(1)).optional(),
+  week: z.int().nonnegative().optional(),
+});
+
+/** Schema of a domain file (`data/raw/domains/<id>.json`). Structural checks (cycles etc.) come after. */
+export const DomainFileSchema = z.strictObject({
+  id: IdSchema,
+  title: z.string().trim().min(1),
+  source: z.string().trim().min(1),
+  components: z.array(ComponentSchema),
+  prerequisites: z.array(z.tuple([z.string(), z.string()])),
+});
+
+export type DomainFile = z.infer<typeof DomainFileSchema>;
+
+/** Renders a zod path such as ['components', 2, 'id'] as `components[2].id`. */
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
+  return out === '' ? '(top level)' : out;
+}
+
+/**
+ * Parses and validates the text of a domain file. Throws InputError naming `file` and the offending
+ * item for: malformed JSON (with the parser's position), schema violations (with the JSON path),
+ * an empty component list, duplicate component IDs, unknown IDs in a prerequisite pair, self-loops,
+ * and cycles (printed as `A -> B -> C -> A`). Duplicate prerequisite pairs are accepted silently and
+ * kept once (first occurrence), since they do not change the relation.
+ */
+export function parseDomain(text: string, file: string): Domain {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: malformed JSON: ${(err as Error).message}`, { file });
+  }
+  const parsed = DomainFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
+    const item = formatPath(issue.path);
+    throw new InputError(`${file}: invalid domain file at ${item}: ${issue.message}${more}`, { file, item });
+  }
+  return buildDomain(parsed.data, file);
+}
+
+/** Structural validation of schema-valid data; see parseDomain for the error classes. */
+export function buildDomain(data: DomainFile, file?: string): Domain {
+  const where = file ?? `domain ${data.id}`;
+  if (data.components.length === 0) {
+    throw new InputError(`${where}: domain "${data.id}" has no components`, { file, item: 'components' });
+  }
+  const index = new Map<string, number>();
+  data.components.forEach((component, i) => {
+    if (index.has(component.id)) {
+      throw new InputError(`${where}: duplicate component ID "${component.id}" at components[${i}]`, {
+        file,
+        item: component.id,
+      });
+    }
+    index.set(component.id, i);
+  });
+  const seen = new Set<string>();
+  const prerequisites: Array<readonly [string, string]> = [];
+  data.prerequisites.forEach(([p, q], i) => {
+    for (const id of [p, q]) {
+      if (!index.has(id)) {
+        throw new InputError(`${where}: prerequisites[${i}] ["${p}", "${q}"] names unknown component "${id}"`, {
+          file,
+          item: id,
+        });
+      }
+    }
+    if (p === q) {
+      throw new InputError(`${where}: prerequisites[${i}] is a self-loop: "${p}" cannot be its own prerequisite`, {
+        file,
+        item: p,
+      });
+    }
+    const key = `${p}\u0000${q}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    prerequisites.push([p, q] as const);
+  });
+  const ids = data.components.map((c) => c.id);
+  const cycle = findCycle(ids, index, prerequisites);
+  if (cycle) {
+    throw new InputError(`${where}: prerequisite cycle ${cycle.join(' -> ')}`, { file, item: cycle[0] });
+  }
+  const components = data.components.map((c) => {
+    const out: Component = { id: c.id, description: c.description };
+    if (c.keywords !== undefined) out.keywords = [...c.keywords];
+    if (c.week !== undefined) out.week = c.week;
+    return out;
+  });
+  const domain: Domain = { id: data.id, title: data.title, source: data.source, components, ids, index, prerequisites };
+  if (file !== undefined) domain.file = file;
+  return domain;
+}
+
+/**
+ * Returns one directed cycle as a closed ID path (`[A, B, C, A]`, each a prerequisite of the next), or
+ * undefined when the relation is acyclic. Kahn's algorithm strips every node not on or behind a cycle;
+ * each remaining node has a remaining prerequisite, so walking prerequisites backwards must revisit a node.
+ */
+function findCycle(
+  ids: readonly string[],
+  index: ReadonlyMap<string, number>,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): string[] | undefined {
+  const n = ids.length;
+  const indegree = new Int32Array(n);
+  const successors: number[][] = Array.from({ length: n }, () => []);
+  const predecessors: number[][] = Array.from({ length: n }, () => []);
+  for (const [p, q] of pairs) {
+    const pi = index.get(p)!;
+    const qi = index.get(q)!;
+    successors[pi]!.push(qi);
+    predecessors[qi]!.push(pi);
+    indegree[qi]!++;
+  }
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) queue.push(i);
+  const removed = new Uint8Array(n);
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head]!;
+    removed[v] = 1;
+    for (const s of successors[v]!) if (--indegree[s]! === 0) queue.push(s);
+  }
+  if (queue.length === n) return undefined;
+  // Walk backwards from the first remaining node until a node repeats.
+  let v = removed.indexOf(0);
+  const step = new Map<number, number>();
+  while (!step.has(v)) {
+    const prev = predecessors[v]!.find((u) => removed[u] === 0)!;
+    step.set(v, prev);
+    v = prev;
+  }
+  // v is on the cycle; collect it backwards, then reverse into prerequisite -> dependent order.
+  const backwards = [v];
+  for (let u = step.get(v)!; u !== v; u = step.get(u)!) backwards.push(u);
+  const forward = backwards.reverse();
+  const start = forward.indexOf(Math.min(...forward));
+  const rotated = [...forward.slice(start), ...forward.slice(0, start)];
+  return [...rotated, rotated[0]!].map((i) => ids[i]!);
+}
+
+/** Reads and parses one domain file; InputError if it cannot be read. */
+export function loadDomain(file: string): Domain {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read domain file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      file,
+    });
+  }
+  return parseDomain(text, file);
+}
+
+/** Loads every `*.json` file in `dir`, sorted by domain id; InputError on two files with the same id. */
+export function loadDomainDir(dir: string): Domain[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  } catch (err) {
+    throw new InputError(`${dir}: cannot read domain directory (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
+      file: dir,
+    });
+  }
+  const domains = names.sort().map((name) => loadDomain(join(dir, name)));
+  const byId = new Map<string, string>();
+  for (const d of domains) {
+    const other = byId.get(d.id);
+    if (other !== undefined) {
+      throw new InputError(`${d.file}: domain id "${d.id}" is also used by ${other}`, { file: d.file, item: d.id });
+    }
+    byId.set(d.id, d.file!);
+  }
+  return domains.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

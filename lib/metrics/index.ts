@@ -1,0 +1,10 @@
+/** Set measures of §3.3: response-level scores, presentation agreement and macro averages. */
+export { overlapCounts } from './sets';
+export type { OverlapCounts } from './sets';
+export { symmetricDifference, exactMatch, precision, recall, f1Score, jaccard } from './measures';
+export { scoreResponse, invalidResponseScores, MEASURES } from './response';
+export type { ResponseScores, Measure } from './response';
+export { setAgreement } from './agreement';
+export type { SetAgreement } from './agreement';
+export { macroAverage } from './macro';
+export type { MacroScores } from './macro';

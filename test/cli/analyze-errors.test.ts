@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kstbench, tempDir, ROOT } from '../support/cli';
+
+const domains = join(ROOT, 'test', 'fixtures', 'analyze', 'domains');
+const good = { run_id: 'r1', model: 'm', domain: 'tiny', condition: 'P0', order: 1, state: ['A'], recommended: ['B', 'C'], status: 'valid' };
+
+function runWith(lines: string[]) {
+  const dir = tempDir();
+  const responses = join(dir, 'responses.jsonl');
+  writeFileSync(responses, lines.join('\n') + '\n');
+  const out = join(dir, 'out');
+  const r = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', out, '--boot', '10', '--perm', '10']);
+  return { ...r, out, responses };
+}
+
+const cases: Array<[string, string, RegExp]> = [
+  ['not JSON', '{"run_id": "r2", ', /responses\.jsonl:2: not valid JSON/],
+  ['missing field', JSON.stringify({ ...good, run_id: 'r2', model: undefined }), /responses\.jsonl:2: model/],
+  ['unknown domain', JSON.stringify({ ...good, run_id: 'r2', domain: 'algebra' }), /responses\.jsonl:2: unknown domain "algebra"/],
+  ['unknown component in state', JSON.stringify({ ...good, run_id: 'r2', state: ['Z'] }), /responses\.jsonl:2: state: unknown component "Z"/],
+  ['unknown component recommended', JSON.stringify({ ...good, run_id: 'r2', recommended: ['Q'] }), /responses\.jsonl:2: recommended: unknown component "Q"/],
+  ['unknown condition', JSON.stringify({ ...good, run_id: 'r2', condition: 'P9' }), /responses\.jsonl:2: condition/],
+  ['state not closed', JSON.stringify({ ...good, run_id: 'r2', state: ['B'] }), /responses\.jsonl:2: state \["B"\].*A/],
+  ['valid without recommended', JSON.stringify({ ...good, run_id: 'r2', recommended: undefined }), /responses\.jsonl:2: recommended: required/],
+  ['duplicate run id', JSON.stringify({ ...good, order: 2 }), /responses\.jsonl:2: run_id "r1" already used on line 1/],
+  ['bad status', JSON.stringify({ ...good, run_id: 'r2', status: 'ok' }), /responses\.jsonl:2: status/],
+];
+
+for (const [name, line, message] of cases) {
+  test(`analyze rejects a bad line: ${name}`, () => {
+    const r = runWith([JSON.stringify(good), line]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, message);
+    assert.equal(existsSync(r.out), false, 'no output directory may be left behind');
+  });
+}
+
+test('analyze: usage errors exit 2', () => {
+  const r = kstbench(['analyze', '--domains', domains]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--responses/);
+  assert.equal(kstbench(['analyze', '--bogus']).code, 2);
+  assert.equal(kstbench(['analyze', '--domains', domains, '--responses', 'x', '--out', 'y', '--boot', 'ten']).code, 2);
+});
+
+test('analyze --help prints usage and exits 0', () => {
+  const r = kstbench(['analyze', '--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /table3\.csv/);
+});
+
+test('analyze: an unreadable responses file is exit 1 naming the file', () => {
+  const dir = tempDir();
+  const r = kstbench(['analyze', '--domains', domains, '--responses', join(dir, 'nope.jsonl'), '--out', join(dir, 'o')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /nope\.jsonl: cannot read file/);
+  assert.deepEqual(readdirSync(dir), []);
+});

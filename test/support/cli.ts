@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+
+/** Runs the built CLI (`bin/kstbench.js`, requires `npm run build`) and captures its output. */
+export function kstbench(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
+  const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...options.env },
+    input: options.input,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function tempDir(prefix = 'kstbench-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Parses a simple CSV (no quoted commas) into objects keyed by the header. */
+export function readCsv(file: string): Array<Record<string, string>> {
+  const [header, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const columns = header!.split(',');
+  return rows.map((row) => {
+    const values = row.split(',');
+    return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
+  });
+}
