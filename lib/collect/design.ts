@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
+import { InputError } from '../errors';
 
 /**
  * The fully crossed collection design of paper 000 §4.3: every selected state × condition × model ×
@@ -82,7 +83,7 @@ export function buildDesign(domains: readonly DomainStates[], options: DesignOpt
           for (let order = 1; order <= options.orders; order++) {
             const base = { model, domain, state: [...state], condition, order };
             const runId = runIdFor(base);
-            if (seen.has(runId)) throw new RangeError(`duplicate design cell ${cellKey(base)}`);
+            if (seen.has(runId)) throw new InputError(`duplicate design cell ${cellKey(base)} (a state listed twice?)`, { item: runId });
             seen.add(runId);
             cells.push({ runId, ...base });
           }

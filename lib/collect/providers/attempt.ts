@@ -1,0 +1,79 @@
+/**
+ * Plumbing shared by the SDK-backed providers: request validation, the per-attempt deadline, and
+ * reading API keys from the environment.
+ */
+import { InputError } from '../../errors';
+import type { CompletionRequest } from './types';
+
+const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Checks the parts of a request the APIs would reject anyway, so the mistake is reported as ours
+ * (InputError naming the run) rather than as an opaque HTTP 400.
+ */
+export function validateRequest(req: CompletionRequest): void {
+  const where = { item: req.runId };
+  if (!SCHEMA_NAME.test(req.schemaName)) {
+    throw new InputError(`run ${req.runId}: schemaName ${JSON.stringify(req.schemaName)} must match [A-Za-z0-9_-]{1,64}`, where);
+  }
+  if (req.jsonSchema === null || typeof req.jsonSchema !== 'object' || req.jsonSchema['type'] !== 'object') {
+    throw new InputError(`run ${req.runId}: jsonSchema must be a JSON Schema with top-level "type": "object"`, where);
+  }
+  for (const [name, value] of [['maxOutputTokens', req.maxOutputTokens], ['timeoutMs', req.timeoutMs]] as const) {
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new InputError(`run ${req.runId}: ${name} must be a positive integer, got ${JSON.stringify(value)}`, where);
+    }
+  }
+}
+
+/**
+ * One attempt's abort signal: fires when the caller aborts or when `timeoutMs` elapses. The SDKs'
+ * own timeout only covers the wait for response headers; this deadline also covers a body that
+ * stalls half-way, so an attempt never outlives `timeoutMs` by more than scheduling jitter.
+ */
+export interface AttemptDeadline {
+  readonly signal: AbortSignal;
+  /** True when the deadline (not the caller) ended the attempt. */
+  readonly timedOut: boolean;
+  /** True when the caller's signal ended the attempt. */
+  readonly callerAborted: boolean;
+  dispose(): void;
+}
+
+export function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptDeadline {
+  const controller = new AbortController();
+  let timedOut = false;
+  let callerAborted = false;
+  const onCallerAbort = () => {
+    callerAborted = true;
+    controller.abort();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  if (caller?.aborted) onCallerAbort();
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return timedOut && !callerAborted;
+    },
+    get callerAborted() {
+      return callerAborted;
+    },
+    dispose() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/** Looks up an API key variable; the error names the variable, never a value. */
+export function requireEnvKey(env: NodeJS.ProcessEnv, variable: string, forWhat: string): string {
+  const value = env[variable];
+  if (value === undefined || value.trim() === '') {
+    throw new InputError(`${forWhat} needs an API key: set the environment variable ${variable}`, { item: variable });
+  }
+  return value.trim();
+}

@@ -1,0 +1,34 @@
+/**
+ * Keeps secrets out of every file the collector writes. Keys are read from the environment by the
+ * providers and never passed to the collector, but provider error messages, base URLs with query
+ * tokens or a misconfigured proxy could still echo one back; each line is therefore scrubbed before it
+ * is written. A variable counts as secret when its name contains KEY, TOKEN, SECRET or PASSWORD and its
+ * value is at least 8 characters (shorter values would match ordinary text).
+ */
+export type Redactor = (text: string) => string;
+
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD)/i;
+
+export function secretValues(env: NodeJS.ProcessEnv = process.env): Array<{ name: string; value: string }> {
+  return Object.entries(env)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    .filter(([name, value]) => SECRET_NAME.test(name) && value.length >= 8)
+    .map(([name, value]) => ({ name, value }))
+    .sort((a, b) => b.value.length - a.value.length);
+}
+
+/** Replaces each secret value (and its JSON-escaped form) with `[REDACTED:NAME]`. */
+export function makeRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
+  const secrets = secretValues(env).flatMap(({ name, value }) => {
+    const escaped = JSON.stringify(value).slice(1, -1);
+    return escaped === value ? [{ name, value }] : [{ name, value }, { name, value: escaped }];
+  });
+  if (secrets.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const { name, value } of secrets) {
+      if (out.includes(value)) out = out.split(value).join(`[REDACTED:${name}]`);
+    }
+    return out;
+  };
+}

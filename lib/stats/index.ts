@@ -1,0 +1,14 @@
+/** Inferential helpers of §4.4: state-level means, paired contrasts, bootstrap, sign-flip test, Holm, ranks. */
+export { mean, assertFiniteValues } from './values';
+export { percentileLinear } from './percentile';
+export { bootstrapMeans, bootstrapMeanInterval } from './bootstrap';
+export type { BootstrapOptions, BootstrapInterval } from './bootstrap';
+export { signFlipTest, SIGN_FLIP_TIE_TOLERANCE } from './signflip';
+export type { SignFlipOptions, SignFlipResult } from './signflip';
+export { holm } from './holm';
+export { competitionRanks, compareNumbers, compareProportions } from './ranks';
+export type { Compare, RankOptions, Proportion } from './ranks';
+export { stateMeans, pairedDifferences } from './aggregate';
+export type { StateAccessors, PairedDifferences } from './aggregate';
+export { conditionContrast } from './contrast';
+export type { ContrastOptions, ConditionContrast } from './contrast';
