@@ -25,13 +25,13 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
   help: string,
   allowPositionals = false,
-) {
+): { values: { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string }; positionals: string[] } | null {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
     return null;
   }
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return parseArgs({ args: argv, options, strict: true, allowPositionals }) as never;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -41,6 +41,8 @@ export interface ResponseRecord {
   /** The outer fringe of `state`, canonical order. */
   reference: string[];
   simulated: boolean;
+  /** Number of components in the domain (the worst-case symmetric difference of an invalid response). */
+  componentCount: number;
 }
 
 /**
@@ -125,6 +127,7 @@ export function validateResponses(
       recommended,
       reference: references.outerFringe(domain, state),
       simulated: r.simulated === true,
+      componentCount: domain.ids.length,
     });
   }
   return records;

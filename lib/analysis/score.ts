@@ -27,7 +27,7 @@ export function scoreRecords(records: readonly ResponseRecord[]): { scored: Scor
       missing.push(r);
       continue;
     }
-    const s = r.status === 'valid' ? scoreResponse(r.recommended!, r.reference) : invalidResponseScores();
+    const s = r.status === 'valid' ? scoreResponse(r.recommended!, r.reference) : invalidResponseScores(r.componentCount);
     scored.push({
       ...r,
       scores: { exact: s.exact, precision: s.precision, recall: s.recall, f1: s.f1, jaccard: s.jaccard },

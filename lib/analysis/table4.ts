@@ -1,5 +1,5 @@
 import { CONDITIONS, type Condition } from '../conditions';
-import { competitionRanks } from '../stats';
+import { compareProportions, competitionRanks } from '../stats';
 import { groupBy } from './group';
 import type { ScoredRecord } from './score';
 
@@ -29,7 +29,7 @@ export function table4(scored: readonly ScoredRecord[]): Table4Row[] {
       n: rs.length,
       correct: rs.reduce((k, r) => k + r.scores.exact, 0),
     }));
-    const ranks = competitionRanks(cells, (a, b) => b.correct * a.n - a.correct * b.n);
+    const ranks = competitionRanks(cells, { compare: (a, b) => compareProportions({ k: a.correct, n: a.n }, { k: b.correct, n: b.n }) });
     cells.forEach((c, i) => rows.push({ model: c.model, condition, n: c.n, exact: c.correct / c.n, rank: ranks[i]! }));
   }
   return rows.sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition)));

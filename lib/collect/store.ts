@@ -155,16 +155,22 @@ export function storePaths(dir: string): StorePaths {
  * Reads the final records of responses.jsonl (after `repairTail`) into a map run_id → record. These
  * cells are complete and are never requested again. A duplicated run_id is corruption: InputError.
  */
-export function readCompleted(file: string): Map<string, Record<string, unknown>> {
+export function readCompleted(
+  file: string,
+  options: { tolerateTornTail?: boolean } = {},
+): Map<string, Record<string, unknown>> {
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
-  const rows = readFileSync(file, 'utf8').split('\n');
+  const text = readFileSync(file, 'utf8');
+  const rows = text.split('\n');
   rows.forEach((row, i) => {
     if (row.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(row);
     } catch {
+      // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
+      if (options.tolerateTornTail && i === rows.length - 1 && !text.endsWith('\n')) return;
       throw new InputError(`${file}:${i + 1}: not valid JSON`, { file, line: i + 1 });
     }
     const runId = (value as { run_id?: unknown })?.run_id;

@@ -53,7 +53,7 @@ export function buildPrompt(domain: Domain, state: readonly string[], condition:
   assertPresentationFits(domain, presentation);
   const verdict = checkState(domain, state);
   if (!verdict.ok) {
-    throw new InputError(`domain "${domain.id}": [${state.join(', ')}] is not a knowledge state: ${verdict.reason}`, {
+    throw new InputError(`domain "${domain.id}": cannot build a prompt for state [${state.join(', ')}]: ${verdict.reason}`, {
       item: verdict.component ?? domain.id,
     });
   }
@@ -138,7 +138,7 @@ export function statesBlock(domain: Domain, presentation: Presentation): string 
   return [
     'Admissible knowledge states:',
     'A knowledge state is a set of components that a learner can have mastered together. The following list contains all admissible knowledge states of this topic, and no other set of components is admissible:',
-    ...states.map((s) => `- {${s.join(', ')}}`),
+    ...states.map((s) => (s.length === 0 ? '- {} (no component mastered)' : `- {${s.join(', ')}}`)),
     'The set of components the learner has already mastered is one of these states. A component is an admissible immediate next step exactly when the learner has not mastered it yet and adding this one component to the mastered set gives a set that appears in the list above.',
   ].join('\n');
 }

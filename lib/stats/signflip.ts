@@ -12,8 +12,9 @@
  * rng = seedrandom.alea(seed); for each flip b, for each block of 32 values (values 32k … 32k+31) one word
  * w = rng.int32() is drawn; value 32k + i gets sign −1 if bit i of w (least significant first) is 1,
  * else +1. Each flip therefore uses ⌈n/32⌉ fresh words; leftover bits are discarded. Alea's int32 carries
- * 32 independent uniform bits, so one call gives 32 fair signs — this is what makes 100,000 flips × 50
- * values take a few milliseconds.
+ * 32 independent uniform bits, so one call gives 32 fair signs. The re-signed sum is evaluated as
+ * Σx − 2·Σ(values with sign −1), with the second sum read from per-byte lookup tables (8 values per
+ * lookup); together this keeps 100,000 flips × 50 values in the low tens of milliseconds.
  *
  * Ties: |m_b| ≥ |m_obs| is tested as |m_b| ≥ |m_obs| − 1e-12 · max(1, |m_obs|). Re-signed sums that equal
  * the observed magnitude in exact arithmetic can differ from it in the last bits because floating-point
@@ -54,21 +55,41 @@ export function signFlipTest(values: readonly number[], options: SignFlipOptions
   assertCount(flips, 'flips');
   const observed = mean(values);
   const threshold = Math.abs(observed) - SIGN_FLIP_TIE_TOLERANCE * Math.max(1, Math.abs(observed));
-  const data = Float64Array.from(values);
-  const n = data.length;
+  const n = values.length;
+  const negatedSums = byteSubsetSums(values);
+  const bytes = negatedSums.length / 256;
+  let total = 0;
+  for (let i = 0; i < n; i += 1) total += values[i]!;
   const rng = seedrandom.alea(options.seed);
   let extreme = 0;
   for (let b = 0; b < flips; b += 1) {
-    let sum = 0;
-    for (let start = 0; start < n; start += 32) {
-      let word = rng.int32();
-      const end = Math.min(n, start + 32);
-      for (let i = start; i < end; i += 1) {
-        sum += word & 1 ? -data[i]! : data[i]!;
-        word >>>= 1;
-      }
+    let negated = 0;
+    for (let byte = 0; byte < bytes; byte += 4) {
+      const word = rng.int32();
+      negated += negatedSums[byte * 256 + (word & 255)]!;
+      if (byte + 1 < bytes) negated += negatedSums[(byte + 1) * 256 + ((word >>> 8) & 255)]!;
+      if (byte + 2 < bytes) negated += negatedSums[(byte + 2) * 256 + ((word >>> 16) & 255)]!;
+      if (byte + 3 < bytes) negated += negatedSums[(byte + 3) * 256 + (word >>> 24)]!;
     }
-    if (Math.abs(sum / n) >= threshold) extreme += 1;
+    if (Math.abs((total - 2 * negated) / n) >= threshold) extreme += 1;
   }
   return { observed, p: (1 + extreme) / (1 + flips), flips, seed: options.seed };
+}
+
+/**
+ * Lookup table for the re-signed sums: for value block k (values 8k … 8k+7, padded with zeros) and every
+ * byte pattern v, table[256k + v] = Σ of the values whose bit is set in v. A flip's sum is then
+ * Σx − 2·Σ(negated values), read in ⌈n/8⌉ lookups instead of n additions.
+ * Example: values [1, 2] → block 0 has table[0b00] = 0, table[0b01] = 1, table[0b10] = 2, table[0b11] = 3.
+ */
+function byteSubsetSums(values: readonly number[]): Float64Array {
+  const blocks = Math.ceil(values.length / 8);
+  const table = new Float64Array(blocks * 256);
+  for (let k = 0; k < blocks; k += 1) {
+    for (let v = 1; v < 256; v += 1) {
+      const lowest = 31 - Math.clz32(v & -v); // index of the lowest set bit
+      table[k * 256 + v] = table[k * 256 + (v & (v - 1))]! + (values[8 * k + lowest] ?? 0);
+    }
+  }
+  return table;
 }

@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import { writeFileAtomic } from '../io/atomic';
+import { loadDomainDir, type Domain } from '../kst';
+import { runCollection, type EngineResult, type Job } from './engine';
+import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
+import {
+  ASSUMED_OUTPUT_TOKENS,
+  estimateCost,
+  estimateTokens,
+  loadPriceTable,
+  roundUsd,
+  type PriceTable,
+} from './prices';
+import type { ProgressSink } from './progress';
+import type { Provider } from './providers/types';
+import { parseModelSpec } from './providers/types';
+import { makeRedactor } from './redact';
+import { readCompleted, storePaths } from './store';
+
+/**
+ * `kstbench collect` as a library call: loads the domains, builds the KST design and runs the generic
+ * engine, then writes extracted.jsonl. The CLI only parses options and prints.
+ */
+
+export interface CollectParams {
+  domainsDir: string;
+  models: string[];
+  outDir: string;
+  conditions: string[];
+  orders: number;
+  concurrency: number;
+  baseUrl?: string;
+  maxOutputTokens: number;
+  timeoutMs: number;
+  maxRetries: number;
+  seed: string;
+  /** Price table file; default config/prices.json. */
+  pricesFile?: string;
+}
+
+export interface CollectDeps {
+  createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv }): Provider;
+  env?: NodeJS.ProcessEnv;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  progress?: (total: number, initialDone: number) => ProgressSink;
+  interrupt?: AbortSignal;
+  /** Backoff base (ms); tests shrink it. */
+  retryBaseDelayMs?: number;
+}
+
+/** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
+export function domainHash(domain: Domain): string {
+  const content = {
+    id: domain.id,
+    title: domain.title,
+    components: domain.components,
+    prerequisites: domain.prerequisites,
+  };
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+}
+
+export interface PreparedDesign {
+  domains: Domain[];
+  jobs: Array<Job<KstCellMeta>>;
+  prices: PriceTable;
+  fingerprint: Record<string, unknown>;
+  runInfo: Record<string, unknown>;
+}
+
+/** Loads inputs and builds the design; no file is written. */
+export function prepareKstDesign(params: CollectParams): PreparedDesign {
+  const domains = loadDomainDir(params.domainsDir);
+  const prices = loadPriceTable(params.pricesFile);
+  const jobs = kstJobs(domains, {
+    models: params.models,
+    conditions: params.conditions,
+    orders: params.orders,
+    seed: params.seed,
+  });
+  const fingerprint = {
+    study: 'kst',
+    models: params.models,
+    conditions: params.conditions,
+    orders: params.orders,
+    seed: params.seed,
+    max_output_tokens: params.maxOutputTokens,
+    domains: Object.fromEntries(domains.map((d) => [d.id, domainHash(d)])),
+  };
+  const statesPerDomain = new Map<string, number>();
+  for (const job of jobs) {
+    if (job.model === params.models[0] && job.meta.cell.condition === params.conditions[0] && job.meta.cell.order === 1) {
+      statesPerDomain.set(job.meta.cell.domain, (statesPerDomain.get(job.meta.cell.domain) ?? 0) + 1);
+    }
+  }
+  const runInfo = {
+    command: 'kstbench collect',
+    study: 'kst',
+    params: {
+      domains: params.domainsDir,
+      models: params.models,
+      conditions: params.conditions,
+      orders: params.orders,
+      concurrency: params.concurrency,
+      base_url: params.baseUrl ?? null,
+      max_output_tokens: params.maxOutputTokens,
+      timeout_ms: params.timeoutMs,
+      max_retries: params.maxRetries,
+      seed: params.seed,
+    },
+    design: {
+      size: jobs.length,
+      per_model: params.models.length === 0 ? 0 : jobs.length / params.models.length,
+      states: Object.fromEntries(statesPerDomain),
+      shuffle: 'Fisher-Yates with seedrandom("<seed>|<model spec>") within each model',
+    },
+    clock_note:
+      'All providers simulated → timestamps and latencies are null (logical clock: file position), records committed in design order, so re-running gives byte-identical files. Otherwise wall-clock ISO-8601 UTC.',
+  };
+  return { domains, jobs, prices, fingerprint, runInfo };
+}
+
+export interface CollectOutcome extends EngineResult {
+  deterministic: boolean;
+}
+
+export async function collectKst(params: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
+  const prepared = prepareKstDesign(params);
+  const env = deps.env ?? process.env;
+  const create =
+    deps.createProvider ??
+    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv }) =>
+      (require('./providers') as typeof import('./providers')).createProvider(spec, options));
+  // Create every provider up front so a missing key fails before anything is written.
+  const providers = new Map<string, Provider>();
+  for (const spec of params.models) {
+    const { provider } = parseModelSpec(spec);
+    const baseUrl = provider === 'simulated' ? undefined : params.baseUrl;
+    providers.set(spec, create(spec, { baseUrl, env }));
+  }
+  const deterministic = [...providers.values()].every((p) => p.simulated);
+  const result = await runCollection({
+    dir: params.outDir,
+    jobs: prepared.jobs,
+    providerFor: (model) => providers.get(model)!,
+    handler: kstResultHandler((model) => providers.get(model)!.simulated),
+    concurrency: params.concurrency,
+    maxOutputTokens: params.maxOutputTokens,
+    timeoutMs: params.timeoutMs,
+    seed: params.seed,
+    prices: prepared.prices,
+    retry: { maxRetries: params.maxRetries, ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}) },
+    deterministic,
+    runInfo: { ...prepared.runInfo, deterministic },
+    fingerprint: prepared.fingerprint,
+    finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
+    sleep: deps.sleep,
+    redact: makeRedactor(env),
+    progress: deps.progress,
+    interrupt: deps.interrupt,
+  });
+  return { ...result, deterministic };
+}
+
+export interface DryRunModelLine {
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokensAssumed: number;
+  costUsd: number | null;
+  costUpperBoundUsd: number | null;
+  note?: string;
+}
+
+export interface DryRunReport {
+  total: number;
+  alreadyComplete: number;
+  calls: number;
+  models: DryRunModelLine[];
+  inputTokens: number;
+  outputTokensAssumed: number;
+  costUsd: number | null;
+  costUpperBoundUsd: number | null;
+}
+
+/**
+ * Estimates a run without calling anything or writing anything: the number of pending calls (cells
+ * without a final record in --out), input tokens from the actual prompts (characters / 4), output
+ * tokens from ASSUMED_OUTPUT_TOKENS per call, and the cost from the price table; the upper bound
+ * assumes every call uses the full --max-output-tokens.
+ */
+export function dryRunKst(params: CollectParams): DryRunReport {
+  const prepared = prepareKstDesign(params);
+  const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
+  const pending = prepared.jobs.filter((j) => !completed.has(j.runId));
+  const lines: DryRunModelLine[] = params.models.map((model) => {
+    const jobs = pending.filter((j) => j.model === model);
+    const inputTokens = jobs.reduce((sum, j) => {
+      const r = j.request();
+      return sum + estimateTokens(r.system + r.user);
+    }, 0);
+    const outputTokensAssumed = jobs.length * ASSUMED_OUTPUT_TOKENS;
+    const cost = estimateCost(prepared.prices, model, { inputTokens, outputTokens: outputTokensAssumed });
+    const upper = estimateCost(prepared.prices, model, { inputTokens, outputTokens: jobs.length * params.maxOutputTokens });
+    return { model, calls: jobs.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
+  });
+  const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
+    lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);
+  return {
+    total: prepared.jobs.length,
+    alreadyComplete: prepared.jobs.length - pending.length,
+    calls: pending.length,
+    models: lines,
+    inputTokens: lines.reduce((s, l) => s + l.inputTokens, 0),
+    outputTokensAssumed: lines.reduce((s, l) => s + l.outputTokensAssumed, 0),
+    costUsd: sum((l) => l.costUsd),
+    costUpperBoundUsd: sum((l) => l.costUpperBoundUsd),
+  };
+}
+
+export function formatDryRun(report: DryRunReport): string {
+  const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(2)}`);
+  const rows = report.models.map(
+    (l) =>
+      `  ${l.model.padEnd(36)} ${String(l.calls).padStart(6)} calls  ${String(l.inputTokens).padStart(10)} in  ${String(l.outputTokensAssumed).padStart(10)} out  ${usd(l.costUsd).padStart(10)}  (≤ ${usd(l.costUpperBoundUsd)})${l.note ? `  ${l.note}` : ''}`,
+  );
+  return [
+    `Dry run: ${report.calls} calls (${report.total} cells in the design, ${report.alreadyComplete} already complete). Nothing was sent or written.`,
+    ...rows,
+    `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (assumed ${ASSUMED_OUTPUT_TOKENS} per call)`,
+    `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}`,
+    '',
+  ].join('\n');
+}
+

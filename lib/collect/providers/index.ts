@@ -1,0 +1,116 @@
+/**
+ * Provider factory. Each back-end module (and its SDK) is required only when a model of that kind
+ * is used, so loading this module stays cheap for the CLI.
+ */
+import { InputError } from '../../errors';
+import { requireEnvKey } from './attempt';
+import { parseModelSpec, type Provider } from './types';
+
+export * from './types';
+export { isQuotaExhaustion, parseRetryAfterMs, redactSecrets } from './classify';
+
+export interface CreateProviderOptions {
+  /**
+   * Redirects the SDK to another server: required for `openai-compatible` (e.g.
+   * `http://localhost:11434/v1` for Ollama), optional gateway for `openai` (include `/v1`) and
+   * `anthropic` (no `/v1`).
+   */
+  baseUrl?: string;
+  /** Where API keys are read from; defaults to process.env. Keys are never read from anywhere else. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Key sent to OpenAI-compatible servers that need none (Ollama, llama.cpp); the SDK insists on some value. */
+export const PLACEHOLDER_API_KEY = 'no-key-needed';
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+function checkBaseUrl(baseUrl: string, spec: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} is not a valid URL`, { item: baseUrl });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} must be http(s)`, { item: baseUrl });
+  }
+  return baseUrl.replace(/\/+$/, '');
+}
+
+/**
+ * The key for an OpenAI-compatible server: OPENAI_COMPATIBLE_API_KEY if set (so a local server need
+ * not receive your real OpenAI key), else OPENAI_API_KEY, else a placeholder.
+ */
+function compatibleKey(env: NodeJS.ProcessEnv): string {
+  for (const variable of ['OPENAI_COMPATIBLE_API_KEY', 'OPENAI_API_KEY']) {
+    const value = env[variable]?.trim();
+    if (value) return value;
+  }
+  return PLACEHOLDER_API_KEY;
+}
+
+/**
+ * Builds the provider for a `provider:model` spec. Example: `createProvider('openai:gpt-4o-mini')`
+ * reads OPENAI_API_KEY; `createProvider('openai-compatible:llama3.1:8b', { baseUrl:
+ * 'http://localhost:11434/v1' })` talks to Ollama. Throws InputError for a bad spec, a missing key
+ * (naming the variable) or a missing/invalid base URL.
+ */
+export function createProvider(spec: string, options: CreateProviderOptions = {}): Provider {
+  const { provider, model } = parseModelSpec(spec);
+  const env = options.env ?? process.env;
+  const baseUrl = options.baseUrl !== undefined ? checkBaseUrl(options.baseUrl, spec) : undefined;
+  switch (provider) {
+    case 'openai': {
+      const apiKey = requireEnvKey(env, 'OPENAI_API_KEY', spec);
+      const mod: typeof import('./openai-provider') = require('./openai-provider');
+      return mod.createOpenAIProvider({
+        provider,
+        model,
+        apiKey,
+        baseURL: baseUrl ?? DEFAULT_OPENAI_BASE_URL,
+        organization: env['OPENAI_ORG_ID'] ?? null,
+        project: env['OPENAI_PROJECT_ID'] ?? null,
+      });
+    }
+    case 'openai-compatible': {
+      if (baseUrl === undefined) {
+        throw new InputError(`${spec}: an OpenAI-compatible server needs --base-url (e.g. http://localhost:11434/v1)`, { item: spec });
+      }
+      const mod: typeof import('./openai-provider') = require('./openai-provider');
+      return mod.createOpenAIProvider({ provider, model, apiKey: compatibleKey(env), baseURL: baseUrl });
+    }
+    case 'anthropic': {
+      const apiKey = requireEnvKey(env, 'ANTHROPIC_API_KEY', spec);
+      const mod: typeof import('./anthropic-provider') = require('./anthropic-provider');
+      return mod.createAnthropicProvider({ model, apiKey, baseURL: baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL });
+    }
+    case 'simulated':
+      return loadSimulated(model);
+  }
+}
+
+/** The simulated respondent lives in `./simulated` (`createSimulatedProvider(model)`), written separately. */
+function loadSimulated(model: string): Provider {
+  let mod: { createSimulatedProvider?: (model: string) => Provider };
+  try {
+    mod = require('./simulated');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('./simulated')) {
+      throw new InputError(
+        `simulated:${model}: the simulated provider is not available (lib/collect/providers/simulated.ts is missing)`,
+        { item: `simulated:${model}` },
+      );
+    }
+    throw err;
+  }
+  if (typeof mod.createSimulatedProvider !== 'function') {
+    throw new InputError(
+      `simulated:${model}: lib/collect/providers/simulated does not export createSimulatedProvider(model)`,
+      { item: `simulated:${model}` },
+    );
+  }
+  return mod.createSimulatedProvider(model);
+}

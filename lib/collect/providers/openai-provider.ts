@@ -1,0 +1,115 @@
+/**
+ * OpenAI (and OpenAI-compatible servers) through the official `openai` SDK. Loaded lazily by
+ * `createProvider`, so the SDK is only required when such a model is used.
+ *
+ * One `complete` = one HTTP attempt: the client is built with `maxRetries: 0` (the collector owns
+ * retries) and per-request `timeout` = `req.timeoutMs`, plus our own deadline over the body.
+ */
+import { OpenAI, APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
+import { abortError, providerErrorFromHttp, redactSecrets } from './classify';
+import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
+import { openAIChatBody, openAIResult } from './openai-format';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+
+export interface OpenAIClientOptions {
+  apiKey: string;
+  /** SDK base URL including the version prefix, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. */
+  baseURL: string;
+  /** Default timeout for calls that do not pass their own (batch management calls). */
+  timeoutMs?: number;
+  organization?: string | null;
+  project?: string | null;
+}
+
+/**
+ * The SDK client with retries off and logging off (so no request details reach stdout); every value
+ * is passed explicitly so the SDK does not read OPENAI_* variables behind our back.
+ */
+export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
+  return new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    organization: options.organization ?? null,
+    project: options.project ?? null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 60_000,
+    logLevel: 'off',
+  });
+}
+
+/**
+ * Converts anything the SDK threw into a ProviderError (or the caller's AbortError). Errors that are
+ * not the SDK's (bugs in our code) are rethrown untouched.
+ */
+export function translateOpenAIError(err: unknown, label: string, secrets: readonly string[], deadline?: AttemptDeadline): Error {
+  if (deadline?.callerAborted) return abortError();
+  if (err instanceof ProviderError) return err;
+  if (deadline?.timedOut || err instanceof APIConnectionTimeoutError) {
+    return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
+  }
+  if (err instanceof APIConnectionError) {
+    const cause = (err as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? ((cause as { cause?: unknown }).cause as Error | undefined)?.message ?? cause.message : err.message;
+    return new ProviderError(`${label}: connection failed (${redactSecrets(String(detail), secrets)})`, 'connection');
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    const body = (err.error ?? {}) as { message?: unknown };
+    return providerErrorFromHttp(
+      label,
+      {
+        status: err.status,
+        headers: err.headers ?? null,
+        code: typeof err.code === 'string' ? err.code : null,
+        type: typeof err.type === 'string' ? err.type : null,
+        message: typeof body.message === 'string' ? body.message : null,
+        requestId: err.requestID ?? null,
+      },
+      secrets,
+    );
+  }
+  if (err instanceof OpenAIError || err instanceof SyntaxError) {
+    return new ProviderError(`${label}: unreadable response (${redactSecrets(err.message, secrets)})`, 'server_error');
+  }
+  if (err instanceof Error && err.name === 'AbortError') {
+    return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+export interface OpenAIProviderOptions extends OpenAIClientOptions {
+  provider: 'openai' | 'openai-compatible';
+  model: string;
+}
+
+/** A live provider for Chat Completions with strict JSON-schema output. */
+export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
+  const client = createOpenAIClient(options);
+  const secrets = [options.apiKey];
+  const label = options.provider;
+  const legacyMaxTokens = options.provider === 'openai-compatible';
+  return {
+    provider: options.provider,
+    model: options.model,
+    simulated: false,
+    async complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> {
+      validateRequest(req);
+      if (signal?.aborted) throw abortError();
+      const deadline = startDeadline(req.timeoutMs, signal);
+      try {
+        const { data, response, request_id } = await client.chat.completions
+          .create(openAIChatBody(options.model, req, legacyMaxTokens), {
+            signal: deadline.signal,
+            timeout: req.timeoutMs,
+            maxRetries: 0,
+          })
+          .withResponse();
+        return openAIResult(data, response.status, request_id ?? null);
+      } catch (err) {
+        throw translateOpenAIError(err, label, secrets, deadline);
+      } finally {
+        deadline.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Knowledge Space Theory core: domain files, surmise/cover relations, knowledge-space enumeration,
+ * fringes, state sampling and presentation permutations. See lib/kst/README.md.
+ */
+export { ComponentSchema, DomainFileSchema, buildDomain, loadDomain, loadDomainDir, parseDomain } from './domain';
+export type { Component, Domain, DomainFile } from './domain';
+export { compileStructure, idsToBits, bitsToIds, unknownIds } from './structure';
+export type { CompiledStructure } from './structure';
+export { coverRelation, surmiseRelation } from './relation';
+export {
+  DEFAULT_MAX_STATES,
+  compareMasks,
+  countStates,
+  enumerateStates,
+  forEachStateBits,
+  forEachStateMask,
+  isClosedUnderUnionAndIntersection,
+} from './space';
+export { checkState, innerFringe, innerFringeBits, isStateBits, outerFringe, outerFringeBits } from './fringe';
+export type { StateCheck } from './fringe';
+export { SAMPLING_SCHEME, sampleStates } from './sampling';
+export type { SampleOptions, StateSample } from './sampling';
+export { presentation, presentationOrders, presentationSeed } from './presentation';
+export type { Presentation } from './presentation';

@@ -1,0 +1,37 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * Where the project lives, found from this module's own location rather than from the working
+ * directory: Jupyter starts a kernel in the notebook's folder (`notebooks/`), the headless runner does
+ * the same, and a test may run from anywhere — but this file is always inside the project
+ * (`lib/notebook/` in source, `dist/lib/notebook/` once built).
+ */
+export function projectRoot(from: string = __dirname): string {
+  let dir = from;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'kstbench') return dir;
+      } catch {
+        // not the project's package.json; keep climbing
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`kstbench project root not found above ${from}`);
+    dir = parent;
+  }
+}
+
+/**
+ * Makes the project root the working directory and returns it. Call it in a notebook's first code cell
+ * so that relative paths (`data/raw/...`, `figures/...`) mean the same in JupyterLab, under nbconvert
+ * and in `npm run reproduce`. (Imports are not affected: tslab resolves them from the folder the
+ * kernel started in, so notebooks import `../dist/lib/...`.)
+ */
+export function enterProjectRoot(): string {
+  const root = projectRoot();
+  process.chdir(root);
+  return root;
+}

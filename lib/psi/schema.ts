@@ -1,0 +1,330 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../errors';
+import { readJsonl } from '../io';
+import { checkState, parseDomain, surmiseRelation, type Domain } from '../kst';
+import { SUM_TOLERANCE } from './parameters';
+
+/** Number of course weeks (CSCI 150 is a 15-week course). */
+export const COURSE_WEEKS = 15;
+
+/** Defect categories of the defective prompts (paper §IV-A). */
+export const DEFECT_CATEGORIES = [
+  'too_short',
+  'keyword_only',
+  'missing_context',
+  'unclear_goal',
+  'code_dump',
+  'vague_error',
+  'wrong_terminology',
+  'multi_issue',
+] as const;
+export type DefectCategory = (typeof DEFECT_CATEGORIES)[number];
+
+/** Bloom's revised taxonomy levels 1..6. */
+export const BLOOM_LEVELS = ['Remember', 'Understand', 'Apply', 'Analyze', 'Evaluate', 'Create'] as const;
+
+export const VARIANTS = ['standard', 'defective'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/**
+ * The concept taxonomy: a KST domain whose every component also has `keywords` (phrases matched in
+ * responses) and `week` (1..15, week of introduction), plus the prerequisite closure precomputed.
+ */
+export interface PsiTaxonomy extends Domain {
+  /** id → lower-cased keywords (non-empty). */
+  keywords: ReadonlyMap<string, readonly string[]>;
+  /** id → week of introduction. */
+  weeks: ReadonlyMap<string, number>;
+  /** Every strict pair p ≺ q of the transitive closure (KST surmise relation minus reflexive pairs). */
+  closure: ReadonlyArray<readonly [string, string]>;
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
+  return out === '' ? '(top level)' : out;
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: malformed JSON: ${(err as Error).message}`, { file });
+  }
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
+  }
+}
+
+/**
+ * Parses the PSI concept taxonomy. KST structure (schema, duplicate/unknown IDs, self-loops, cycles) is
+ * validated by lib/kst `parseDomain`; on top of that every component must have a non-empty `keywords`
+ * list and an integer `week` in 1..15, and no keyword may belong to two components (a shared keyword
+ * would make concept detection ambiguous). Keywords are lower-cased (matching is case-insensitive).
+ */
+export function parsePsiTaxonomy(text: string, file: string): PsiTaxonomy {
+  const domain = parseDomain(text, file);
+  const keywords = new Map<string, readonly string[]>();
+  const weeks = new Map<string, number>();
+  const owner = new Map<string, string>();
+  domain.components.forEach((c, i) => {
+    if (!c.keywords || c.keywords.length === 0) {
+      throw new InputError(`${file}: component "${c.id}" (components[${i}]) has no keywords`, { file, item: c.id });
+    }
+    if (c.week === undefined || !Number.isInteger(c.week) || c.week < 1 || c.week > COURSE_WEEKS) {
+      throw new InputError(
+        `${file}: component "${c.id}" (components[${i}]) needs an integer "week" in 1..${COURSE_WEEKS}, got ${String(c.week)}`,
+        { file, item: c.id },
+      );
+    }
+    const list = c.keywords.map((k) => k.toLowerCase());
+    for (const k of list) {
+      const other = owner.get(k);
+      if (other !== undefined && other !== c.id) {
+        throw new InputError(`${file}: keyword "${k}" of component "${c.id}" is also a keyword of "${other}"`, {
+          file,
+          item: c.id,
+        });
+      }
+      owner.set(k, c.id);
+    }
+    keywords.set(c.id, [...new Set(list)]);
+    weeks.set(c.id, c.week);
+  });
+  const closure = surmiseRelation(domain).map(([p, q]) => [p, q] as const);
+  return { ...domain, keywords, weeks, closure };
+}
+
+export function loadPsiTaxonomy(file: string): PsiTaxonomy {
+  return parsePsiTaxonomy(readText(file, 'taxonomy file'), file);
+}
+
+const MemoryItemSchema = z.strictObject({
+  concept: z.string().min(1),
+  days_since_exposure: z.number().nonnegative(),
+  strength_days: z.number().positive(),
+  importance: z.number().nonnegative(),
+});
+
+/** One scenario as stored in scenarios.json (see the PSI data contract in lib/psi/README.md). */
+export const ScenarioSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be an ID such as "S01"'),
+  week: z.int().min(1).max(COURSE_WEEKS),
+  title: z.string().trim().min(1),
+  target_bloom: z.int().min(1, 'Bloom level must be 1..6').max(6, 'Bloom level must be 1..6'),
+  learning_objective: z.string().trim().min(1),
+  objective_concepts: z.array(z.string().min(1)).min(1),
+  learner: z.object({
+    known_concepts: z.array(z.string().min(1)),
+    memory: z.array(MemoryItemSchema).min(1),
+  }),
+  question: z.string().trim().min(1),
+  defective: z.object({
+    question: z.string().trim().min(1),
+    categories: z.array(z.enum(DEFECT_CATEGORIES)).min(1),
+  }),
+});
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type MemoryItem = z.infer<typeof MemoryItemSchema>;
+
+const ScenarioFileSchema = z.object({
+  source: z.string().trim().min(1),
+  taxonomy: z.string().trim().min(1).default('taxonomy.json'),
+  scenarios: z.array(z.unknown()).min(1),
+});
+
+/** Taxonomy plus scenarios, cross-checked against each other. */
+export interface PsiCourse {
+  taxonomy: PsiTaxonomy;
+  scenarios: Scenario[];
+  scenarioById: ReadonlyMap<string, Scenario>;
+  /** Provenance note from scenarios.json. */
+  source: string;
+}
+
+/**
+ * Parses scenarios.json against a taxonomy. Throws InputError naming the file, the scenario id and the
+ * item for: schema violations (including a Bloom level outside 1..6 and an unknown defect category),
+ * duplicate scenario ids, unknown concepts in objective_concepts / known_concepts / memory, a memory
+ * concept listed twice or not among the known concepts, importance weights not summing to 1 (±1e-9),
+ * and known concepts that are not prerequisite-closed (not a knowledge state of the taxonomy).
+ */
+export function parsePsiScenarios(
+  text: string,
+  file: string,
+  taxonomy: PsiTaxonomy,
+): { source: string; taxonomyFile: string; scenarios: Scenario[] } {
+  const json = parseJson(text, file);
+  const top = ScenarioFileSchema.safeParse(json);
+  if (!top.success) {
+    const issue = top.error.issues[0]!;
+    throw new InputError(`${file}: invalid scenarios file at ${formatPath(issue.path)}: ${issue.message}`, {
+      file,
+      item: formatPath(issue.path),
+    });
+  }
+  const seen = new Set<string>();
+  const scenarios = top.data.scenarios.map((raw, i) => {
+    const label =
+      raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string'
+        ? `scenario "${(raw as { id: string }).id}" (scenarios[${i}])`
+        : `scenarios[${i}]`;
+    const parsed = ScenarioSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new InputError(`${file}: ${label}: ${formatPath(issue.path)}: ${issue.message}`, {
+        file,
+        item: label,
+      });
+    }
+    const s = parsed.data;
+    if (seen.has(s.id)) throw new InputError(`${file}: duplicate scenario id "${s.id}" at scenarios[${i}]`, { file, item: s.id });
+    seen.add(s.id);
+    checkScenarioConcepts(s, i, file, taxonomy);
+    return s;
+  });
+  return { source: top.data.source, taxonomyFile: top.data.taxonomy, scenarios };
+}
+
+function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: PsiTaxonomy): void {
+  const where = `${file}: scenario "${s.id}" (scenarios[${i}])`;
+  const fail = (msg: string, item: string): never => {
+    throw new InputError(`${where}: ${msg}`, { file, item: `${s.id}:${item}` });
+  };
+  const lists: Array<[string, string[]]> = [
+    ['objective_concepts', s.objective_concepts],
+    ['learner.known_concepts', s.learner.known_concepts],
+    ['learner.memory', s.learner.memory.map((m) => m.concept)],
+  ];
+  for (const [field, ids] of lists) {
+    for (const id of ids) if (!taxonomy.index.has(id)) fail(`${field} names unknown concept "${id}"`, id);
+    const dup = ids.find((id, j) => ids.indexOf(id) !== j);
+    if (dup !== undefined) fail(`${field} lists concept "${dup}" twice`, dup);
+  }
+  const known = new Set(s.learner.known_concepts);
+  for (const m of s.learner.memory) {
+    if (!known.has(m.concept)) fail(`learner.memory concept "${m.concept}" is not among learner.known_concepts`, m.concept);
+  }
+  const total = s.learner.memory.reduce((sum, m) => sum + m.importance, 0);
+  if (Math.abs(total - 1) > SUM_TOLERANCE) {
+    fail(`learner.memory importance weights must sum to 1, got ${total}`, 'importance');
+  }
+  const state = checkState(taxonomy, s.learner.known_concepts);
+  if (!state.ok) {
+    fail(`learner.known_concepts is not prerequisite-closed (${state.reason})`, state.component ?? 'known_concepts');
+  }
+}
+
+/** Builds a course from already-parsed parts (tests, notebooks). */
+export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], source = ''): PsiCourse {
+  return { taxonomy, scenarios, scenarioById: new Map(scenarios.map((s) => [s.id, s])), source };
+}
+
+/**
+ * Loads `<dir>/scenarios.json` and the taxonomy it names (default `taxonomy.json`, relative to the
+ * scenarios file), validating both. Example: `loadPsiCourse('data/raw/psi')`.
+ */
+export function loadPsiCourse(dir: string): PsiCourse {
+  const scenariosFile = join(dir, 'scenarios.json');
+  const text = readText(scenariosFile, 'scenarios file');
+  const json = parseJson(text, scenariosFile) as { taxonomy?: unknown };
+  const taxonomyName = typeof json?.taxonomy === 'string' && json.taxonomy.trim() !== '' ? json.taxonomy : 'taxonomy.json';
+  const taxonomy = loadPsiTaxonomy(join(dir, taxonomyName));
+  const parsed = parsePsiScenarios(text, scenariosFile, taxonomy);
+  return makePsiCourse(taxonomy, parsed.scenarios, parsed.source);
+}
+
+/** Looks a scenario up or throws InputError naming it. */
+export function getScenario(course: PsiCourse, id: string): Scenario {
+  const s = course.scenarioById.get(id);
+  if (!s) throw new InputError(`unknown scenario "${id}" (known: ${course.scenarios.map((x) => x.id).join(', ')})`, { item: id });
+  return s;
+}
+
+const Unit = z.number().min(0).max(1);
+
+/** Recorded PSI scores, when a record carries them (the authors' data would). */
+export const RecordedScoresSchema = z.object({
+  psi: Unit,
+  kd: Unit,
+  tv: Unit,
+  sd: Unit,
+  ef: Unit,
+  cl: Unit,
+  ra: Unit,
+});
+export type RecordedScores = z.infer<typeof RecordedScoresSchema>;
+
+/**
+ * One PSI response record (a line of round1.jsonl / round2.jsonl). Unknown extra fields are kept.
+ * Round-2 records must name the round-1 run they regenerate in `parent_run_id`.
+ */
+export const PsiRecordSchema = z
+  .looseObject({
+    run_id: z.string().min(1),
+    round: z.union([z.literal(1), z.literal(2)]),
+    scenario: z.string().min(1),
+    variant: z.enum(VARIANTS),
+    model: z.string().min(1),
+    simulated: z.boolean(),
+    text: z.string(),
+    status: z.enum(['valid', 'missing']),
+    scores: RecordedScoresSchema.optional(),
+    parent_run_id: z.string().min(1).optional(),
+  })
+  .refine((r) => r.round === 1 || r.parent_run_id !== undefined, {
+    message: 'a round-2 record needs parent_run_id',
+    path: ['parent_run_id'],
+  });
+export type PsiRecord = z.infer<typeof PsiRecordSchema>;
+
+/**
+ * Validates parsed JSONL lines as PSI records: schema, unique run_id, and (with a course) a known
+ * scenario. InputError names file, line and run_id.
+ */
+export function parsePsiRecords(
+  lines: ReadonlyArray<{ line: number; value: unknown }>,
+  file: string,
+  course?: PsiCourse,
+): PsiRecord[] {
+  const seen = new Map<string, number>();
+  return lines.map(({ line, value }) => {
+    const parsed = PsiRecordSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const runId = value && typeof value === 'object' ? (value as { run_id?: unknown }).run_id : undefined;
+      const item = typeof runId === 'string' ? ` (run_id "${runId}")` : '';
+      throw new InputError(`${file}:${line}${item}: ${formatPath(issue.path)}: ${issue.message}`, { file, line });
+    }
+    const r = parsed.data;
+    const prev = seen.get(r.run_id);
+    if (prev !== undefined) {
+      throw new InputError(`${file}:${line}: duplicate run_id "${r.run_id}" (first on line ${prev})`, {
+        file,
+        line,
+        item: r.run_id,
+      });
+    }
+    seen.set(r.run_id, line);
+    if (course && !course.scenarioById.has(r.scenario)) {
+      throw new InputError(`${file}:${line}: run_id "${r.run_id}" names unknown scenario "${r.scenario}"`, {
+        file,
+        line,
+        item: r.scenario,
+      });
+    }
+    return r;
+  });
+}
+
+/** Reads and validates a PSI records JSONL file. */
+export function loadPsiRecords(file: string, course?: PsiCourse): PsiRecord[] {
+  return parsePsiRecords(readJsonl(file).lines, file, course);
+}

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import seedrandom from 'seedrandom';
+import { InputError } from '../../lib/errors';
+import { signFlipTest } from '../../lib/stats';
+
+/** Exact two-sided sign-flip p by enumerating all 2^n sign patterns, in integer arithmetic. */
+function exactP(integers: number[]): number {
+  const n = integers.length;
+  const observed = Math.abs(integers.reduce((a, b) => a + b, 0));
+  let count = 0;
+  for (let mask = 0; mask < 2 ** n; mask += 1) {
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) sum += mask & (1 << i) ? -integers[i]! : integers[i]!;
+    if (Math.abs(sum) >= observed) count += 1;
+  }
+  return count / 2 ** n;
+}
+
+function assertWithinSE(mc: number, exact: number, flips: number): void {
+  const se = Math.sqrt((exact * (1 - exact)) / flips);
+  assert.ok(Math.abs(mc - exact) <= 4 * se + 1 / flips, `Monte-Carlo p ${mc} vs exact ${exact} (SE ${se})`);
+}
+
+test('Monte-Carlo p agrees with exact enumeration (n = 11)', () => {
+  const integers = [3, -1, 4, 1, -5, 9, 2, 6, -5, 3, 5];
+  const exact = exactP(integers);
+  assert.ok(exact > 0.01 && exact < 0.5, `pick data with a mid-range p, got ${exact}`);
+  const r = signFlipTest(integers, { seed: 'enum' });
+  assert.equal(r.flips, 100_000);
+  assert.equal(r.observed, 22 / 11);
+  assertWithinSE(r.p, exact, r.flips);
+});
+
+test('exact ties broken by floating rounding still count (n = 4, exact p = 10/16)', () => {
+  // In tenths: [1, 2, −3, 5], sum 5. Flipping a subset S gives 5 − 2·ΣS; |·| ≥ 5 iff ΣS ≤ 0 or ΣS ≥ 5:
+  // 10 of the 16 subsets. Two of them ({1, 2, −3} and {5}) tie exactly, but in binary floating point
+  // 0.1 + 0.2 − 0.3 + 0.5 = 0.5000000000000001 while −0.1 − 0.2 + 0.3 + 0.5 = 0.49999999999999994.
+  assert.equal(exactP([1, 2, -3, 5]), 10 / 16);
+  assert.notEqual(Math.abs(-0.1 - 0.2 + 0.3 + 0.5), 0.1 + 0.2 - 0.3 + 0.5);
+  const r = signFlipTest([0.1, 0.2, -0.3, 0.5], { seed: 'ties' });
+  assertWithinSE(r.p, 10 / 16, r.flips); // without the tolerance it would be near 8/16
+});
+
+test('all-zero differences give p = 1; a constant positive vector of 50 gives p = 1/(1 + flips)', () => {
+  assert.deepEqual(signFlipTest([0, 0, 0], { seed: 'z', flips: 1000 }), { observed: 0, p: 1, flips: 1000, seed: 'z' });
+  // only the all-plus and all-minus patterns reach |mean| = 0.2; chance 2^−49 per flip
+  const r = signFlipTest(new Array(50).fill(0.2), { seed: 'c' });
+  assert.equal(r.p, 1 / 100_001);
+});
+
+test('drawing rule: ⌈n/32⌉ alea int32 words per flip, bit i (LSB first) → sign of value 32k + i', () => {
+  // With values 1 at positions a and b and 0 elsewhere, a flip reaches |mean| = |observed| iff the two
+  // signs agree, so the count of extreme flips can be recomputed from the raw generator stream.
+  const n = 40; // two words per flip
+  const count = (a: number, b: number, flips: number, seed: string): number => {
+    const rng = seedrandom.alea(seed);
+    let extreme = 0;
+    for (let f = 0; f < flips; f += 1) {
+      const words = [rng.int32(), rng.int32()];
+      const bit = (i: number) => (words[Math.floor(i / 32)]! >>> i % 32) & 1;
+      if (bit(a) === bit(b)) extreme += 1;
+    }
+    return extreme;
+  };
+  for (const [a, b] of [[0, 31], [0, 32], [5, 39]] as const) {
+    const values = new Array(n).fill(0);
+    values[a] = 1;
+    values[b] = 1;
+    const r = signFlipTest(values, { seed: `rule-${a}-${b}`, flips: 500 });
+    assert.equal(r.p, (1 + count(a, b, 500, `rule-${a}-${b}`)) / 501);
+  }
+});
+
+test('same seed → identical output; different seed → different draws', () => {
+  const values = [0.1, -0.2, 0.35, 0.05, 0.4, -0.15, 0.2, 0.1];
+  const a = signFlipTest(values, { seed: 'a' });
+  assert.deepEqual(signFlipTest(values, { seed: 'a' }), a);
+  assert.notEqual(signFlipTest(values, { seed: 'b' }).p, a.p);
+});
+
+test('100,000 flips × 50 values run well under 100 ms', () => {
+  const gen = seedrandom.alea('speed');
+  const values = Array.from({ length: 50 }, () => gen() - 0.4);
+  signFlipTest(values, { seed: 'warm', flips: 10_000 });
+  const start = performance.now();
+  signFlipTest(values, { seed: 'speed' });
+  const elapsed = performance.now() - start;
+  assert.ok(elapsed < 100, `took ${elapsed.toFixed(1)} ms`);
+});
+
+test('rejects empty or non-finite values and a bad flip count', () => {
+  assert.throws(() => signFlipTest([], { seed: 's' }), InputError);
+  assert.throws(() => signFlipTest([Number.NaN], { seed: 's' }), InputError);
+  assert.throws(() => signFlipTest([1], { seed: 's', flips: 1.5 }), RangeError);
+});
