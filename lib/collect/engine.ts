@@ -214,6 +214,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     const addCost = (usd: number | null) => {
       costUsd = costUsd === null || usd === null ? null : roundUsd(costUsd + usd);
     };
+    const progress = options.progress ? options.progress(total, resumed) : silentProgress;
     progress.update({ done, costUsd });
 
     // Commit: immediately (real providers: a paid answer must reach disk at once) or in job order

@@ -18,25 +18,33 @@ function syntheticDifferences(seed: string): number[] {
   return Array.from({ length: STATES }, () => stateMean(0.95) - stateMean(0.62));
 }
 
-function time<T>(run: () => T): { ms: number; result: T } {
-  const start = performance.now();
-  const result = run();
-  return { ms: performance.now() - start, result };
+const REPEATS = 5;
+
+/** Runs `run` REPEATS times; returns the median and minimum wall time in ms and the last result. */
+function time<T>(run: () => T): { median: number; min: number; result: T } {
+  const times: number[] = [];
+  let result = run();
+  for (let r = 0; r < REPEATS; r += 1) {
+    const start = performance.now();
+    result = run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(REPEATS / 2)]!, min: times[0]!, result };
 }
+
+const ms = (t: { median: number; min: number }) => `median ${t.median.toFixed(1)} ms, min ${t.min.toFixed(1)} ms (${REPEATS} runs after warm-up)`;
 
 export async function benchStats(print: (line: string) => void): Promise<void> {
   const differences = syntheticDifferences('bench:stats:data');
-  conditionContrast(differences, { seed: 'bench:warmup', resamples: 1_000, flips: 10_000 });
   const bootstrap = time(() => bootstrapMeanInterval(differences, { seed: 'bench:bootstrap', resamples: RESAMPLES }));
   const signFlip = time(() => signFlipTest(differences, { seed: 'bench:signflip', flips: FLIPS }));
   const contrast = time(() => conditionContrast(differences, { seed: 'bench:contrast', resamples: RESAMPLES, flips: FLIPS }));
   const c = contrast.result;
-  print(`stats: bootstrap ${STATES} values × ${RESAMPLES} resamples: ${bootstrap.ms.toFixed(1)} ms`);
-  print(`stats: sign-flip ${STATES} values × ${FLIPS} flips: ${signFlip.ms.toFixed(1)} ms`);
-  print(
-    `stats: condition contrast (both): ${contrast.ms.toFixed(1)} ms ` +
-      `(estimate ${c.estimate.toFixed(4)}, 95% [${c.low.toFixed(4)}, ${c.high.toFixed(4)}], p ${c.p.toFixed(6)})`,
-  );
+  print(`stats: bootstrap, ${STATES} values × ${RESAMPLES} resamples: ${ms(bootstrap)}`);
+  print(`stats: sign-flip test, ${STATES} values × ${FLIPS} flips: ${ms(signFlip)}`);
+  print(`stats: condition contrast (both): ${ms(contrast)}`);
+  print(`stats:   estimate ${c.estimate.toFixed(4)}, 95% [${c.low.toFixed(4)}, ${c.high.toFixed(4)}], p ${c.p.toFixed(6)}`);
 }
 
 if (require.main === module) {

@@ -177,7 +177,9 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   }
 
   function authorised(api: FakeApi, headers: Record<string, string>, res: ServerResponse): boolean {
-    const sent = api === 'openai' ? (headers['authorization'] ?? '').replace(/^Bearer\s+/i, '') : headers['x-api-key'] ?? '';
+    // OpenAI: Bearer. Anthropic: x-api-key, or Bearer as recent SDK versions send the API key.
+    const bearer = (headers['authorization'] ?? '').replace(/^Bearer\s+/i, '');
+    const sent = api === 'openai' ? bearer : headers['x-api-key'] || bearer;
     if (sent === '' || (options.apiKey !== undefined && sent !== options.apiKey)) {
       if (api === 'openai') {
         sendJson(res, 401, { error: { message: `Incorrect API key provided: ${sent}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });

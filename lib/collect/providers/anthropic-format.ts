@@ -4,7 +4,8 @@
  * the model must answer by "calling" it; the tool input is the answer object.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { CompletionRequest, CompletionResult } from './types';
+import { classifyAnthropicErrorType, redactSecrets } from './classify';
+import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
 
 /**
  * Body of `POST /v1/messages`. Example (abridged): `{ model, max_tokens, system, messages: [{ role:
@@ -36,7 +37,8 @@ interface ContentBlockLike {
 
 /**
  * Maps a Message to a CompletionResult:
- * - `text`: the input of the `tool_use` block named `schemaName`, serialised with JSON.stringify (so
+ * - `text`: the input of the `tool_use` block named `schemaName` (any tool_use block when null, as
+ *   for batch results, where only the one forced tool was offered), serialised with JSON.stringify (so
  *   the collector validates it like any other JSON text); when there is no such block (a refusal,
  *   a truncated answer, a gateway that ignored the tool), the text blocks joined with newlines;
  * - `finishReason`: `stop_reason` as sent (`tool_use`, `max_tokens`, `refusal`, …);
@@ -45,12 +47,12 @@ interface ContentBlockLike {
  */
 export function anthropicResult(
   message: Anthropic.Message,
-  schemaName: string,
+  schemaName: string | null,
   httpStatus: number | null,
   requestId: string | null,
 ): CompletionResult {
   const blocks: ContentBlockLike[] = Array.isArray(message?.content) ? (message.content as ContentBlockLike[]) : [];
-  const tool = blocks.find((b) => b.type === 'tool_use' && b.name === schemaName);
+  const tool = blocks.find((b) => b.type === 'tool_use' && (schemaName === null || b.name === schemaName));
   const prose = blocks
     .filter((b) => b.type === 'text' && typeof b.text === 'string')
     .map((b) => b.text as string)
@@ -78,4 +80,39 @@ export function anthropicResult(
     httpStatus,
     requestId,
   };
+}
+
+/**
+ * One line of a Message Batch result file → its custom_id and outcome. `succeeded` gives a
+ * CompletionResult (no per-item HTTP status or request id); `errored` is classified by the error
+ * type (`overloaded_error` → server_error, `rate_limit_error` → rate_limit, …); `expired` →
+ * timeout; `canceled` → server_error (the request never ran, so it may be sent again).
+ */
+export function anthropicBatchItemOutcome(item: unknown, secrets: readonly string[]): { customId: string; outcome: CompletionResult | ProviderError } {
+  const it = item as { custom_id?: unknown; result?: { type?: unknown; message?: unknown; error?: unknown } } | null;
+  if (!it || typeof it.custom_id !== 'string' || !it.result || typeof it.result.type !== 'string') {
+    throw new ProviderError('anthropic: unreadable batch result line', 'server_error');
+  }
+  const customId = it.custom_id;
+  switch (it.result.type) {
+    case 'succeeded':
+      return { customId, outcome: anthropicResult(it.result.message as Anthropic.Message, null, null, null) };
+    case 'errored': {
+      const body = it.result.error as { error?: { type?: unknown; message?: unknown }; type?: unknown; message?: unknown } | undefined;
+      const inner = body?.error ?? body;
+      const type = typeof inner?.type === 'string' ? inner.type : null;
+      const message = typeof inner?.message === 'string' ? redactSecrets(inner.message, secrets) : '';
+      const errorClass = classifyAnthropicErrorType(type, message);
+      return {
+        customId,
+        outcome: new ProviderError(`anthropic batch item ${type ?? 'error'}: ${message}`, errorClass, type ? { code: type } : {}),
+      };
+    }
+    case 'expired':
+      return { customId, outcome: new ProviderError('anthropic batch item expired before it was processed', 'timeout', { code: 'expired' }) };
+    case 'canceled':
+      return { customId, outcome: new ProviderError('anthropic batch item was canceled before it was processed', 'server_error', { code: 'canceled' }) };
+    default:
+      throw new ProviderError(`anthropic: unknown batch result type ${JSON.stringify(it.result.type)}`, 'server_error');
+  }
 }

@@ -77,3 +77,17 @@ export function requireEnvKey(env: NodeJS.ProcessEnv, variable: string, forWhat:
   }
   return value.trim();
 }
+
+/** Validates a --base-url value (http/https) and drops trailing slashes; InputError naming the URL otherwise. */
+export function checkBaseUrl(baseUrl: string, spec: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} is not a valid URL`, { item: baseUrl });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} must be http(s)`, { item: baseUrl });
+  }
+  return baseUrl.replace(/\/+$/, '');
+}

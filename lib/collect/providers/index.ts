@@ -3,11 +3,14 @@
  * is used, so loading this module stays cheap for the CLI.
  */
 import { InputError } from '../../errors';
-import { requireEnvKey } from './attempt';
+import { checkBaseUrl, requireEnvKey } from './attempt';
+import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
 import { parseModelSpec, type Provider } from './types';
 
 export * from './types';
 export { isQuotaExhaustion, parseRetryAfterMs, redactSecrets } from './classify';
+export { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
+export { createBatchClient, type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';
 
 export interface CreateProviderOptions {
   /**
@@ -20,24 +23,6 @@ export interface CreateProviderOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Key sent to OpenAI-compatible servers that need none (Ollama, llama.cpp); the SDK insists on some value. */
-export const PLACEHOLDER_API_KEY = 'no-key-needed';
-
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-
-function checkBaseUrl(baseUrl: string, spec: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} is not a valid URL`, { item: baseUrl });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} must be http(s)`, { item: baseUrl });
-  }
-  return baseUrl.replace(/\/+$/, '');
-}
 
 /**
  * The key for an OpenAI-compatible server: OPENAI_COMPATIBLE_API_KEY if set (so a local server need

@@ -1,0 +1,13 @@
+/**
+ * Figures and tables for the analysis notebooks. Not part of the CLI's import graph: playwright-core
+ * and tslab are required lazily, danfojs and plotly are never imported (plotly's browser bundle is
+ * read as text and inlined into the HTML pages).
+ */
+export { saveFigure, renderFigure, decodeDataUrl } from './save';
+export type { SavedFigure, SaveFigureOptions } from './save';
+export { finalSpec, figureHtml, figureSize, figureSeed, SIMULATED_LABEL } from './spec';
+export type { FigureSpec, FigureOptions } from './spec';
+export { saveTable, toTable, toCsv, toHtmlTable, csvCell, htmlCell } from './table';
+export type { SavedTable, Table, TableInput, DataFrameLike } from './table';
+export { closeFigureBrowser, chromiumPath, CHROMIUM_ARGS, withPage } from './browser';
+export { showSvg, showHtml, showMarkdown, inNotebook } from './display';

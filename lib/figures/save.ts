@@ -1,0 +1,103 @@
+import { join, relative } from 'node:path';
+import { inspect } from 'node:util';
+import { InputError } from '../errors';
+import { writeFilesAtomic } from '../io/atomic';
+import { projectRoot } from '../notebook/project';
+import { withPage } from './browser';
+import { checkOutputName, figureHtml, figureSize, finalSpec, type FigureOptions, type FigureSpec } from './spec';
+import { showMarkdown, showSvg } from './display';
+
+/** What `saveFigure` wrote, with helpers to show it in the notebook cell. */
+export interface SavedFigure {
+  name: string;
+  files: { html: string; svg: string; png: string };
+  /** The static SVG (also what `show()` displays: it renders on GitHub and in untrusted notebooks). */
+  svg: string;
+  png: Buffer;
+  /** Displays the SVG in the current notebook cell plus a link to the interactive HTML. */
+  show(): void;
+}
+
+export interface SaveFigureOptions extends FigureOptions {
+  /** Output folder; default `<project>/figures`. */
+  dir?: string;
+  /** Folder the notebooks live in, for the relative link to the HTML; default `<project>/notebooks`. */
+  notebookDir?: string;
+}
+
+/** Decodes a `data:` URL as returned by Plotly.toImage (percent-encoded or base64). */
+export function decodeDataUrl(url: string): Buffer {
+  const comma = url.indexOf(',');
+  if (!url.startsWith('data:') || comma < 0) throw new Error(`not a data URL: ${url.slice(0, 40)}`);
+  const header = url.slice(0, comma);
+  const body = url.slice(comma + 1);
+  return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
+}
+
+/**
+ * Draws `html` (a page from `figureHtml`) in headless Chromium and exports it with plotly's own
+ * `Plotly.toImage`: SVG text and PNG bytes at the given size. Throws with the page's error if plotly
+ * could not draw the figure.
+ */
+export async function renderFigure(html: string, size: { width: number; height: number }): Promise<{ svg: string; png: Buffer }> {
+  return withPage(async (page) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.setContent(html, { waitUntil: 'load' });
+    await page.waitForFunction(() => {
+      const w = window as unknown as { __figureReady?: boolean; __figureError?: string };
+      return w.__figureReady === true || w.__figureError !== undefined;
+    });
+    const failed = await page.evaluate(() => (window as unknown as { __figureError?: string }).__figureError);
+    if (failed !== undefined || errors.length > 0) throw new Error(`plotly could not draw the figure: ${failed ?? errors.join('; ')}`);
+    const urls = await page.evaluate(async ({ width, height }) => {
+      const P = (window as unknown as { Plotly: { toImage(gd: string, o: object): Promise<string> } }).Plotly;
+      const svg = await P.toImage('figure', { format: 'svg', width, height });
+      const png = await P.toImage('figure', { format: 'png', width, height });
+      return { svg, png };
+    }, size);
+    return { svg: decodeDataUrl(urls.svg).toString('utf8'), png: decodeDataUrl(urls.png) };
+  });
+}
+
+/**
+ * Saves a plotly figure as `figures/<name>.html` (self-contained, interactive), `<name>.svg` and
+ * `<name>.png` (exported in headless Chromium), all three written together atomically, and returns
+ * them with a `show()` for the notebook cell. `simulated: true` draws a "SIMULATED DATA" watermark.
+ *
+ * Example (notebook cell):
+ *   const fig = await saveFigure('fig-3-agreement', { data: [{ type: 'bar', x: ['a', 'b'], y: [1, 2] }] },
+ *                                { title: 'Agreement by domain', simulated: true });
+ *   fig.show();
+ */
+export async function saveFigure(name: string, spec: FigureSpec, options: SaveFigureOptions): Promise<SavedFigure> {
+  checkOutputName(name, 'figure');
+  if (typeof options?.title !== 'string' || typeof options.simulated !== 'boolean') {
+    throw new InputError(`figure ${name}: options need a title (string) and simulated (boolean)`, { item: name });
+  }
+  const root = projectRoot();
+  const dir = options.dir ?? join(root, 'figures');
+  const html = figureHtml(name, spec, options);
+  const { svg, png } = await renderFigure(html, figureSize(finalSpec(spec, options), options));
+  const files = { html: join(dir, `${name}.html`), svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`) };
+  writeFilesAtomic([
+    { path: files.html, data: html },
+    { path: files.svg, data: svg },
+    { path: files.png, data: png },
+  ]);
+  const link = relative(options.notebookDir ?? join(root, 'notebooks'), files.html).split('\\').join('/');
+  const shown = relative(root, files.html).split('\\').join('/');
+  return {
+    name,
+    files,
+    svg,
+    png,
+    show() {
+      showSvg(svg);
+      showMarkdown(`Interactive version: [${shown}](${link})`);
+    },
+    [inspect.custom]() {
+      return `SavedFigure ${relative(root, join(dir, name))}.{html,svg,png}`;
+    },
+  } as SavedFigure;
+}

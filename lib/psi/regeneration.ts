@@ -1,0 +1,85 @@
+import { diagnose, improvementChecklist, subscoreLabel, type SeverityCutoffs, type Weakness } from './diagnosis';
+import { SUBSCORES, type Subscores } from './parameters';
+import { BLOOM_LEVELS, type Scenario, type Variant } from './schema';
+import type { PsiEvidence } from './score';
+
+/** The scoring a regeneration prompt reports: composite, six sub-scores, and evidence if available. */
+export interface ScoringSummary {
+  psi: number;
+  subscores: Subscores;
+  evidence?: Partial<PsiEvidence>;
+}
+
+/** The question the student asked under a prompt variant. */
+export function questionFor(scenario: Scenario, variant: Variant): string {
+  return variant === 'defective' ? scenario.defective.question : scenario.question;
+}
+
+/**
+ * The learner context given to a tutor: course week, learning objective, target cognitive level,
+ * mastered concepts, recently practised concepts, and the student's question for `variant`.
+ * Shared by round-1 prompts and part (a) of the regeneration prompt so both show the same context.
+ */
+export function formatStudentContext(scenario: Scenario, variant: Variant): string {
+  const recent = scenario.learner.memory.map((m) => `${m.concept} (${m.days_since_exposure} days ago)`).join(', ');
+  return [
+    `Course: introductory Python programming, week ${scenario.week} of 15.`,
+    `Learning objective: ${scenario.learning_objective}`,
+    `Target cognitive level: ${BLOOM_LEVELS[scenario.target_bloom - 1]} (Bloom level ${scenario.target_bloom}).`,
+    `Concepts the student has already learned: ${scenario.learner.known_concepts.join(', ') || '(none yet)'}.`,
+    `Last practised: ${recent}.`,
+    '',
+    "Student's question:",
+    questionFor(scenario, variant),
+  ].join('\n');
+}
+
+const SYSTEM_PROMPT = [
+  'You are a patient tutor for an introductory Python course.',
+  'You will see a student question, your earlier answer, and an automatic evaluation of how well that answer fits',
+  "this student's knowledge and the course sequence. Write an improved answer addressed to the student.",
+  'Fix every item of the checklist while keeping the answer correct; reply with the new answer only.',
+].join(' ');
+
+/**
+ * Builds the PSI-guided regeneration prompt. The user message has five parts, in this order:
+ * (a) the original student context and question, (b) the round-1 response, (c) the overall PSI and
+ * all six sub-scores, (d) a structured diagnosis (sub-score, severity, issue), (e) the improvement
+ * checklist. Weaknesses are computed with `diagnose` unless given.
+ */
+export function buildRegenerationPrompt(
+  scenario: Scenario,
+  variant: Variant,
+  round1Text: string,
+  scoring: ScoringSummary,
+  options: { weaknesses?: readonly Weakness[]; cutoffs?: SeverityCutoffs } = {},
+): { system: string; user: string; weaknesses: Weakness[]; checklist: string[] } {
+  const weaknesses = [...(options.weaknesses ?? diagnose(scoring.subscores, scoring.evidence, options.cutoffs))];
+  const checklist = improvementChecklist(weaknesses);
+  const scores = SUBSCORES.map((name) => `- ${subscoreLabel(name)}: ${scoring.subscores[name].toFixed(3)}`);
+  const diagnosis =
+    weaknesses.length === 0
+      ? ['- No sub-score is below the weakness cut-offs.']
+      : weaknesses.map((w) => `- [${w.severity.toUpperCase()}] ${subscoreLabel(w.subscore)} = ${w.score.toFixed(3)}: ${w.issue}`);
+  const items = checklist.length === 0 ? ['- [ ] Keep the answer as clear and well-sequenced as it is.'] : checklist.map((c) => `- [ ] ${c}`);
+  const user = [
+    '## (a) Student context and question',
+    formatStudentContext(scenario, variant),
+    '',
+    '## (b) Your previous answer (round 1)',
+    round1Text,
+    '',
+    '## (c) Pedagogical Suitability Index of that answer (0 = poor fit, 1 = ideal)',
+    `- Overall PSI: ${scoring.psi.toFixed(3)}`,
+    ...scores,
+    '',
+    '## (d) Diagnosis',
+    ...diagnosis,
+    '',
+    '## (e) Improvement checklist',
+    ...items,
+    '',
+    'Now write the improved answer to the student.',
+  ].join('\n');
+  return { system: SYSTEM_PROMPT, user, weaknesses, checklist };
+}

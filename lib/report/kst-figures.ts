@@ -1,0 +1,135 @@
+/**
+ * Plotly figure specifications for the KST paper's Figures 1–3, as plain data (no plotly import), so that
+ * they can be tested, rendered in a notebook, and exported by lib/figures. Percentages are on 0–100.
+ */
+import { CONDITION_LABELS, CONDITIONS, type Condition } from '../conditions';
+import type { DomainConditionRow, Table3Row } from '../analysis';
+import type { ScoredRecord } from '../analysis/score';
+
+export interface FigureSpec {
+  data: Array<Record<string, unknown>>;
+  layout: Record<string, unknown>;
+}
+
+const percent = (x: number) => Math.round(x * 1000) / 10;
+const simulatedNote = (simulated: boolean) => (simulated ? ' — SIMULATED responses' : '');
+
+/**
+ * Figure 1: exact-set accuracy and macro F1 per condition, as grouped bars labelled with their values.
+ * `published` (percent per condition) adds the paper's values as markers beside the bars.
+ */
+export function figure1Spec(
+  rows: readonly Table3Row[],
+  options: { simulated: boolean; published?: Partial<Record<Condition, { exact: number; f1: number }>> },
+): FigureSpec {
+  const x = rows.map((r) => `${r.condition}<br>${CONDITION_LABELS[r.condition]}`);
+  const bar = (name: string, values: number[]) => ({
+    type: 'bar',
+    name,
+    x,
+    y: values,
+    text: values.map((v) => v.toFixed(1)),
+    textposition: 'outside',
+  });
+  const data: Array<Record<string, unknown>> = [
+    bar('Exact set', rows.map((r) => percent(r.exact))),
+    bar('Macro F1', rows.map((r) => percent(r.f1))),
+  ];
+  if (options.published) {
+    const pub = rows.map((r) => options.published![r.condition]);
+    data.push(
+      { type: 'scatter', mode: 'markers', name: 'Paper: exact', x, y: pub.map((p) => p?.exact ?? null), marker: { symbol: 'diamond-open', size: 11, color: 'black' } },
+      { type: 'scatter', mode: 'markers', name: 'Paper: F1', x, y: pub.map((p) => p?.f1 ?? null), marker: { symbol: 'x-thin-open', size: 11, color: 'black', line: { width: 2 } } },
+    );
+  }
+  return {
+    data,
+    layout: {
+      title: { text: `Exact-set accuracy and macro F1 by condition${simulatedNote(options.simulated)}` },
+      barmode: 'group',
+      yaxis: { title: { text: 'Percent' }, range: [0, 110] },
+      legend: { orientation: 'h', y: -0.25 },
+      width: 760,
+      height: 480,
+    },
+  };
+}
+
+/**
+ * Figure 2: heatmap of exact-set accuracy by domain (rows, in `domainOrder`) and condition (columns),
+ * each cell annotated with its percentage and n.
+ */
+export function figure2Spec(
+  rows: readonly DomainConditionRow[],
+  options: { simulated: boolean; domainOrder: readonly string[]; domainLabels?: Record<string, string> },
+): FigureSpec {
+  const conditions = CONDITIONS.filter((c) => rows.some((r) => r.condition === c));
+  const cell = (d: string, c: Condition) => rows.find((r) => r.domain === d && r.condition === c);
+  const z = options.domainOrder.map((d) => conditions.map((c) => (cell(d, c) ? percent(cell(d, c)!.exact) : null)));
+  const text = options.domainOrder.map((d) => conditions.map((c) => (cell(d, c) ? `${percent(cell(d, c)!.exact).toFixed(1)}<br>n=${cell(d, c)!.n}` : '')));
+  return {
+    data: [
+      {
+        type: 'heatmap',
+        x: conditions,
+        y: options.domainOrder.map((d) => options.domainLabels?.[d] ?? d),
+        z,
+        text,
+        texttemplate: '%{text}',
+        zmin: 0,
+        zmax: 100,
+        colorscale: 'Blues',
+        colorbar: { title: { text: 'Exact %' } },
+      },
+    ],
+    layout: {
+      title: { text: `Exact-set accuracy by domain and condition${simulatedNote(options.simulated)}` },
+      yaxis: { autorange: 'reversed' },
+      width: 720,
+      height: 420,
+    },
+  };
+}
+
+/** The data behind Figure 3: correct responses of each model for one domain × condition. */
+export function modelComparison(scored: readonly ScoredRecord[], domain: string, condition: Condition): Array<{ model: string; correct: number; n: number }> {
+  const byModel = new Map<string, { correct: number; n: number }>();
+  for (const r of scored) {
+    if (r.domain !== domain || r.condition !== condition) continue;
+    const m = byModel.get(r.model) ?? { correct: 0, n: 0 };
+    m.correct += r.scores.exact;
+    m.n += 1;
+    byModel.set(r.model, m);
+  }
+  return [...byModel]
+    .map(([model, v]) => ({ model, ...v }))
+    .sort((a, b) => b.correct * a.n - a.correct * b.n || (a.model < b.model ? -1 : 1));
+}
+
+/** Figure 3: horizontal bars of exact-set accuracy per model, labelled "xx.x% (k/n)", best on top. */
+export function figure3Spec(
+  comparison: ReadonlyArray<{ model: string; correct: number; n: number }>,
+  options: { simulated: boolean; title: string },
+): FigureSpec {
+  const reversed = [...comparison].reverse();
+  return {
+    data: [
+      {
+        type: 'bar',
+        orientation: 'h',
+        y: reversed.map((c) => c.model),
+        x: reversed.map((c) => percent(c.correct / c.n)),
+        text: reversed.map((c) => `${percent(c.correct / c.n).toFixed(1)}% (${c.correct}/${c.n})`),
+        textposition: 'outside',
+        marker: { color: '#4c78a8' },
+      },
+    ],
+    layout: {
+      title: { text: `${options.title}${simulatedNote(options.simulated)}` },
+      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 115] },
+      margin: { l: 180 },
+      width: 760,
+      height: 120 + 45 * comparison.length,
+    },
+  };
+}
