@@ -45,13 +45,13 @@ export async function renderFigure(html: string, size: { width: number; height: 
     page.on('pageerror', (err) => errors.push(err.message));
     await page.setContent(html, { waitUntil: 'load' });
     await page.waitForFunction(() => {
-      const w = window as unknown as { __figureReady?: boolean; __figureError?: string };
+      const w = globalThis as unknown as { __figureReady?: boolean; __figureError?: string };
       return w.__figureReady === true || w.__figureError !== undefined;
     });
-    const failed = await page.evaluate(() => (window as unknown as { __figureError?: string }).__figureError);
+    const failed = await page.evaluate(() => (globalThis as unknown as { __figureError?: string }).__figureError);
     if (failed !== undefined || errors.length > 0) throw new Error(`plotly could not draw the figure: ${failed ?? errors.join('; ')}`);
     const urls = await page.evaluate(async ({ width, height }) => {
-      const P = (window as unknown as { Plotly: { toImage(gd: string, o: object): Promise<string> } }).Plotly;
+      const P = (globalThis as unknown as { Plotly: { toImage(gd: string, o: object): Promise<string> } }).Plotly;
       const svg = await P.toImage('figure', { format: 'svg', width, height });
       const png = await P.toImage('figure', { format: 'png', width, height });
       return { svg, png };

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock, Appender, readCompleted, repairTail } from '../../lib/collect/store';
+import { tempDir } from './helpers';
+
+test('appender writes one JSON line per record', () => {
+  const dir = tempDir();
+  const file = join(dir, 'a.jsonl');
+  const a = new Appender(file);
+  a.append({ run_id: 'x', n: 1 });
+  a.append({ run_id: 'y', text: 'line\nbreak' });
+  a.close();
+  assert.equal(readFileSync(file, 'utf8'), '{"run_id":"x","n":1}\n{"run_id":"y","text":"line\\nbreak"}\n');
+});
+
+test('a torn last line is moved to torn.jsonl and truncated; complete records survive', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  const torn = join(dir, 'torn.jsonl');
+  writeFileSync(file, '{"run_id":"a"}\n{"run_id":"b"}\n{"run_id":"c","te');
+  const repair = repairTail(file, torn);
+  assert.deepEqual(repair, { kind: 'torn_moved', line: 3, bytes: 17, tornFile: torn });
+  assert.equal(readFileSync(file, 'utf8'), '{"run_id":"a"}\n{"run_id":"b"}\n');
+  assert.deepEqual(JSON.parse(readFileSync(torn, 'utf8')), { file, line: 3, text: '{"run_id":"c","te' });
+  assert.deepEqual([...readCompleted(file).keys()], ['a', 'b']);
+  assert.deepEqual(repairTail(file, torn), { kind: 'clean' });
+});
+
+test('a complete last record without its newline is kept (newline added)', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  writeFileSync(file, '{"run_id":"a"}\n{"run_id":"b"}');
+  assert.deepEqual(repairTail(file, join(dir, 'torn.jsonl')), { kind: 'newline_added', line: 2 });
+  assert.equal(readFileSync(file, 'utf8'), '{"run_id":"a"}\n{"run_id":"b"}\n');
+  assert.equal(existsSync(join(dir, 'torn.jsonl')), false);
+});
+
+test('corruption before the last line is an input error naming the line', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  writeFileSync(file, '{"run_id":"a"}\n{oops\n{"run_id":"b"}\n');
+  assert.throws(() => repairTail(file, join(dir, 'torn.jsonl')), (err: Error) => err.name === 'InputError' && err.message.includes('r.jsonl:2:'));
+});
+
+test('a duplicated final record is an input error', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  writeFileSync(file, '{"run_id":"a"}\n{"run_id":"a"}\n');
+  assert.throws(() => readCompleted(file), /r\.jsonl:2: run_id a already has a final record/);
+});
+
+test('directory lock: a live holder blocks, a dead holder is taken over', () => {
+  const dir = tempDir();
+  const lock = join(dir, '.collect.lock');
+  // a pid that surely exited: a finished child process
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  writeFileSync(lock, dead.stdout);
+  const release = acquireLock(lock);
+  assert.equal(readFileSync(lock, 'utf8'), String(process.pid));
+  assert.throws(() => acquireLock(lock, process.ppid), /another collector \(pid \d+\)/);
+  release();
+  assert.equal(existsSync(lock), false);
+});
