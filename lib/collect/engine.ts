@@ -175,7 +175,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     // Repair torn tails before reading anything (attempts first: its repair is itself logged there).
     for (const file of [paths.attempts, paths.responses]) {
       const repair = repairTail(file, paths.torn);
-      if (repair.kind !== 'clean') event('torn_tail_repaired', { file: fileLabel(file, paths), ...repair, tornFile: undefined });
+      if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: fileLabel(file, paths), ...repair, tornFile: undefined });
     }
     const completed = readCompleted(paths.responses);
     const jobIds = new Set(options.jobs.map((j) => j.runId));
@@ -189,8 +189,8 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     const pending = options.jobs.filter((j) => !completed.has(j.runId));
     const total = options.jobs.length;
     const resumed = total - pending.length;
-    if (previous && previous.status === 'running') event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
-    event('run_start', { total, resumed, pending: pending.length });
+    if (previous && previous.status === 'running') await event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
+    await event('run_start', { total, resumed, pending: pending.length });
 
     const startedAt = stamp();
     const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) =>
@@ -221,31 +221,35 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     // through a reorder buffer (deterministic mode).
     const buffered = new Map<number, { attempts: unknown[]; final: Record<string, unknown> | null }>();
     let nextToCommit = 0;
-    const writeOut = (attempts: unknown[], final: Record<string, unknown> | null) => {
-      for (const a of attempts) attemptsLog.append(a);
+    // Appends are queued synchronously (file order = call order) and resolve once on disk.
+    const writeOut = (attempts: unknown[], final: Record<string, unknown> | null): Promise<unknown> => {
+      const written_: Array<Promise<void>> = attempts.map((a) => attemptsLog.append(a));
       if (final) {
-        responsesLog!.append(final);
+        written_.push(responsesLog!.append(final));
         const status = String(final.status);
         written[status] = (written[status] ?? 0) + 1;
         done += 1;
         progress.update({ done, costUsd });
       }
+      return Promise.all(written_);
     };
     const commit = (index: number, attempts: unknown[], final: Record<string, unknown> | null) => {
       if (!deterministic) return writeOut(attempts, final);
       buffered.set(index, { attempts, final });
+      const flushed: Array<Promise<unknown>> = [];
       while (buffered.has(nextToCommit)) {
         const entry = buffered.get(nextToCommit)!;
         buffered.delete(nextToCommit);
-        writeOut(entry.attempts, entry.final);
+        flushed.push(writeOut(entry.attempts, entry.final));
         nextToCommit += 1;
       }
+      return Promise.all(flushed);
     };
     // In deterministic mode an attempt line is buffered with its job; otherwise written at once.
-    const logAttempt = (sink: unknown[], record: Record<string, unknown>) => {
+    const logAttempt = async (sink: unknown[], record: Record<string, unknown>): Promise<void> => {
       attemptCount += 1;
       if (deterministic) sink.push(record);
-      else attemptsLog.append(record);
+      else await attemptsLog.append(record);
     };
 
     const stopController = new AbortController();
@@ -287,7 +291,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             ? estimateCost(options.prices, job.model, result.usage)
             : { usd: null, note: 'provider reported no token usage' };
           addCellCost(cost.usd, cost.note);
-          logAttempt(sink, {
+          await logAttempt(sink, {
             ...base,
             ended_at: stamp(),
             latency_ms: latency,
@@ -301,7 +305,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             billed_estimate: { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note },
           });
           const outcome: CellOutcome = { kind: 'response', result, attempts: attempt, costUsd: cellCost, costNote };
-          commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
+          await commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
           return;
         } catch (err) {
           const latency = deterministic ? null : Math.round(clockMs() - t0);
@@ -315,7 +319,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             billed = { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
           }
           const decision = decideAfterFailure(failure, attempt, policy, jitterDraw(options.seed, job.runId, attempt));
-          logAttempt(sink, {
+          await logAttempt(sink, {
             ...base,
             ended_at: stamp(),
             latency_ms: latency,
@@ -333,11 +337,13 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
           });
           if (decision.action === 'quota_stop') {
             requestStop({ status: 'quota_stopped', reason: `${job.model}: ${decision.reason}` });
-            return commit(index, sink, null);
+            await commit(index, sink, null);
+            return;
           }
           if (decision.action === 'fatal') {
             requestStop({ status: 'failed', reason: `${job.model}: ${decision.reason}: ${failure.message}` });
-            return commit(index, sink, null);
+            await commit(index, sink, null);
+            return;
           }
           if (decision.action === 'give_up') {
             const outcome: CellOutcome = {
@@ -348,10 +354,14 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
               costUsd: cellCost,
               costNote,
             };
-            return commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
+            await commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
+            return;
           }
           await sleep(decision.delayMs, stopController.signal);
-          if (stop) return commit(index, sink, null); // stopped while waiting: the cell stays pending
+          if (stop) {
+            await commit(index, sink, null); // stopped while waiting: the cell stays pending
+            return;
+          }
         }
       }
     };
@@ -369,9 +379,11 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     if (deterministic) {
       for (const index of [...buffered.keys()].sort((a, b) => a - b)) {
         const entry = buffered.get(index)!;
-        writeOut(entry.attempts, entry.final);
+        await writeOut(entry.attempts, entry.final);
       }
     }
+    await attemptsLog.drain();
+    await responsesLog.drain();
     options.interrupt?.removeEventListener('abort', onInterrupt);
     progress.finish();
 
@@ -379,7 +391,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     const stillPending = total - records.length;
     const finalStop = stop as Stop | null;
     const status: EngineResult['status'] = finalStop ? finalStop.status : stillPending === 0 ? 'complete' : 'interrupted';
-    event('run_end', { status, written, attempts: attemptCount, pending: stillPending, reason: finalStop?.reason ?? null });
+    await event('run_end', { status, written, attempts: attemptCount, pending: stillPending, reason: finalStop?.reason ?? null });
     options.finalize?.(records, paths);
     const result: EngineResult = {
       status,
@@ -398,8 +410,8 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     });
     return result;
   } finally {
-    attemptsLog.close();
-    responsesLog?.close();
+    await attemptsLog.close();
+    await responsesLog?.close();
     release();
   }
 }

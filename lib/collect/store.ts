@@ -9,6 +9,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 
@@ -102,9 +103,21 @@ export function appendLine(file: string, line: string): void {
   }
 }
 
-/** An open append-only JSONL file. `append` returns after the record is on disk. */
+/**
+ * An open append-only JSONL file with group commit. `append` fixes the record's place in the file
+ * synchronously (FIFO) and returns a promise that resolves once the line is on disk. Pending lines are
+ * written with one `write` and made durable with one `fsync` on the libuv thread pool, so the event loop
+ * never blocks on the disk and concurrent cells share an fsync (on this machine an fsync costs ~4 ms;
+ * blocking on two per cell capped the collector at about half of its network-bound rate).
+ * Each line is complete JSON and ends with a newline, so a torn write can only leave a partial LAST line,
+ * which `repairTail` handles on the next open.
+ */
 export class Appender {
   private fd: number | null;
+  private queue: Array<{ bytes: Buffer; resolve: () => void; reject: (err: Error) => void }> = [];
+  private flushing: Promise<void> | null = null;
+  private failed: Error | null = null;
+
   constructor(
     readonly file: string,
     private readonly transform: (line: string) => string = (line) => line,
@@ -113,19 +126,55 @@ export class Appender {
     this.fd = openSync(file, 'a');
   }
 
-  /** Serialises `record` to one line and writes it with one `write` + fsync. */
-  append(record: unknown): void {
-    if (this.fd === null) throw new Error(`${this.file}: appender is closed`);
+  /** Serialises `record` to one line and queues it; resolves when it is written and fsync'ed. */
+  append(record: unknown): Promise<void> {
+    if (this.fd === null) return Promise.reject(new Error(`${this.file}: appender is closed`));
+    if (this.failed) return Promise.reject(this.failed);
     const line = this.transform(JSON.stringify(record));
-    if (line.includes('\n')) throw new Error('internal: a JSONL record must not contain a raw newline');
-    writeSync(this.fd, Buffer.from(`${line}\n`, 'utf8'));
-    fsyncSync(this.fd);
+    if (line.includes('\n')) return Promise.reject(new Error('internal: a JSONL record must not contain a raw newline'));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ bytes: Buffer.from(`${line}\n`, 'utf8'), resolve, reject });
+      if (!this.flushing) this.flushing = this.flush();
+    });
   }
 
-  close(): void {
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0 && this.fd !== null) {
+      const batch = this.queue.splice(0);
+      try {
+        await writeAll(this.fd, Buffer.concat(batch.map((b) => b.bytes)));
+        await new Promise<void>((resolve, reject) => fsync(this.fd!, (err) => (err ? reject(err) : resolve())));
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        this.failed = err as Error;
+        for (const b of [...batch, ...this.queue.splice(0)]) b.reject(err as Error);
+      }
+    }
+    this.flushing = null;
+  }
+
+  /** Resolves when every queued line is on disk. */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  /** Drains, then closes the file. */
+  async close(): Promise<void> {
+    await this.drain();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
+}
+
+/** Writes all of `bytes` at the end of an O_APPEND file (loops over short writes). */
+function writeAll(fd: number, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (offset: number) => {
+      if (offset >= bytes.length) return resolve();
+      write(fd, bytes, offset, bytes.length - offset, null, (err, written) => (err ? reject(err) : step(offset + written)));
+    };
+    step(0);
+  });
 }
 
 /** The files of one collection directory (`--out DIR`). */

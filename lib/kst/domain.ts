@@ -71,7 +71,11 @@ export function parseDomain(text: string, file: string): Domain {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${file}: malformed JSON: ${(err as Error).message}`, { file });
+    const message = (err as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const line = at ? lineColumn(text, Number(at[1])) : undefined;
+    const where = line ? ` (line ${line.line}, column ${line.column})` : '';
+    throw new InputError(`${file}: malformed JSON${where}: ${message}`, { file, line: line?.line });
   }
   const parsed = DomainFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -81,6 +85,13 @@ export function parseDomain(text: string, file: string): Domain {
     throw new InputError(`${file}: invalid domain file at ${item}: ${issue.message}${more}`, { file, item });
   }
   return buildDomain(parsed.data, file);
+}
+
+/** 1-based line and column of a character offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
 }
 
 /** Structural validation of schema-valid data; see parseDomain for the error classes. */

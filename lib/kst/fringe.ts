@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { emptyBits, hasBit, setBit } from './bitset';
+import { emptyBits, hasBit } from './bitset';
 import type { Domain } from './domain';
 import { bitsToIds, compileStructure, domainLabel, unknownIds, type CompiledStructure } from './structure';
 
@@ -18,50 +18,55 @@ export type StateCheck =
   | { ok: true }
   | { ok: false; reason: string; component?: string; missing?: string[]; unknown?: string[] };
 
-/** True when the canonical bitset is prerequisite-closed (a knowledge state). */
+// The loops below test bits inline (`state[i >>> 5] & (1 << (i & 31))`) rather than through bitset.ts
+// helpers: they run hundreds of thousands of times, and an imported call per bit costs several times
+// more under transpiling loaders such as tsx.
+
+/** True when the canonical bitset is prerequisite-closed (a knowledge state). O(n + e). */
 export function isStateBits(s: CompiledStructure, state: Uint32Array): boolean {
+  const start = s.prerequisiteStart;
+  const list = s.prerequisiteList;
   for (let q = 0; q < s.n; q++) {
-    if (!hasBit(state, q)) continue;
-    for (const p of s.directPrerequisites[q]!) if (!hasBit(state, p)) return false;
+    if ((state[q >>> 5]! & (1 << (q & 31))) === 0) continue;
+    for (let k = start[q]!, end = start[q + 1]!; k < end; k++) {
+      const p = list[k]!;
+      if ((state[p >>> 5]! & (1 << (p & 31))) === 0) return false;
+    }
   }
   return true;
 }
 
 /**
- * Outer fringe of a state bitset, written into `out` (a fresh bitset unless given). The state is
- * assumed valid; check with isStateBits first when unsure.
+ * Outer fringe of a state bitset, written into `out` (a fresh bitset unless given) and returned.
+ * The state is assumed valid; check with isStateBits first when unsure. O(n + e).
  */
 export function outerFringeBits(s: CompiledStructure, state: Uint32Array, out: Uint32Array = emptyBits(s.n)): Uint32Array {
   out.fill(0);
-  for (let q = 0; q < s.n; q++) {
-    if (hasBit(state, q)) continue;
-    const pre = s.directPrerequisites[q]!;
-    let ready = true;
-    for (let k = 0; k < pre.length; k++) {
-      if (!hasBit(state, pre[k]!)) {
-        ready = false;
-        break;
-      }
+  const start = s.prerequisiteStart;
+  const list = s.prerequisiteList;
+  outer: for (let q = 0; q < s.n; q++) {
+    if ((state[q >>> 5]! & (1 << (q & 31))) !== 0) continue;
+    for (let k = start[q]!, end = start[q + 1]!; k < end; k++) {
+      const p = list[k]!;
+      if ((state[p >>> 5]! & (1 << (p & 31))) === 0) continue outer;
     }
-    if (ready) setBit(out, q);
+    out[q >>> 5]! |= 1 << (q & 31);
   }
   return out;
 }
 
-/** Inner fringe of a state bitset, written into `out` (a fresh bitset unless given). */
+/** Inner fringe of a state bitset, written into `out` (a fresh bitset unless given) and returned. O(n + e). */
 export function innerFringeBits(s: CompiledStructure, state: Uint32Array, out: Uint32Array = emptyBits(s.n)): Uint32Array {
   out.fill(0);
-  for (let p = 0; p < s.n; p++) {
-    if (!hasBit(state, p)) continue;
-    const next = s.directSuccessors[p]!;
-    let removable = true;
-    for (let k = 0; k < next.length; k++) {
-      if (hasBit(state, next[k]!)) {
-        removable = false;
-        break;
-      }
+  const start = s.successorStart;
+  const list = s.successorList;
+  outer: for (let p = 0; p < s.n; p++) {
+    if ((state[p >>> 5]! & (1 << (p & 31))) === 0) continue;
+    for (let k = start[p]!, end = start[p + 1]!; k < end; k++) {
+      const q = list[k]!;
+      if ((state[q >>> 5]! & (1 << (q & 31))) !== 0) continue outer;
     }
-    if (removable) setBit(out, p);
+    out[p >>> 5]! |= 1 << (p & 31);
   }
   return out;
 }
@@ -83,7 +88,11 @@ export function checkState(domain: Domain, state: readonly string[]): StateCheck
   }
   const s = compileStructure(domain);
   const bits = emptyBits(s.n);
-  for (const id of state) setBit(bits, domain.index.get(id)!);
+  for (const id of state) {
+    const i = domain.index.get(id)!;
+    bits[i >>> 5]! |= 1 << (i & 31);
+  }
+  if (isStateBits(s, bits)) return { ok: true };
   for (let q = 0; q < s.n; q++) {
     if (!hasBit(bits, q)) continue;
     if (s.directPrerequisites[q]!.every((p) => hasBit(bits, p))) continue;
@@ -99,17 +108,20 @@ export function checkState(domain: Domain, state: readonly string[]): StateCheck
 
 /** Validates and converts a state, throwing InputError with checkState's reason. */
 function validState(domain: Domain, state: readonly string[]): { s: CompiledStructure; bits: Uint32Array } {
-  const check = checkState(domain, state);
-  if (!check.ok) {
-    throw new InputError(`${domainLabel(domain)}: ${check.reason}`, {
-      file: domain.file,
-      item: check.component ?? check.unknown?.[0],
-    });
-  }
   const s = compileStructure(domain);
   const bits = emptyBits(s.n);
-  for (const id of state) setBit(bits, domain.index.get(id)!);
-  return { s, bits };
+  let known = true;
+  for (const id of state) {
+    const i = domain.index.get(id);
+    if (i === undefined) known = false;
+    else bits[i >>> 5]! |= 1 << (i & 31);
+  }
+  if (known && isStateBits(s, bits)) return { s, bits };
+  const check = checkState(domain, state) as Extract<StateCheck, { ok: false }>;
+  throw new InputError(`${domainLabel(domain)}: ${check.reason}`, {
+    file: domain.file,
+    item: check.component ?? check.unknown?.[0],
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import { InputError } from '../errors';
-import { bitsKey, clearBit, emptyBits, hasBit, popcount32, setBit } from './bitset';
+import { bitsKey, emptyBits, hasBit, popcount32 } from './bitset';
 import type { Domain } from './domain';
 import { compileStructure, domainLabel } from './structure';
 
@@ -81,14 +81,20 @@ export function sampleStates(domain: Domain, options: SampleOptions): StateSampl
     const u = rng();
     if (u < 0.5) return;
     const q = Math.min(s.n - 1, Math.floor((u - 0.5) * 2 * s.n));
-    if (hasBit(state, q)) {
-      const next = s.directSuccessors[q]!;
-      for (let k = 0; k < next.length; k++) if (hasBit(state, next[k]!)) return;
-      clearBit(state, q);
+    const word = q >>> 5;
+    const bit = 1 << (q & 31);
+    if ((state[word]! & bit) !== 0) {
+      for (let k = s.successorStart[q]!, end = s.successorStart[q + 1]!; k < end; k++) {
+        const r = s.successorList[k]!;
+        if ((state[r >>> 5]! & (1 << (r & 31))) !== 0) return;
+      }
+      state[word]! &= ~bit;
     } else {
-      const pre = s.directPrerequisites[q]!;
-      for (let k = 0; k < pre.length; k++) if (!hasBit(state, pre[k]!)) return;
-      setBit(state, q);
+      for (let k = s.prerequisiteStart[q]!, end = s.prerequisiteStart[q + 1]!; k < end; k++) {
+        const p = s.prerequisiteList[k]!;
+        if ((state[p >>> 5]! & (1 << (p & 31))) === 0) return;
+      }
+      state[word]! |= bit;
     }
   };
   for (let i = 0; i < burnIn; i++) step();

@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { emptyBits, hasBit, orInto, setBit, wordsFor } from './bitset';
+import { emptyBits, orInto, setBit, wordsFor } from './bitset';
 import type { Domain } from './domain';
 
 /**
@@ -19,6 +19,15 @@ export interface CompiledStructure {
   readonly directPrerequisites: readonly Int32Array[];
   /** directSuccessors[p] = canonical indices q with [p, q] in the domain file. */
   readonly directSuccessors: readonly Int32Array[];
+  /**
+   * The same lists in compressed-sparse-row form for tight loops: the direct prerequisites of q are
+   * prerequisiteList[prerequisiteStart[q] .. prerequisiteStart[q + 1] − 1] (directPrerequisites[q] is a
+   * view of exactly that slice); likewise for successors.
+   */
+  readonly prerequisiteStart: Int32Array;
+  readonly prerequisiteList: Int32Array;
+  readonly successorStart: Int32Array;
+  readonly successorList: Int32Array;
   /** prerequisiteBits[q] = every p with p ≺ q (strict transitive closure), as a bitset. */
   readonly prerequisiteBits: readonly Uint32Array[];
   /**
@@ -43,8 +52,8 @@ export function compileStructure(domain: Domain): CompiledStructure {
     pre[qi]!.push(pi);
     suc[pi]!.push(qi);
   }
-  const directPrerequisites = pre.map((list) => Int32Array.from(list.sort((a, b) => a - b)));
-  const directSuccessors = suc.map((list) => Int32Array.from(list.sort((a, b) => a - b)));
+  const [prerequisiteStart, prerequisiteList, directPrerequisites] = compressedRows(pre);
+  const [successorStart, successorList, directSuccessors] = compressedRows(suc);
   const topologicalOrder = smallestFirstTopologicalOrder(n, directPrerequisites, directSuccessors);
   const prerequisiteBits: Uint32Array[] = new Array(n);
   for (const q of topologicalOrder) {
@@ -62,11 +71,24 @@ export function compileStructure(domain: Domain): CompiledStructure {
     ids: domain.ids,
     directPrerequisites,
     directSuccessors,
+    prerequisiteStart,
+    prerequisiteList,
+    successorStart,
+    successorList,
     prerequisiteBits,
     topologicalOrder,
   };
   cache.set(domain, compiled);
   return compiled;
+}
+
+/** Sorted adjacency lists packed into (start offsets, flat list, per-row views of the flat list). */
+function compressedRows(rows: number[][]): [Int32Array, Int32Array, Int32Array[]] {
+  const start = new Int32Array(rows.length + 1);
+  rows.forEach((row, i) => (start[i + 1] = start[i]! + row.length));
+  const list = new Int32Array(start[rows.length]!);
+  rows.forEach((row, i) => list.set(row.sort((a, b) => a - b), start[i]!));
+  return [start, list, rows.map((_, i) => list.subarray(start[i]!, start[i + 1]!))];
 }
 
 /** Kahn's algorithm with a binary min-heap on canonical index (deterministic, O((n + e) log n)). */
@@ -148,6 +170,13 @@ export function unknownIds(domain: Domain, ids: readonly string[]): string[] {
 /** Canonical-order IDs of the set bits. */
 export function bitsToIds(s: CompiledStructure, bits: Uint32Array): string[] {
   const out: string[] = [];
-  for (let i = 0; i < s.n; i++) if (hasBit(bits, i)) out.push(s.ids[i]!);
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!;
+    while (word !== 0) {
+      const low = word & -word;
+      out.push(s.ids[(w << 5) + 31 - Math.clz32(low)]!);
+      word ^= low;
+    }
+  }
   return out;
 }

@@ -98,6 +98,19 @@ function relativizeStack(text: string, root: string): string {
   return text.split(`${root}/`).join('');
 }
 
+/**
+ * Drops the stack frames below the notebook's own code (tslab's and this runner's machinery, Node
+ * internals): they say nothing about the cell and would make the recorded error depend on how the
+ * runner was started. Frames of cell code are `evalmachine.<anonymous>`; library frames are kept.
+ */
+export function trimTraceback(lines: string[]): string[] {
+  let last = -1;
+  lines.forEach((line, i) => {
+    if (line.includes('evalmachine.<anonymous>')) last = i;
+  });
+  return last < 0 ? lines : lines.slice(0, last + 1);
+}
+
 /** Turns what tslab's executor reported for a failed cell into an nbformat error (ename, evalue, traceback). */
 function failureFrom(reported: unknown[][], root: string): { ename: string; evalue: string; traceback: string[] } {
   const diagnostics = reported.filter(isDiagnostic);
@@ -111,7 +124,7 @@ function failureFrom(reported: unknown[][], root: string): { ename: string; eval
   if (thrown instanceof Error || (thrown !== null && typeof thrown === 'object' && 'stack' in thrown)) {
     const err = thrown as Error;
     const stack = relativizeStack(String(err.stack ?? `${err.name}: ${err.message}`), root);
-    return { ename: err.name || 'Error', evalue: err.message ?? '', traceback: stack.split('\n') };
+    return { ename: err.name || 'Error', evalue: err.message ?? '', traceback: trimTraceback(stack.split('\n')) };
   }
   const text = last ? format(...last) : 'the cell failed without a message';
   return { ename: 'Error', evalue: text, traceback: [text] };

@@ -65,7 +65,7 @@ export type ValidationResult =
   | { status: 'invalid'; reason: InvalidReason; detail: string; parsed?: unknown };
 
 /** Finish reasons meaning "the output allowance was exhausted" (OpenAI, Anthropic, Gemini, OpenAI Responses). */
-export const TRUNCATION_FINISH_REASONS: readonly string[] = ['length', 'max_tokens', 'max_output_tokens'];
+export const TRUNCATION_FINISH_REASONS: readonly string[] = ['length', 'max_tokens', 'max_output_tokens', 'model_context_window_exceeded'];
 
 /** Finish reasons meaning the provider refused or blocked the answer. */
 export const REFUSAL_FINISH_REASONS: readonly string[] = [

@@ -12,9 +12,8 @@ export interface ScaffoldIndicator {
 
 /**
  * The 25 scaffolding indicators, five per category (the project's own patterns; see README.md).
- * Every occurrence of every pattern counts once toward N_scaffold; different indicators may match the
- * same words (e.g. "for example" is both an example introduction and nothing else, while "Step 1:" in
- * a numbered list line counts as a step label and as a numbered list item).
+ * Every occurrence of every pattern counts once toward N_scaffold, and different indicators may match
+ * the same words: "1. Step 1: …" counts as a numbered list item and as a step label.
  */
 export const SCAFFOLD_INDICATORS: readonly ScaffoldIndicator[] = [
   // Worked examples: code and what it produces.
@@ -145,8 +144,8 @@ export const SCAFFOLD_INDICATORS: readonly ScaffoldIndicator[] = [
   {
     id: 'an-think-of',
     category: 'analogy',
-    description: '"think of X as …"',
-    pattern: /\bthink of (?:it|this|that|them|[\w-]+(?: [\w-]+)?) as\b/gi,
+    description: '"think of X as …" (X up to three words)',
+    pattern: /\bthink of (?:[\w-]+(?: [\w-]+){0,2}) as\b/gi,
   },
   {
     id: 'an-like-a',
@@ -206,10 +205,14 @@ export function findScaffolds(text: string): ScaffoldingEvidence['indicators'] {
 
 /**
  * α_adapt = base + (1 − base) · min(1, refs / needed), with
- * refs = (distinct known concepts the response mentions) + (distinct objective concepts it mentions)
- *      + (occurrences of learner-reference phrases, LEARNER_REFERENCE_PATTERN).
- * A response with no learner-specific reference keeps `base` (default 0.5) of its scaffolding credit.
- * Example: base 0.5, needed 4, one known concept + one objective concept + one "you already know"
+ * refs = (occurrences of learner-reference phrases, LEARNER_REFERENCE_PATTERN)
+ *      + 1 if the response names at least one concept the learner already knows
+ *      + 1 if it names at least one of the scenario's objective concepts.
+ * The two concept terms are capped at 1 each because almost any answer names several familiar
+ * concepts; only explicit references to this learner's history ("you already know", "as you saw in
+ * week 4") can lift α to 1 with the defaults (base 0.5, needed 4). A response with no
+ * learner-specific reference keeps `base` of its scaffolding credit.
+ * Example: base 0.5, needed 4, a known concept, an objective concept and one "you already know"
  * → refs 3 → α = 0.5 + 0.5 · 0.75 = 0.875.
  */
 export function adaptationAlpha(
@@ -222,7 +225,7 @@ export function adaptationAlpha(
   const phrases = [...text.matchAll(LEARNER_REFERENCE_PATTERN)].map((m) => m[0]);
   const knownConcepts = [...new Set(knownMentioned)];
   const objectiveConcepts = [...new Set(objectiveMentioned)];
-  const references = knownConcepts.length + objectiveConcepts.length + phrases.length;
+  const references = phrases.length + Math.min(1, knownConcepts.length) + Math.min(1, objectiveConcepts.length);
   const alpha = options.alphaBase + (1 - options.alphaBase) * Math.min(1, references / options.alphaNeeded);
   return { alpha, adaptation: { knownConcepts, objectiveConcepts, phrases, references } };
 }

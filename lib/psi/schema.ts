@@ -208,6 +208,10 @@ function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: P
     const dup = ids.find((id, j) => ids.indexOf(id) !== j);
     if (dup !== undefined) fail(`${field} lists concept "${dup}" twice`, dup);
   }
+  const state = checkState(taxonomy, s.learner.known_concepts);
+  if (!state.ok) {
+    fail(`learner.known_concepts is not prerequisite-closed (${state.reason})`, state.component ?? 'known_concepts');
+  }
   const known = new Set(s.learner.known_concepts);
   for (const m of s.learner.memory) {
     if (!known.has(m.concept)) fail(`learner.memory concept "${m.concept}" is not among learner.known_concepts`, m.concept);
@@ -215,10 +219,6 @@ function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: P
   const total = s.learner.memory.reduce((sum, m) => sum + m.importance, 0);
   if (Math.abs(total - 1) > SUM_TOLERANCE) {
     fail(`learner.memory importance weights must sum to 1, got ${total}`, 'importance');
-  }
-  const state = checkState(taxonomy, s.learner.known_concepts);
-  if (!state.ok) {
-    fail(`learner.known_concepts is not prerequisite-closed (${state.reason})`, state.component ?? 'known_concepts');
   }
 }
 

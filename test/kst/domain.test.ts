@@ -60,7 +60,8 @@ test('duplicate prerequisite pairs are kept once, in first-occurrence order', ()
 
 test('malformed JSON names the file and the parser position', () => {
   rejects(() => parseDomain('{"id": "demo",', FILE), FILE, 'malformed JSON');
-  rejects(() => parseDomain('{"id": "demo",, }', FILE), FILE, 'position');
+  rejects(() => parseDomain('{"id": "demo",, }', FILE), FILE, 'position 14', 'line 1, column 15');
+  rejects(() => parseDomain('{\n  "id": "demo",\n  ]', FILE), 'line 3, column 3');
 });
 
 test('schema errors name the JSON path', () => {

@@ -25,6 +25,34 @@ export function randomDomain(seed: string, n: number, density: number): Domain {
   });
 }
 
+/**
+ * A seeded sparse random DAG for large n: component j (in a hidden topological order) gets up to
+ * `maxPrerequisites` direct prerequisites drawn uniformly from the components before it. Canonical
+ * order is shuffled as in randomDomain.
+ */
+export function randomSparseDomain(seed: string, n: number, maxPrerequisites: number): Domain {
+  const rng = seedrandom(seed);
+  const hidden = Array.from({ length: n }, (_, i) => `T${i}`);
+  const pairs: Array<[string, string]> = [];
+  for (let j = 1; j < n; j++) {
+    const k = Math.floor(rng() * (maxPrerequisites + 1));
+    const chosen = new Set<number>();
+    for (let t = 0; t < k; t++) chosen.add(Math.floor(rng() * j));
+    for (const i of chosen) pairs.push([hidden[i]!, hidden[j]!]);
+  }
+  for (let i = hidden.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [hidden[i], hidden[j]] = [hidden[j]!, hidden[i]!];
+  }
+  return buildDomain({
+    id: `sparse-${seed}`,
+    title: 'sparse random',
+    source: 'test',
+    components: hidden.map((id) => ({ id, description: `task ${id}` })),
+    prerequisites: pairs,
+  });
+}
+
 /** A small domain from a compact spec, e.g. tiny(['A','B','C'], [['A','B']]). */
 export function tiny(ids: string[], pairs: Array<[string, string]>, id = 'tiny'): Domain {
   return buildDomain({

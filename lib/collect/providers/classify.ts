@@ -90,7 +90,7 @@ export function classifyAnthropicErrorType(type: string | null | undefined, mess
   }
 }
 
-const KEY_LIKE = /\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-*.]{6,}/g;
+const KEY_LIKE = /\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-*]{6,}/g;
 
 /**
  * Removes secrets from text that may be shown or stored: every occurrence of the given secrets, and any

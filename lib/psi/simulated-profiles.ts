@@ -1,0 +1,203 @@
+/**
+ * Behavioural profiles of the simulated PSI tutors. Each profile is a set of habits — how often a
+ * response scaffolds, explains prerequisites before the answer, refers to what the learner already
+ * knows, shows code, hedges or wanders off-topic — and how those habits change under a defective
+ * student prompt and under a PSI regeneration checklist.
+ *
+ * The profiles imitate the *behaviour pattern* the PSI paper reports for four real tutors; they carry
+ * neutral names so that no simulated output can be mistaken for a real model's:
+ *
+ * | profile       | mirrors (paper) | habit in one line                                              |
+ * |---------------|-----------------|----------------------------------------------------------------|
+ * | `sim-tutor-a` | ChatGPT         | heavy scaffolding: steps, worked examples, hints, checks        |
+ * | `sim-tutor-b` | Gemini          | concise prose answer, little scaffolding, answer first          |
+ * | `sim-tutor-c` | Gemma 4         | explanatory prose, occasional example, answer first             |
+ * | `sim-tutor-d` | Qwen 3          | moderate scaffolding, often recaps prerequisites first          |
+ *
+ * All probabilities are per response (or per element where stated). They were calibrated against this
+ * project's PSI scorer (lib/psi/score.ts); the achieved values are reported by the tests and the
+ * collection report, not promised here.
+ */
+
+export type TutorProfileId = 'sim-tutor-a' | 'sim-tutor-b' | 'sim-tutor-c' | 'sim-tutor-d';
+
+export interface TutorHabits {
+  /** P(the response opens with a recap of known prerequisite concepts before the answer). */
+  recapFirst: number;
+  /** Number of known concepts recapped (min, max) when a recap is written. */
+  recapConcepts: readonly [number, number];
+  /** P(a recap sentence names the learner's history: "you already know", "from week 3"). */
+  learnerReference: number;
+  /** P(objective concepts are explained in prerequisite order rather than in question order). */
+  prerequisiteOrder: number;
+  /** Plain explanatory sentences added after the key correction (min, max). */
+  proseSentences: readonly [number, number];
+  /** P(a worked code example); P(its output is shown) given an example. */
+  codeExample: number;
+  showOutput: number;
+  /** P(numbered steps); number of steps (min, max). */
+  steps: number;
+  stepCount: readonly [number, number];
+  /** P(a hint), P(a comprehension check), P(an analogy). */
+  hint: number;
+  check: number;
+  analogy: number;
+  /** P(the response adds vocabulary of the scenario's target Bloom level). */
+  bloomMatch: number;
+  /** P(a closing "next step" suggestion to build or design something new — Create-level vocabulary). */
+  extension: number;
+  /** P(a recommendation of the best approach — Evaluate-level vocabulary). */
+  recommendation: number;
+  /** P(an opening pleasantry / closing filler), P(a hedged sentence), P(an off-topic aside). */
+  filler: number;
+  hedge: number;
+  tangent: number;
+}
+
+/** How a defective (noisy, context-poor) student prompt changes the habits. */
+export interface DefectiveShift {
+  /** Multiplier of `learnerReference` (the prompt hides who the learner is). */
+  learnerReference: number;
+  /** P(a "start from the basics" recap in course order, written without learner references). */
+  basicsRecap: number;
+  /** Multiplier of hint / check / steps probabilities. */
+  scaffolding: number;
+  /** P(the response first restates what it thinks the question is). */
+  restate: number;
+}
+
+/** How the tutor follows a PSI regeneration checklist (round 2). */
+export interface RegenerationHabits {
+  /** P(complying with each checklist item). */
+  compliance: number;
+  /** P(new scaffolding is placed before the prerequisite recap), which can break prerequisite order. */
+  scaffoldFirst: number;
+  /** P(the added steps are phrased as actions: use / run / change), shifting the Bloom level to Apply. */
+  actionPhrasing: number;
+  /** Extra comprehension checks / hints added when complying with a scaffolding item (min, max). */
+  extraScaffolds: readonly [number, number];
+}
+
+export interface TutorProfile {
+  id: TutorProfileId;
+  /** The paper's model whose reported behaviour this profile imitates. */
+  mirrors: 'ChatGPT' | 'Gemini' | 'Gemma 4' | 'Qwen 3';
+  /** Version tag reported as `modelVersion`; bump when habits change so old corpora stay attributable. */
+  version: string;
+  habits: TutorHabits;
+  defective: DefectiveShift;
+  regeneration: RegenerationHabits;
+}
+
+export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
+  'sim-tutor-a': {
+    id: 'sim-tutor-a',
+    mirrors: 'ChatGPT',
+    version: '1',
+    habits: {
+      recapFirst: 0.5,
+      recapConcepts: [2, 3],
+      learnerReference: 0.8,
+      prerequisiteOrder: 0.5,
+      proseSentences: [4, 6],
+      codeExample: 0.95,
+      showOutput: 0.9,
+      steps: 0.85,
+      stepCount: [3, 4],
+      hint: 0.8,
+      check: 0.85,
+      analogy: 0.6,
+      bloomMatch: 0.4,
+      extension: 0.7,
+      recommendation: 0.6,
+      filler: 0.04,
+      hedge: 0.015,
+      tangent: 0.015,
+    },
+    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.75, restate: 0.6 },
+    regeneration: { compliance: 0.9, scaffoldFirst: 0.3, actionPhrasing: 0.5, extraScaffolds: [1, 2] },
+  },
+  'sim-tutor-b': {
+    id: 'sim-tutor-b',
+    mirrors: 'Gemini',
+    version: '1',
+    habits: {
+      recapFirst: 0.4,
+      recapConcepts: [1, 2],
+      learnerReference: 0.4,
+      prerequisiteOrder: 0.5,
+      proseSentences: [8, 11],
+      codeExample: 0.6,
+      showOutput: 0.2,
+      steps: 0.05,
+      stepCount: [3, 3],
+      hint: 0.05,
+      check: 0.05,
+      analogy: 0.1,
+      bloomMatch: 0.3,
+      extension: 0.45,
+      recommendation: 0.55,
+      filler: 0.015,
+      hedge: 0.015,
+      tangent: 0.025,
+    },
+    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.7, restate: 0.5 },
+    regeneration: { compliance: 0.85, scaffoldFirst: 0.35, actionPhrasing: 0.6, extraScaffolds: [1, 2] },
+  },
+  'sim-tutor-c': {
+    id: 'sim-tutor-c',
+    mirrors: 'Gemma 4',
+    version: '1',
+    habits: {
+      recapFirst: 0.4,
+      recapConcepts: [1, 2],
+      learnerReference: 0.5,
+      prerequisiteOrder: 0.5,
+      proseSentences: [5, 8],
+      codeExample: 0.8,
+      showOutput: 0.35,
+      steps: 0.2,
+      stepCount: [3, 4],
+      hint: 0.15,
+      check: 0.1,
+      analogy: 0.25,
+      bloomMatch: 0.3,
+      extension: 0.55,
+      recommendation: 0.5,
+      filler: 0.025,
+      hedge: 0.02,
+      tangent: 0.02,
+    },
+    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.7, restate: 0.5 },
+    regeneration: { compliance: 0.8, scaffoldFirst: 0.35, actionPhrasing: 0.6, extraScaffolds: [1, 2] },
+  },
+  'sim-tutor-d': {
+    id: 'sim-tutor-d',
+    mirrors: 'Qwen 3',
+    version: '1',
+    habits: {
+      recapFirst: 0.45,
+      recapConcepts: [1, 3],
+      learnerReference: 0.6,
+      prerequisiteOrder: 0.5,
+      proseSentences: [4, 6],
+      codeExample: 0.85,
+      showOutput: 0.6,
+      steps: 0.5,
+      stepCount: [3, 4],
+      hint: 0.4,
+      check: 0.4,
+      analogy: 0.35,
+      bloomMatch: 0.35,
+      extension: 0.6,
+      recommendation: 0.55,
+      filler: 0.025,
+      hedge: 0.015,
+      tangent: 0.02,
+    },
+    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.75, restate: 0.5 },
+    regeneration: { compliance: 0.85, scaffoldFirst: 0.3, actionPhrasing: 0.55, extraScaffolds: [1, 2] },
+  },
+};
+
+export const TUTOR_PROFILE_IDS = Object.keys(TUTOR_PROFILES) as TutorProfileId[];

@@ -1,0 +1,146 @@
+/**
+ * `npm run reproduce`: executes every notebook in notebooks/ in file-name order, headless — Node only,
+ * no Python or Jupyter — with tslab's own converter and executor (lib/notebook/execute.ts), writes the
+ * executed notebooks back with their outputs, and refreshes environment.md. The notebooks themselves
+ * write data/processed/* and figures/*.
+ *
+ *   node dist/scripts/reproduce.js [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
+ *
+ * A failing cell stops the run: the notebook, cell and error go to stderr, the executed notebook with
+ * the recorded error is written to tmp/failed-notebooks/ (the committed notebook is left alone), and
+ * the exit code is 1.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError } from '../lib/errors';
+import { writeFileAtomic } from '../lib/io/atomic';
+import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
+import { describeFailure, NotebookSession } from '../lib/notebook/execute';
+import { parseNotebook, writeNotebook } from '../lib/notebook/ipynb';
+import { effectiveParameters, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
+import { projectRoot } from '../lib/notebook/project';
+
+const HELP = `usage: npm run reproduce -- [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
+
+Executes the notebooks (all of notebooks/*.ipynb in file-name order, or those named: file name, stem
+or prefix such as 01) headless with tslab's TypeScript, writes them back with outputs, refreshes
+environment.md (full runs only).
+
+  -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook (value read as JSON
+                                      when it parses, else as a string); NOTEBOOK:NAME for one notebook
+  --notebooks-dir DIR                 where the notebooks are (default notebooks)
+  --output-dir DIR                    write executed notebooks there instead of in place
+  --environment FILE                  where environment.md goes (default environment.md)
+  --no-environment                    do not write environment.md
+  -h, --help                          this text
+`;
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Notebook files of `dir` in file-name order, filtered by the names given (file name, stem or prefix). */
+export function selectNotebooks(dir: string, wanted: readonly string[]): string[] {
+  if (!existsSync(dir)) throw new InputError(`${dir}: notebooks folder not found`, { file: dir });
+  const all = readdirSync(dir)
+    .filter((n) => n.endsWith('.ipynb') && !n.startsWith('.'))
+    .sort();
+  if (wanted.length === 0) return all.map((n) => join(dir, n));
+  const picked = new Set<string>();
+  for (const w of wanted) {
+    const name = basename(w);
+    const hits = all.filter((n) => n === name || n === `${name}.ipynb` || n.startsWith(name));
+    if (hits.length === 0) throw new InputError(`no notebook in ${dir} matches ${JSON.stringify(w)}`, { item: w });
+    hits.forEach((h) => picked.add(h));
+  }
+  return all.filter((n) => picked.has(n)).map((n) => join(dir, n));
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let session: NotebookSession | undefined;
+  try {
+    const { params, rest } = parseParameterArgs(argv);
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'notebooks-dir': { type: 'string' },
+        'output-dir': { type: 'string' },
+        environment: { type: 'string' },
+        'no-environment': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const root = projectRoot();
+    const notebooksDir = resolve(values['notebooks-dir'] ?? join(root, 'notebooks'));
+    const files = selectNotebooks(notebooksDir, positionals);
+    const stems = new Set(files.map((f) => basename(f, '.ipynb')));
+    for (const stem of Object.keys(params.byNotebook)) {
+      if (!stems.has(stem)) throw new InputError(`-p ${stem}:...: no notebook ${stem}.ipynb is being run`, { item: stem });
+    }
+    session = new NotebookSession({ root });
+    const ran: Array<{ file: string; parameters: Record<string, unknown> }> = [];
+    const started = process.hrtime.bigint();
+    for (const file of files) {
+      const shown = relative(root, file);
+      const stem = basename(file, '.ipynb');
+      const nb = parseNotebook(readFileSync(file, 'utf8'), shown);
+      const parameters = parametersFor(params, stem);
+      const result = await session.execute(nb, { file: shown, cwd: notebooksDir, parameters });
+      if (result.failure) {
+        const failedCopy = join(root, 'tmp', 'failed-notebooks', basename(file));
+        writeNotebook(failedCopy, result.notebook);
+        process.stderr.write(`FAILED ${describeFailure(result.failure)}\n${result.failure.traceback.join('\n')}\n`);
+        process.stderr.write(`The executed notebook with the error is in ${relative(root, failedCopy)}; ${shown} was not changed.\n`);
+        return 1;
+      }
+      const target = values['output-dir'] ? join(resolve(values['output-dir']), basename(file)) : file;
+      writeNotebook(target, result.notebook);
+      ran.push({ file: shown, parameters: effectiveParameters(nb, parameters, shown) });
+      log(`ok ${shown}  ${result.seconds.toFixed(1)} s`);
+    }
+    const total = Number(process.hrtime.bigint() - started) / 1e9;
+    log(`${files.length} notebook(s) in ${total.toFixed(1)} s`);
+    if (!values['no-environment']) {
+      if (positionals.length > 0) {
+        log('environment.md not refreshed: only some notebooks were run');
+      } else {
+        const target = resolve(values.environment ?? join(root, 'environment.md'));
+        writeFileAtomic(target, renderEnvironment(collectEnvironment(root, ran)));
+        log(`wrote ${relative(root, target)}`);
+      }
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof InputError) {
+      process.stderr.write(`reproduce: ${err.message}\n`);
+      return 1;
+    }
+    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`reproduce: ${err.message}\n\n${HELP}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    session?.close();
+    // Lazy: only loaded when a notebook exported a figure (then the browser is open).
+    const figures = require.cache[require.resolve('../lib/figures/browser')];
+    if (figures) await (figures.exports as typeof import('../lib/figures/browser')).closeFigureBrowser();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`reproduce: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

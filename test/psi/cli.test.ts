@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURE_DIR, T1 } from './helpers';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Runs `kstbench <args>` from the TypeScript sources (through tsx), so no build is needed. */
+function kstbench(args: string[]) {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '-e', "require('./cli/kstbench.ts').main(process.argv.slice(1)).then((c) => { process.exitCode = c; })", ...args],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'psi-cli-'));
+const textFile = join(dir, 't1.md');
+writeFileSync(textFile, T1);
+
+test('psi score prints the PSI, six sub-scores and evidence as JSON', () => {
+  const r = kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', FIXTURE_DIR, '--variant', 'defective']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.scenario, 'S01');
+  assert.equal(out.variant, 'defective');
+  assert.ok(Math.abs(out.psi - 0.6354332) < 1e-6); // hand-worked in score.test.ts
+  assert.deepEqual(Object.keys(out.subscores), ['kd', 'tv', 'sd', 'ef', 'cl', 'ra']);
+  assert.deepEqual(out.evidence.tv.violations, [['lists', 'for_loop']]);
+  // --delta 0.5 → KD = 1 − |2/3 − 0.5| = 0.833333
+  const d = JSON.parse(kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', FIXTURE_DIR, '--delta', '0.5']).stdout);
+  assert.ok(Math.abs(d.subscores.kd - 0.833333) < 1e-6);
+});
+
+test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --help exits 0', () => {
+  const unknown = kstbench(['psi', 'score', '--scenario', 'S99', '--text', textFile, '--course', FIXTURE_DIR]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /unknown scenario "S99"/);
+  const unreadable = kstbench(['psi', 'score', '--scenario', 'S01', '--text', join(dir, 'nope.md'), '--course', FIXTURE_DIR]);
+  assert.equal(unreadable.code, 1);
+  assert.match(unreadable.stderr, /nope\.md: cannot read response file/);
+  const noCourse = kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', join(dir, 'none')]);
+  assert.equal(noCourse.code, 1);
+  assert.match(noCourse.stderr, /scenarios\.json: cannot read/);
+  assert.equal(kstbench(['psi', 'score', '--text', textFile]).code, 2);
+  assert.equal(kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--delta', 'high']).code, 2);
+  assert.equal(kstbench(['psi', 'frobnicate']).code, 2);
+  const help = kstbench(['psi', 'score', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--scenario ID/);
+  assert.match(kstbench(['psi', '--help']).stdout, /score/);
+});
