@@ -233,12 +233,12 @@ export function checklistTargets(checklist: readonly ChecklistItem[]): Set<Check
       continue;
     }
     const text = typeof item === 'string' ? item : `${item.text ?? ''} ${item.requirement ?? ''}`;
-    if (/scaffold|worked (code )?example|step-by-step|comprehension check/i.test(text)) out.add('sd');
-    if (/prerequisite|order|before (?:it is|they are) used|temporal/i.test(text)) out.add('tv');
-    if (/already knows?|known concepts|familiar|knowledge distance|zone of proximal/i.test(text)) out.add('kd');
-    if (/bloom|cognitive level|target level/i.test(text)) out.add('ra');
-    if (/filler|hedg|extraneous|tangent|cognitive load/i.test(text)) out.add('cl');
-    if (/retention|forgetting|spaced|review of/i.test(text)) out.add('ef');
+    if (/scaffold|worked (?:code )?example|numbered steps|step-by-step|comprehension[- ]check|\bhint\b|analogy/i.test(text)) out.add('sd');
+    if (/prerequisite|\border\b|explain \S+ before using|temporal/i.test(text)) out.add('tv');
+    if (/already (?:knows?|learned)|known concepts|familiar|knowledge distance|zone of proximal|one step beyond/i.test(text)) out.add('kd');
+    if (/bloom|cognitive level|the \w+ level\b/i.test(text)) out.add('ra');
+    if (/filler|hedg|extraneous|side remarks|tangent|cognitive load/i.test(text)) out.add('cl');
+    if (/retention|forgetting|\brecap\b|last practised/i.test(text)) out.add('ef');
   }
   return out;
 }

@@ -14,6 +14,7 @@ import {
   innerFringeBits,
   outerFringeBits,
   outerFringe,
+  sampleStates,
   type Domain,
 } from '../../lib/kst';
 import { emptyBits, setBit } from '../../lib/kst/bitset';
@@ -136,6 +137,13 @@ export async function benchKst(print: (line: string) => void): Promise<void> {
     for (const ids of stateIds) outerFringe(dag, ids);
   });
   print(`outerFringe (string IDs, validated): ${fmt(stringOuter.perSecond)} fringes/s`);
+  const sampleStart = process.hrtime.bigint();
+  const sample = sampleStates(dag, { size: 100, seed: 'kstbench-bench-sample' });
+  const sampleMs = Number(process.hrtime.bigint() - sampleStart) / 1e6;
+  const steps = sample.burnIn + (sample.draws - 1) * sample.thin;
+  print(
+    `sampleStates: 100 draws (burn-in ${fmt(sample.burnIn)}, thin ${fmt(sample.thin)}; ${fmt(steps)} chain steps) in ${sampleMs.toFixed(0)} ms, ${sample.states.length} distinct states`,
+  );
 }
 
 if (require.main === module) {

@@ -6,14 +6,22 @@ import { join } from 'node:path';
 import { acquireLock, Appender, readCompleted, repairTail } from '../../lib/collect/store';
 import { tempDir } from './helpers';
 
-test('appender writes one JSON line per record', () => {
+test('appender writes one JSON line per record, in call order, durable when the promise resolves', async () => {
   const dir = tempDir();
   const file = join(dir, 'a.jsonl');
   const a = new Appender(file);
-  a.append({ run_id: 'x', n: 1 });
-  a.append({ run_id: 'y', text: 'line\nbreak' });
-  a.close();
-  assert.equal(readFileSync(file, 'utf8'), '{"run_id":"x","n":1}\n{"run_id":"y","text":"line\\nbreak"}\n');
+  const first = a.append({ run_id: 'x', n: 1 });
+  const second = a.append({ run_id: 'y', text: 'line\nbreak' });
+  const many = Array.from({ length: 50 }, (_, i) => a.append({ run_id: `m${i}` }));
+  await first;
+  assert.ok(readFileSync(file, 'utf8').startsWith('{"run_id":"x","n":1}\n'));
+  await Promise.all([second, ...many]);
+  await a.close();
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.equal(lines[1], '{"run_id":"y","text":"line\\nbreak"}');
+  assert.deepEqual(lines.slice(2, 52).map((l) => JSON.parse(l).run_id), Array.from({ length: 50 }, (_, i) => `m${i}`));
+  assert.equal(lines.length, 53);
+  await assert.rejects(a.append({}), /closed/);
 });
 
 test('a torn last line is moved to torn.jsonl and truncated; complete records survive', () => {

@@ -15,15 +15,19 @@ const course = fixtureCourse();
 const s01 = getScenario(course, 'S01');
 const t1 = scoreResponse(T1, s01, course);
 
-test('diagnose: T1 has a high TV weakness (lists after for_loop) and a medium EF weakness', () => {
+test('diagnose: T1 has a high TV, a medium EF and a low SD weakness, each with concrete checklist items', () => {
   // sub-scores kd 0.983, tv 0, sd 0.625, ef 0.371, cl 0.833, ra 1; cut-offs 0.3 / 0.5 / 0.7
   const w = diagnose(t1.subscores, t1.evidence);
-  assert.deepEqual(w.map((x) => [x.subscore, x.severity]), [['tv', 'high'], ['ef', 'medium']]);
+  assert.deepEqual(w.map((x) => [x.subscore, x.severity]), [['tv', 'high'], ['ef', 'medium'], ['sd', 'low']]);
   assert.match(w[0]!.issue, /for_loop before its prerequisite lists/);
   assert.match(w[1]!.issue, /lists/);
+  // T1 has a worked example, a step, a check and an analogy but no hint; α = 0.75 < 1
+  assert.match(w[2]!.issue, /5 scaffolding element\(s\) over 6 proposition\(s\); missing: hint/);
   assert.deepEqual(improvementChecklist(w), [
     'Explain lists before using for_loop.',
     'Briefly recap lists before building on it; the student last practised it a while ago.',
+    'Give a hint that lets the student attempt the next step before seeing the full answer.',
+    "Refer explicitly to what the student already learned (e.g. 'as you saw in week 3 with variables').",
   ]);
 });
 
@@ -52,7 +56,7 @@ test('buildRegenerationPrompt: the five parts in order (a) context, (b) round 1,
   for (const [k, v] of [['KD', '0.983'], ['TV', '0.000'], ['SD', '0.625'], ['EF', '0.371'], ['CL', '0.833'], ['RA', '1.000']]) {
     assert.match(user, new RegExp(`- ${k} \\(.*\\): ${v.replace('.', '\\.')}`));
   }
-  assert.equal(checklist.length, 2);
+  assert.equal(checklist.length, 4);
   // the defective variant shows the defective question, not the standard one
   const d = buildRegenerationPrompt(s01, 'defective', T1, t1).user;
   assert.ok(d.includes(s01.defective.question) && !d.includes(s01.question));

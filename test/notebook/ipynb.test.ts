@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { InputError } from '../../lib/errors';
+import { cellSource, cellTags, parseNotebook, serializeNotebook, splitLinesKeepEnds, type Notebook } from '../../lib/notebook/ipynb';
+
+test('splitLinesKeepEnds behaves like Python str.splitlines(True)', () => {
+  assert.deepEqual(splitLinesKeepEnds(''), []);
+  assert.deepEqual(splitLinesKeepEnds('a'), ['a']);
+  assert.deepEqual(splitLinesKeepEnds('a\nb'), ['a\n', 'b']);
+  assert.deepEqual(splitLinesKeepEnds('x\n'), ['x\n']);
+  assert.deepEqual(splitLinesKeepEnds('a\r\nb\rc\n\nd'), ['a\r\n', 'b\r', 'c\n', '\n', 'd']);
+  assert.deepEqual(splitLinesKeepEnds('p\u2028q'), ['p\u2028', 'q']);
+});
+
+test('serializeNotebook writes Jupyter formatting: sorted keys, 1-space indent, split lines, final newline', () => {
+  const nb: Notebook = {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { zeta: 1, alpha: { b: 2, a: 1 } },
+    cells: [
+      {
+        cell_type: 'code',
+        id: 'c1',
+        metadata: {},
+        source: 'x\ny',
+        execution_count: 1,
+        outputs: [
+          { output_type: 'stream', name: 'stdout', text: 'one\ntwo\n' },
+          { output_type: 'display_data', data: { 'text/html': '<b>\n</b>', 'image/png': 'AAAA' }, metadata: {} },
+        ],
+      },
+    ],
+  };
+  // Worked out by hand from nbformat's writer (json.dumps(indent=1, sort_keys=True) + split_lines).
+  const expected = `{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "id": "c1",
+   "metadata": {},
+   "outputs": [
+    {
+     "name": "stdout",
+     "output_type": "stream",
+     "text": [
+      "one\\n",
+      "two\\n"
+     ]
+    },
+    {
+     "data": {
+      "image/png": "AAAA",
+      "text/html": [
+       "<b>\\n",
+       "</b>"
+      ]
+     },
+     "metadata": {},
+     "output_type": "display_data"
+    }
+   ],
+   "source": [
+    "x\\n",
+    "y"
+   ]
+  }
+ ],
+ "metadata": {
+  "alpha": {
+   "a": 1,
+   "b": 2
+  },
+  "zeta": 1
+ },
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+`;
+  assert.equal(serializeNotebook(nb), expected);
+});
+
+test('a notebook saved by Jupyter round-trips byte for byte (fixture checked against nbformat)', () => {
+  for (const file of ['test/fixtures/notebooks/01-fixture.ipynb', 'test/fixtures/notebooks/02-fails.ipynb']) {
+    const text = readFileSync(file, 'utf8');
+    assert.equal(serializeNotebook(parseNotebook(text, file)), text, file);
+  }
+});
+
+test('cellSource and cellTags read both on-disk shapes', () => {
+  assert.equal(cellSource({ source: ['a\n', 'b'] }), 'a\nb');
+  assert.equal(cellSource({ source: 'a' }), 'a');
+  assert.deepEqual(cellTags({ metadata: { tags: ['parameters', 3] } }), ['parameters']);
+  assert.deepEqual(cellTags({ metadata: {} }), []);
+});
+
+test('parseNotebook names the file and the offending field', () => {
+  assert.throws(() => parseNotebook('{', 'nb/bad.ipynb'), (e: unknown) => e instanceof InputError && /^nb\/bad\.ipynb: not valid JSON/.test(e.message));
+  const wrong = JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{ cell_type: 'code', source: 1 }] });
+  assert.throws(
+    () => parseNotebook(wrong, 'nb/x.ipynb'),
+    (e: unknown) => e instanceof InputError && e.message.startsWith('nb/x.ipynb: not a version-4 Jupyter notebook: cells.0.source'),
+  );
+  const v3 = JSON.stringify({ nbformat: 3, nbformat_minor: 0, metadata: {}, cells: [] });
+  assert.throws(() => parseNotebook(v3, 'old.ipynb'), /old\.ipynb: not a version-4 Jupyter notebook: nbformat/);
+});
