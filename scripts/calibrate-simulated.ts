@@ -149,7 +149,7 @@ function expected(profiles: readonly SimulatedProfile[], cells: readonly Cell[],
 
 const MISS_GRID = Array.from({ length: 40 }, (_, i) => Math.round((0.01 + i * 0.015) * 1000) / 1000);
 const SLIP_GRID = Array.from({ length: 26 }, (_, i) => i / 100);
-const DIFFICULTY_GRID = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2, 2.3, 2.6, 3];
+const DIFFICULTY_GRID = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2, 2.3, 2.6, 3, 3.5, 4, 5];
 const CONSISTENCY_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1];
 
 function loss(expectedValue: number, realizedValue: number, target: number): number {

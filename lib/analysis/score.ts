@@ -28,8 +28,22 @@ export function scoreRecords(records: readonly ResponseRecord[]): { scored: Scor
       continue;
     }
     const s = r.status === 'valid' ? scoreResponse(r.recommended!, r.reference) : invalidResponseScores(r.componentCount);
+    // Built field by field rather than with a spread: the records then share one hidden class, which
+    // keeps the table passes over hundreds of thousands of responses fast.
     scored.push({
-      ...r,
+      line: r.line,
+      runId: r.runId,
+      model: r.model,
+      domain: r.domain,
+      condition: r.condition,
+      order: r.order,
+      state: r.state,
+      stateKey: r.stateKey,
+      status: r.status,
+      recommended: r.recommended,
+      reference: r.reference,
+      simulated: r.simulated,
+      componentCount: r.componentCount,
       scores: { exact: s.exact, precision: s.precision, recall: s.recall, f1: s.f1, jaccard: s.jaccard },
     });
   }

@@ -233,8 +233,11 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
       }
       return Promise.all(written_);
     };
-    const commit = (index: number, attempts: unknown[], final: Record<string, unknown> | null) => {
-      if (!deterministic) return writeOut(attempts, final);
+    const commit = (index: number, sink: unknown[], final: Record<string, unknown> | null): Promise<unknown> => {
+      // Real providers: the sink holds the pending attempt-line writes; the final record follows once
+      // they are on disk, so a final record never exists without its attempt lines.
+      if (!deterministic) return Promise.all(sink as Array<Promise<void>>).then(() => writeOut([], final));
+      const attempts = sink;
       buffered.set(index, { attempts, final });
       const flushed: Array<Promise<unknown>> = [];
       while (buffered.has(nextToCommit)) {
@@ -245,11 +248,10 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
       }
       return Promise.all(flushed);
     };
-    // In deterministic mode an attempt line is buffered with its job; otherwise written at once.
-    const logAttempt = async (sink: unknown[], record: Record<string, unknown>): Promise<void> => {
+    // In deterministic mode an attempt line is buffered with its job; otherwise queued at once.
+    const logAttempt = (sink: unknown[], record: Record<string, unknown>): void => {
       attemptCount += 1;
-      if (deterministic) sink.push(record);
-      else await attemptsLog.append(record);
+      sink.push(deterministic ? record : attemptsLog.append(record));
     };
 
     const stopController = new AbortController();
@@ -259,6 +261,20 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
         stop = s;
         stopController.abort();
       }
+    };
+    // A worker hands its cell's records to the writer and takes the next job at once; the run waits
+    // for every write before it ends. (Killed in between, a cell not yet on disk is simply requested
+    // again on resume.) A failed write stops the run.
+    const pendingCommits = new Set<Promise<unknown>>();
+    let writeError: Error | null = null;
+    const track = (p: Promise<unknown>): void => {
+      const tracked: Promise<unknown> = p
+        .catch((err: Error) => {
+          writeError ??= err;
+          requestStop({ status: 'failed', reason: `cannot write the audit files: ${err.message}` });
+        })
+        .finally(() => pendingCommits.delete(tracked));
+      pendingCommits.add(tracked);
     };
     const onInterrupt = () => requestStop({ status: 'interrupted', reason: 'interrupted by signal' });
     if (options.interrupt?.aborted) onInterrupt();
@@ -291,7 +307,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             ? estimateCost(options.prices, job.model, result.usage)
             : { usd: null, note: 'provider reported no token usage' };
           addCellCost(cost.usd, cost.note);
-          await logAttempt(sink, {
+          logAttempt(sink, {
             ...base,
             ended_at: stamp(),
             latency_ms: latency,
@@ -305,7 +321,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             billed_estimate: { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note },
           });
           const outcome: CellOutcome = { kind: 'response', result, attempts: attempt, costUsd: cellCost, costNote };
-          await commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
+          track(commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() }));
           return;
         } catch (err) {
           const latency = deterministic ? null : Math.round(clockMs() - t0);
@@ -319,7 +335,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             billed = { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
           }
           const decision = decideAfterFailure(failure, attempt, policy, jitterDraw(options.seed, job.runId, attempt));
-          await logAttempt(sink, {
+          logAttempt(sink, {
             ...base,
             ended_at: stamp(),
             latency_ms: latency,
@@ -337,12 +353,12 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
           });
           if (decision.action === 'quota_stop') {
             requestStop({ status: 'quota_stopped', reason: `${job.model}: ${decision.reason}` });
-            await commit(index, sink, null);
+            track(commit(index, sink, null));
             return;
           }
           if (decision.action === 'fatal') {
             requestStop({ status: 'failed', reason: `${job.model}: ${decision.reason}: ${failure.message}` });
-            await commit(index, sink, null);
+            track(commit(index, sink, null));
             return;
           }
           if (decision.action === 'give_up') {
@@ -354,12 +370,12 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
               costUsd: cellCost,
               costNote,
             };
-            await commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() });
+            track(commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() }));
             return;
           }
           await sleep(decision.delayMs, stopController.signal);
           if (stop) {
-            await commit(index, sink, null); // stopped while waiting: the cell stays pending
+            track(commit(index, sink, null)); // stopped while waiting: the cell stays pending
             return;
           }
         }
@@ -370,6 +386,10 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
     let next = 0;
     const worker = async () => {
       while (!stop && next < pending.length) {
+        // Back-pressure: at most `concurrency` cells answered but not yet on disk, so a crash loses at
+        // most 2 × concurrency paid calls (in flight + not yet written).
+        while (pendingCommits.size >= Math.max(1, options.concurrency)) await Promise.race(pendingCommits);
+        if (stop || next >= pending.length) break;
         const index = next++;
         await runJob(pending[index]!, index);
       }
@@ -382,8 +402,10 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
         await writeOut(entry.attempts, entry.final);
       }
     }
+    while (pendingCommits.size > 0) await Promise.all([...pendingCommits]);
     await attemptsLog.drain();
     await responsesLog.drain();
+    if (writeError) throw writeError;
     options.interrupt?.removeEventListener('abort', onInterrupt);
     progress.finish();
 

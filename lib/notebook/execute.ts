@@ -115,8 +115,8 @@ export function trimTraceback(lines: string[]): string[] {
 function failureFrom(reported: unknown[][], root: string): { ename: string; evalue: string; traceback: string[] } {
   const diagnostics = reported.filter(isDiagnostic);
   if (diagnostics.length > 0) {
-    const lines = diagnostics.map((d) => `${d[1] as string}${(d[2] as number) + 1}:${(d[3] as number) + 1} - ${String(d[4])}`);
-    // tslab reports 0-based line/column; shown 1-based like the kernel does.
+    // tslab passes line and column already 1-based (file name empty for the cell itself).
+    const lines = diagnostics.map((d) => `${d[1] as string}${d[2] as number}:${d[3] as number} - ${String(d[4])}`);
     return { ename: 'CompileError', evalue: lines.join('\n'), traceback: lines };
   }
   const last = reported[reported.length - 1];

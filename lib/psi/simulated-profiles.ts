@@ -68,12 +68,18 @@ export interface DefectiveShift {
 
 /** How the tutor follows a PSI regeneration checklist (round 2). */
 export interface RegenerationHabits {
-  /** P(complying with each checklist item). */
-  compliance: number;
+  /**
+   * P(complying with a checklist item, per targeted sub-score). Concrete, instruction-like requests
+   * (add an example, remove filler) are followed more reliably than requests that need pedagogical
+   * judgement (prerequisite order, cognitive level), as the paper observes.
+   */
+  compliance: Readonly<Record<'sd' | 'kd' | 'tv' | 'ra' | 'cl' | 'ef', number>>;
   /** P(new scaffolding is placed before the prerequisite recap), which can break prerequisite order. */
   scaffoldFirst: number;
   /** P(the added steps are phrased as actions: use / run / change), shifting the Bloom level to Apply. */
   actionPhrasing: number;
+  /** P(a "mini-challenge" to build a variation is added with the scaffolding, pulling the Bloom level up to Create). */
+  challenge: number;
   /** Extra comprehension checks / hints added when complying with a scaffolding item (min, max). */
   extraScaffolds: readonly [number, number];
 }
@@ -96,7 +102,7 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
     version: '1',
     habits: {
       recapFirst: 0.5,
-      recapConcepts: [2, 3],
+      recapConcepts: [2, 4],
       learnerReference: 0.8,
       prerequisiteOrder: 0.5,
       proseSentences: [4, 6],
@@ -108,14 +114,14 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       check: 0.85,
       analogy: 0.6,
       bloomMatch: 0.4,
-      extension: 0.7,
-      recommendation: 0.6,
+      extension: 0.85,
+      recommendation: 0.75,
       filler: 0.04,
       hedge: 0.015,
       tangent: 0.015,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.75, restate: 0.6 },
-    regeneration: { compliance: 0.9, scaffoldFirst: 0.3, actionPhrasing: 0.5, extraScaffolds: [1, 2] },
+    defective: { learnerReference: 0.4, basicsRecap: 0.35, scaffolding: 0.6, restate: 0.6 },
+    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, actionPhrasing: 0.3, challenge: 0.6, extraScaffolds: [0, 1] },
   },
   'sim-tutor-b': {
     id: 'sim-tutor-b',
@@ -123,8 +129,8 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
     version: '1',
     habits: {
       recapFirst: 0.4,
-      recapConcepts: [1, 2],
-      learnerReference: 0.4,
+      recapConcepts: [2, 3],
+      learnerReference: 0.3,
       prerequisiteOrder: 0.5,
       proseSentences: [8, 11],
       codeExample: 0.6,
@@ -135,14 +141,14 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       check: 0.05,
       analogy: 0.1,
       bloomMatch: 0.3,
-      extension: 0.45,
-      recommendation: 0.55,
+      extension: 0.85,
+      recommendation: 0.8,
       filler: 0.015,
       hedge: 0.015,
       tangent: 0.025,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.7, restate: 0.5 },
-    regeneration: { compliance: 0.85, scaffoldFirst: 0.35, actionPhrasing: 0.6, extraScaffolds: [1, 2] },
+    defective: { learnerReference: 0.4, basicsRecap: 0.15, scaffolding: 0.6, restate: 0.5 },
+    regeneration: { compliance: { sd: 0.75, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, actionPhrasing: 0.35, challenge: 0.6, extraScaffolds: [0, 1] },
   },
   'sim-tutor-c': {
     id: 'sim-tutor-c',
@@ -150,8 +156,8 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
     version: '1',
     habits: {
       recapFirst: 0.4,
-      recapConcepts: [1, 2],
-      learnerReference: 0.5,
+      recapConcepts: [2, 3],
+      learnerReference: 0.4,
       prerequisiteOrder: 0.5,
       proseSentences: [5, 8],
       codeExample: 0.8,
@@ -162,14 +168,14 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       check: 0.1,
       analogy: 0.25,
       bloomMatch: 0.3,
-      extension: 0.55,
-      recommendation: 0.5,
+      extension: 0.8,
+      recommendation: 0.8,
       filler: 0.025,
       hedge: 0.02,
       tangent: 0.02,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.7, restate: 0.5 },
-    regeneration: { compliance: 0.8, scaffoldFirst: 0.35, actionPhrasing: 0.6, extraScaffolds: [1, 2] },
+    defective: { learnerReference: 0.4, basicsRecap: 0.15, scaffolding: 0.6, restate: 0.5 },
+    regeneration: { compliance: { sd: 0.7, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, actionPhrasing: 0.35, challenge: 0.6, extraScaffolds: [0, 1] },
   },
   'sim-tutor-d': {
     id: 'sim-tutor-d',
@@ -177,7 +183,7 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
     version: '1',
     habits: {
       recapFirst: 0.45,
-      recapConcepts: [1, 3],
+      recapConcepts: [2, 4],
       learnerReference: 0.6,
       prerequisiteOrder: 0.5,
       proseSentences: [4, 6],
@@ -189,14 +195,14 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       check: 0.4,
       analogy: 0.35,
       bloomMatch: 0.35,
-      extension: 0.6,
-      recommendation: 0.55,
+      extension: 0.75,
+      recommendation: 0.7,
       filler: 0.025,
       hedge: 0.015,
       tangent: 0.02,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.2, scaffolding: 0.75, restate: 0.5 },
-    regeneration: { compliance: 0.85, scaffoldFirst: 0.3, actionPhrasing: 0.55, extraScaffolds: [1, 2] },
+    defective: { learnerReference: 0.4, basicsRecap: 0.25, scaffolding: 0.6, restate: 0.5 },
+    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, actionPhrasing: 0.3, challenge: 0.6, extraScaffolds: [0, 1] },
   },
 };
 

@@ -146,6 +146,10 @@ export interface ResponsePlan {
   tangent: boolean;
   closingFiller: boolean;
   headings: boolean;
+  /** Round 2: a closing pointer to the next, not yet known concept of the course. */
+  lookAhead: boolean;
+  /** Round 2: a closing build-your-own challenge. */
+  challenge: boolean;
 }
 
 /** Round-1 plan: the profile's habits, shifted by a defective prompt. */
@@ -165,7 +169,7 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
   const basics = defective && chance(rng, d.basicsRecap);
   if (basics && candidates.length > 0) {
     // No learner context: fall back to the course's default order, from the basics up.
-    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + 2);
+    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + 3);
     const chosen = new Set(candidates.slice(0, n));
     recap = { style: 'basics', concepts: taxonomy.ids.filter((id) => chosen.has(id)), references: [] };
     recap.references = recap.concepts.map(() => false);
@@ -216,6 +220,8 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
     tangent: chance(rng, h.tangent),
     closingFiller: chance(rng, h.filler),
     headings: h.steps >= 0.5,
+    lookAhead: false,
+    challenge: false,
   };
 }
 
@@ -256,7 +262,7 @@ export function revisePlan(plan: ResponsePlan, profile: TutorProfile, req: PsiTu
   const targets = checklistTargets(req.checklist ?? []);
   const next: ResponsePlan = { ...plan, recap: plan.recap && { ...plan.recap } };
   const { taxonomy } = req.course;
-  if (targets.has('sd') && chance(rng, r.compliance)) {
+  if (targets.has('sd') && chance(rng, r.compliance.sd)) {
     next.code = true;
     next.output = true;
     next.exampleIntro = true;
@@ -266,24 +272,47 @@ export function revisePlan(plan: ResponsePlan, profile: TutorProfile, req: PsiTu
     next.headings = true;
     next.scaffoldFirst = chance(rng, r.scaffoldFirst);
     next.actionSteps = chance(rng, r.actionPhrasing);
+    next.challenge = chance(rng, r.challenge);
+    // Revisions also grow their explanation: two more plain sentences.
+    next.prose = [...next.prose, Math.floor(rng() * 1e6), Math.floor(rng() * 1e6)];
     if (next.actionSteps) next.bloomMatch = false;
   }
-  if (targets.has('kd') && chance(rng, r.compliance)) {
-    const candidates = recapCandidates(taxonomy, req.scenario);
-    if (candidates.length > 0) {
-      const n = Math.min(candidates.length, Math.max(next.recap?.concepts.length ?? 0, 1) + 1);
-      const concepts = candidates.slice(0, n);
-      next.recap = { style: 'learner', concepts, references: concepts.map(() => true) };
+  const hadRecap = plan.recap !== null;
+  const beyond = (req.checklist ?? []).some((item) => /one step beyond|instead of restating/i.test(typeof item === 'string' ? item : `${item.text ?? ''}`));
+  if (targets.has('kd') && chance(rng, r.compliance.kd)) {
+    if (beyond) {
+      // Too much familiar material: trim the recap and point ahead to the next concept in the course.
+      if (next.recap) next.recap = { ...next.recap, concepts: next.recap.concepts.slice(0, 1), references: next.recap.references.slice(0, 1) };
+      next.lookAhead = true;
+    } else {
+      const candidates = recapCandidates(taxonomy, req.scenario);
+      if (candidates.length > 0) {
+        const n = Math.min(candidates.length, Math.max(next.recap?.concepts.length ?? 0, 1) + 1);
+        const concepts = candidates.slice(0, n);
+        next.recap = { style: 'learner', concepts, references: concepts.map(() => true) };
+      }
     }
     next.tangent = false;
   }
-  if (targets.has('tv') && chance(rng, r.compliance)) {
+  if (targets.has('ef') && chance(rng, r.compliance.ef)) {
+    // Recap the stalest memory concept the response does not recap yet.
+    const stalest = [...req.scenario.learner.memory].sort(
+      (a, b) => a.days_since_exposure / a.strength_days - b.days_since_exposure / b.strength_days,
+    ).pop();
+    if (stalest && !(next.recap?.concepts.includes(stalest.concept) ?? false)) {
+      const recap = next.recap ?? { style: 'learner' as const, concepts: [], references: [] };
+      next.recap = { style: 'learner', concepts: [...recap.concepts, stalest.concept], references: [...recap.references, true] };
+    }
+  }
+  // A recap added during revision is woven in after the answer ("as you saw in week 3 ...").
+  if (!hadRecap && next.recap) next.recapFirst = false;
+  if (targets.has('tv') && chance(rng, r.compliance.tv)) {
     next.recapFirst = true;
     next.scaffoldFirst = false;
     next.objectiveOrder = taxonomy.ids.filter((id) => req.scenario.objective_concepts.includes(id));
   }
-  if (targets.has('ra') && chance(rng, r.compliance)) next.bloomMatch = true;
-  if (targets.has('cl') && chance(rng, r.compliance)) {
+  if (targets.has('ra') && chance(rng, r.compliance.ra)) next.bloomMatch = true;
+  if (targets.has('cl') && chance(rng, r.compliance.cl)) {
     next.opener = next.opener === 'filler' ? 'none' : next.opener;
     next.closingFiller = false;
     next.hedge = false;
@@ -294,6 +323,15 @@ export function revisePlan(plan: ResponsePlan, profile: TutorProfile, req: PsiTu
     next.recap.style = 'learner';
   }
   return next;
+}
+
+/** The first concept (canonical order) that directly depends on an objective concept and is not yet known. */
+function nextConcept(taxonomy: PsiTaxonomy, scenario: Scenario): string | undefined {
+  const objective = new Set(scenario.objective_concepts);
+  const known = new Set(scenario.learner.known_concepts);
+  const after = new Set<string>();
+  for (const [p, q] of taxonomy.prerequisites) if (objective.has(p) && !objective.has(q) && !known.has(q)) after.add(q);
+  return taxonomy.ids.find((id) => after.has(id));
 }
 
 const FILLER_OPENERS = ['Great question!', 'Sure, happy to help with this.', 'Good question, this trips up a lot of people.'];
@@ -440,7 +478,7 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
   if (plan.checks > 0) {
     const checks = [`Quick check: ${material.check}`];
     const extra = [
-      'Can you predict what your original code prints now, before you run it?',
+      'Can you predict what each variable holds when print() runs in your original code?',
       'Could you explain the fix back in your own words, in one sentence?',
       'Try changing one value in the example and predict the new output first.',
     ];
@@ -456,6 +494,13 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
     push(
       `Next step: build your own small program that combines ${labels[0] ?? 'this idea'} with something from an earlier week, and design one test input for it.`,
     );
+  }
+  if (plan.challenge) {
+    push('Mini-challenge: design and build your own variation of the example: plan it first, then extend it and combine it with something from an earlier week.');
+  }
+  if (plan.lookAhead) {
+    const next = nextConcept(taxonomy, scenario);
+    if (next) push(`This also prepares you for ${conceptLabel(taxonomy, next)}, which comes up later in the course.`);
   }
   if (plan.tangent) push(material.tangent);
   if (plan.closingFiller) push(pick(rng, FILLER_CLOSINGS));

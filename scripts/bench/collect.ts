@@ -41,8 +41,8 @@ export async function benchCollect(print: (line: string) => void): Promise<void>
   const domainsDir = join(ROOT, 'data', 'raw', 'domains');
   const settings: Array<{ latencyMs: number; concurrency: number }> = [
     { latencyMs: 50, concurrency: 4 },
-    { latencyMs: 50, concurrency: 8 },
-    { latencyMs: 50, concurrency: 16 },
+    { latencyMs: 250, concurrency: 8 },
+    { latencyMs: 50, concurrency: 16 }, // deliberately past saturation: shows the CPU-bound ceiling
   ];
   for (const { latencyMs, concurrency } of settings) {
     const work = mkdtempSync(join(tmpdir(), 'kstbench-bench-collect-'));

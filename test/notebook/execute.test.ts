@@ -20,12 +20,11 @@ before(() => {
     { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, outDir: join(tmp, 'run1') } },
     { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, outDir: join(tmp, 'run2') } },
     { file: FAILING },
-    { file: FAILING, extraCells: [] as string[] },
+    // Variants of the fixture with a last cell added: a type error, an asynchronous rejection.
+    { file: FIXTURE, parameters: { outDir: join(tmp, 'run3') }, extraCells: ['const wrong: number = "text";'] },
     { file: FIXTURE, parameters: { nope: 1 } },
+    { file: FIXTURE, parameters: { outDir: join(tmp, 'run4') }, extraCells: ['await Promise.reject(new Error("async boom"));'] },
   ];
-  // Variants of the fixture: a compile error and an asynchronous rejection added as last cells.
-  jobs[3] = { file: FIXTURE, parameters: { outDir: join(tmp, 'run3') }, extraCells: ['const wrong: number = "text";'] } as never;
-  jobs.push({ file: FIXTURE, parameters: { outDir: join(tmp, 'run4') }, extraCells: ['await Promise.reject(new Error("async boom"));'] } as never);
   writeFileSync(join(tmp, 'jobs.json'), JSON.stringify(jobs));
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/notebook/run-jobs.ts', join(tmp, 'jobs.json'), join(tmp, 'results.json')], {
     encoding: 'utf8',

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDomain } from '../../lib/kst/domain';
+import { loadPsiCourse } from '../../lib/psi/schema';
 
 /**
  * Validates the shipped PSI course data (data/raw/psi) against the counts the paper publishes for its
@@ -131,4 +132,11 @@ test('learner memory: concepts known, positive times, importance sums to 1', () 
   }
   // The memory parameters were chosen so the metadata-only forgetting score averages near the paper's 0.334.
   assert.ok(Math.abs(efSum / scenarios.length - 0.334) < 0.01, `mean EF ${efSum / scenarios.length}`);
+});
+
+test('the PSI course loader (lib/psi schema) accepts the shipped data', () => {
+  const course = loadPsiCourse(dir);
+  assert.equal(course.taxonomy.ids.length, 85);
+  assert.equal(course.scenarios.length, 30);
+  assert.match(course.source, /reconstruction/i);
 });

@@ -1,0 +1,118 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromiumPath, closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { saveFigure } from '../../lib/figures/save';
+import { finalSpec, SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
+
+// Chromium is required in CI (CI=true → fail); on a developer machine without it these tests skip.
+const haveChromium = existsSync(chromiumPath());
+const skip = !haveChromium && !process.env['CI'] ? `Chromium not found at ${chromiumPath()} (apt-get install -y chromium); skipped` : false;
+
+const dir = mkdtempSync(join(tmpdir(), 'kstbench-fig-'));
+const spec: FigureSpec = {
+  data: [
+    { type: 'bar', name: 'observed', x: ['a', 'b', 'c'], y: [3, 1, 2] },
+    { type: 'scatter', mode: 'lines+markers', name: 'model', x: ['a', 'b', 'c'], y: [2.5, 1.5, 2] },
+    { type: 'scatter', mode: 'markers', name: 'chance', x: ['a', 'b', 'c'], y: [1, 1, 1] },
+  ],
+  layout: { xaxis: { title: { text: 'domain' } } },
+};
+
+after(async () => {
+  await closeFigureBrowser();
+});
+
+test('simulated figures carry a watermark and a title note; real ones do not', () => {
+  const sim = finalSpec(spec, { title: 'T', simulated: true });
+  const annotations = sim.layout!['annotations'] as Array<{ text: string }>;
+  assert.equal(annotations.length, 1);
+  assert.equal(annotations[0]!.text, SIMULATED_LABEL);
+  assert.deepEqual(sim.layout!['title'], { text: 'T (simulated data)' });
+  const real = finalSpec(spec, { title: 'T', simulated: false });
+  assert.equal(real.layout!['annotations'], undefined);
+  assert.deepEqual(real.layout!['title'], { text: 'T' });
+  assert.equal(real.layout!['width'], 800);
+  assert.equal(real.layout!['height'], 500);
+});
+
+test('saveFigure exports HTML, SVG and PNG that render in Chromium', { skip }, async () => {
+  const fig = await saveFigure('three-traces', spec, { title: 'Three traces', simulated: true, dir });
+  for (const f of Object.values(fig.files)) assert.ok(existsSync(f), f);
+  assert.equal(fig.svg, readFileSync(fig.files.svg, 'utf8'));
+  assert.ok(fig.svg.includes(SIMULATED_LABEL));
+
+  await withPage(async (page) => {
+    // The SVG on its own: one plotly trace group per trace, the watermark drawn as text.
+    await page.goto(pathToFileURL(fig.files.svg).href);
+    const svg = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number; [i: number]: { textContent: string } } } }).document;
+      const texts = d.querySelectorAll('text');
+      const all: string[] = [];
+      for (let i = 0; i < texts.length; i++) all.push(texts[i]!.textContent);
+      return { bars: d.querySelectorAll('g.trace.bars').length, scatter: d.querySelectorAll('g.trace.scatter').length, texts: all };
+    });
+    assert.equal(svg.bars, 1);
+    assert.equal(svg.scatter, 2);
+    assert.ok(svg.texts.includes(SIMULATED_LABEL));
+    assert.ok(svg.texts.includes('Three traces (simulated data)'));
+
+    // The PNG: draw it on a canvas and count pixels that are not the white background.
+    await page.goto('about:blank');
+    await page.setContent('<canvas id="c"></canvas>');
+    const png = readFileSync(fig.files.png).toString('base64');
+    const counts = await page.evaluate(async (b64) => {
+      const g = globalThis as unknown as {
+        Image: new () => { src: string; decode(): Promise<void>; width: number; height: number };
+        document: { getElementById(id: string): { width: number; height: number; getContext(k: string): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } };
+      };
+      const img = new g.Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = g.document.getElementById('c');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const { data } = ctx.getImageData(0, 0, img.width, img.height);
+      let nonWhite = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 250 || data[i + 1]! < 250 || data[i + 2]! < 250) nonWhite++;
+      return { width: img.width, height: img.height, nonWhite };
+    }, png);
+    assert.equal(counts.width, 800);
+    assert.equal(counts.height, 500);
+    // Bars, lines, axes and text cover a few percent of the image at least; a blank export has none.
+    assert.ok(counts.nonWhite > 0.02 * 800 * 500, `only ${counts.nonWhite} non-background pixels`);
+
+    // The interactive HTML: self-contained (no request leaves file://), draws the three traces.
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(fig.files.html).href);
+    await page.waitForFunction(() => (globalThis as unknown as { __figureReady?: boolean }).__figureReady === true);
+    const traces = await page.evaluate(
+      () => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('#figure g.trace').length,
+    );
+    assert.equal(traces, 3);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests.filter((u) => !u.startsWith('file:')), []);
+  });
+});
+
+test('exports are byte-stable: the same figure saved twice gives identical files', { skip }, async () => {
+  const a = await saveFigure('stable', spec, { title: 'Stable', simulated: false, dir: join(dir, 'a') });
+  const b = await saveFigure('stable', spec, { title: 'Stable', simulated: false, dir: join(dir, 'b') });
+  for (const kind of ['html', 'svg', 'png'] as const) {
+    assert.ok(readFileSync(a.files[kind]).equals(readFileSync(b.files[kind])), `${kind} differs between runs`);
+  }
+  assert.ok(!a.svg.includes(SIMULATED_LABEL));
+});
+
+test('a figure name that is not a safe file name is refused before anything is drawn', async () => {
+  await assert.rejects(saveFigure('../x', spec, { title: 't', simulated: false, dir }), /figure name "..\/x"/);
+  await assert.rejects(saveFigure('ok', spec, { title: 't' } as never), /options need a title \(string\) and simulated \(boolean\)/);
+});

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseNotebook } from '../../lib/notebook/ipynb';
+
+// Runs the built script as `npm run reproduce` does (npm test builds dist/ first).
+const SCRIPT = 'dist/scripts/reproduce.js';
+const run = (args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', timeout: 300_000 });
+
+test('reproduce runs the named notebook with -p overrides and writes the executed copy', () => {
+  assert.ok(existsSync(SCRIPT), 'dist/ is missing: run `npm run build` (npm test does it)');
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const common = ['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files')];
+  const r = run([...common, '-p', '01-fixture:repeats', '4', '01']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
+  assert.match(r.stdout, /environment\.md not refreshed: only some notebooks were run/);
+  const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
+  const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
+  assert.deepEqual(streams[0]!.text, ['hello x4\n']);
+  assert.ok(existsSync(join(out, 'files', 'tables', 'fixture-table.csv')));
+});
+
+test('reproduce stops at a failing notebook with its cell and error, exit 1, committed file untouched', () => {
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const before = readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8');
+  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', join(out, 'files')]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^FAILED test\/fixtures\/notebooks\/02-fails\.ipynb: cell 2 \(id fails\) failed: RangeError: deliberate failure at 42$/m);
+  assert.match(r.stderr, /tmp\/failed-notebooks\/02-fails\.ipynb/);
+  assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), before);
+  assert.ok(existsSync(join(out, '01-fixture.ipynb')), 'the notebook before the failure was written');
+  assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
+});
+
+test('reproduce refuses unknown options and unknown notebooks', () => {
+  const bad = run(['--frobnicate']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /Unknown option '--frobnicate'/);
+  const none = run(['--notebooks-dir', 'test/fixtures/notebooks', '99-nothing']);
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no notebook in .* matches "99-nothing"/);
+});

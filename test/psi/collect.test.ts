@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../cli/commands/psi-collect';
+import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
+import { scoreResponse } from '../../lib/psi/score';
+
+const courseDir = join(__dirname, '..', '..', 'data', 'raw', 'psi');
+const course = loadPsiCourse(courseDir);
+const MODELS = ['simulated:sim-tutor-a', 'simulated:sim-tutor-b', 'simulated:sim-tutor-c', 'simulated:sim-tutor-d'];
+
+function params(outDir: string, over: Partial<PsiCollectParams> = {}): PsiCollectParams {
+  return { courseDir, models: MODELS, outDir, round: 1, seed: '1', concurrency: 3, maxOutputTokens: 4000, timeoutMs: 10_000, ...over };
+}
+
+function lines(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+}
+
+test('round 1 and round 2 on a subset: complete, valid records, byte-identical when re-run', async () => {
+  const dirs = [mkdtempSync(join(tmpdir(), 'psi-a-')), mkdtempSync(join(tmpdir(), 'psi-b-'))];
+  try {
+    const subset = ['S03', 'S11'];
+    for (const dir of dirs) {
+      const r1 = await collectPsi(params(dir, { scenarios: subset }));
+      assert.equal(r1.status, 'complete');
+      assert.equal(r1.total, 2 * 2 * 4);
+      const r2 = await collectPsi(params(dir, { scenarios: subset, round: 2, threshold: 1 }));
+      assert.equal(r2.status, 'complete');
+      assert.equal(r2.total, 2 * 4, 'threshold 1 selects every defective case');
+    }
+    for (const name of ['round1.jsonl', 'round2.jsonl']) {
+      assert.equal(readFileSync(join(dirs[0]!, name), 'utf8'), readFileSync(join(dirs[1]!, name), 'utf8'), name);
+    }
+    const round1 = loadPsiRecords(join(dirs[0]!, 'round1.jsonl'), course);
+    assert.deepEqual(round1.map((r) => r.run_id).slice(0, 4), MODELS.map((m) => psiRunId(1, 'S03', 'standard', m)));
+    for (const r of round1) {
+      assert.equal(r.simulated, true);
+      assert.equal(r.status, 'valid');
+      const s = course.scenarioById.get(r.scenario)!;
+      const again = scoreResponse(r.text, s, course);
+      assert.equal(r.scores!.psi, again.psi, `${r.run_id} recorded PSI equals a fresh scoring`);
+    }
+    const round2 = loadPsiRecords(join(dirs[0]!, 'round2.jsonl'), course);
+    const parents = new Set(round1.filter((r) => r.variant === 'defective').map((r) => r.run_id));
+    for (const r of round2) {
+      assert.equal(r.round, 2);
+      assert.ok(parents.has(r.parent_run_id!), `${r.run_id} regenerates a defective round-1 case`);
+      assert.ok(Array.isArray((r as Record<string, unknown>)['checklist']));
+    }
+    // Resume: the same command again requests nothing and leaves the file unchanged.
+    const before = readFileSync(join(dirs[0]!, 'round1.jsonl'), 'utf8');
+    const again = await collectPsi(params(dirs[0]!, { scenarios: subset }));
+    assert.equal(again.resumed, again.total);
+    assert.equal(readFileSync(join(dirs[0]!, 'round1.jsonl'), 'utf8'), before);
+  } finally {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('shipped corpus: valid records, 240 in round 1, and regenerating a subset reproduces its lines', async () => {
+  const shipped1 = join(courseDir, 'round1.jsonl');
+  const shipped2 = join(courseDir, 'round2.jsonl');
+  const r1 = loadPsiRecords(shipped1, course);
+  assert.equal(r1.length, 30 * 2 * 4);
+  assert.ok(r1.every((r) => r.simulated && r.status === 'valid' && r.round === 1));
+  const r2 = loadPsiRecords(shipped2, course);
+  assert.ok(r2.length > 0 && r2.every((r) => r.round === 2 && r.variant === 'defective'));
+
+  const dir = mkdtempSync(join(tmpdir(), 'psi-ship-'));
+  try {
+    const subset = ['S01', 'S14', 'S30'];
+    await collectPsi(params(dir, { scenarios: subset }));
+    const wanted = (r: { scenario: string }) => subset.includes(r.scenario);
+    const expected1 = lines(shipped1).filter((l) => wanted(JSON.parse(l)));
+    assert.deepEqual(lines(join(dir, 'round1.jsonl')), expected1);
+    await collectPsi(params(dir, { scenarios: subset, round: 2, round1File: shipped1 }));
+    const expected2 = lines(shipped2).filter((l) => wanted(JSON.parse(l)));
+    assert.deepEqual([...lines(join(dir, 'round2.jsonl'))].sort(), [...expected2].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bad input: unknown scenario and missing round-1 file are InputErrors naming the item', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-bad-'));
+  try {
+    await assert.rejects(collectPsi(params(dir, { scenarios: ['S99'] })), /unknown scenario "S99"/);
+    await assert.rejects(collectPsi(params(dir, { round: 2 })), /round1\.jsonl: round-1 records not found/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('extractAnswer: JSON answer objects from real providers, plain text from the simulation', () => {
+  assert.equal(extractAnswer('{"answer": "Use // and %."}'), 'Use // and %.');
+  assert.equal(extractAnswer('Use // and %.'), 'Use // and %.');
+  assert.equal(extractAnswer('{not json'), '{not json');
+});
