@@ -156,6 +156,22 @@ function loss(expectedValue: number, realizedValue: number, target: number): num
   return Math.max(Math.abs(expectedValue - target), Math.abs(realizedValue - target));
 }
 
+/**
+ * The fixed starting point of the search, so that `--search` reproduces the shipped table exactly:
+ * every profile's belief rates at miss 0.2 / spurious 0.04, P2/P3 slips 0, every domain difficulty 1,
+ * consistency 0.85. Not fitted: the names, the published rows, the P0/P1 lapse (slip) rates and the
+ * invalid-output rates, which are taken from the shipped table as they are.
+ */
+export function searchStart(profiles: readonly SimulatedProfile[], domainIds: readonly string[]): SimulatedProfile[] {
+  return profiles.map((p) => ({
+    ...p,
+    belief: { P0: { miss: 0.2, spurious: 0.04 }, P1: { miss: 0.2, spurious: 0.04 } },
+    slip: { ...p.slip, P2: 0, P3: 0 },
+    consistency: 0.85,
+    domainDifficulty: Object.fromEntries(domainIds.map((id) => [id, { P0: 1, P1: 1 }])),
+  }));
+}
+
 function search(start: readonly SimulatedProfile[], cells: readonly Cell[], replicates: number, log: (s: string) => void): SimulatedProfile[] {
   let profiles = start.map((p) => ({ ...p, belief: { P0: { ...p.belief.P0 }, P1: { ...p.belief.P1 } }, slip: { ...p.slip }, domainDifficulty: { ...(p.domainDifficulty ?? DOMAIN_DIFFICULTY) } }));
   const ungrounded = cells.filter((c) => c.condition === 'P0' || c.condition === 'P1');
@@ -266,7 +282,7 @@ function main(argv: string[]): void {
   const cells = studyCells(domains);
   let profiles: readonly SimulatedProfile[] = SIMULATED_PROFILES;
   if (argv.includes('--search')) {
-    profiles = search(profiles, cells, replicates, (s) => process.stderr.write(`${s}\n`));
+    profiles = search(searchStart(profiles, domains.map((d) => d.id)), cells, replicates, (s) => process.stderr.write(`${s}\n`));
     process.stdout.write(
       `${JSON.stringify(
         profiles.map((p) => ({ name: p.name, belief: p.belief, slip: p.slip, consistency: p.consistency })),

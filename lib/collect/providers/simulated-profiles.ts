@@ -66,14 +66,17 @@ export interface DomainDifficulty {
  * §4.5.2 appears (Slope hardest without structure and harder still under P1, Equation to Graph easiest).
  */
 export const DOMAIN_DIFFICULTY: Readonly<Record<string, DomainDifficulty>> = {
-  'linear-modelling': { P0: 1, P1: 1 },
-  slope: { P0: 1.6, P1: 1.6 },
-  'graph-to-equation': { P0: 0.5, P1: 0.5 },
-  'equation-to-graph': { P0: 0.12, P1: 0.12 },
+  'linear-modelling': { P0: 1.1, P1: 1 },
+  slope: { P0: 5, P1: 5 },
+  'graph-to-equation': { P0: 0.8, P1: 0.6 },
+  'equation-to-graph': { P0: 0.05, P1: 0.05 },
 };
 
 /** Version suffix of every simulated `modelVersion` (`sim-a@1`); bump when the behaviour changes. */
 export const SIMULATED_VERSION = 1;
+
+/** Order consistency shared by all profiles (fitted against the paper's 85.25 % order agreement). */
+const CONSISTENCY = 0.8;
 
 const EVEN_INVALID: Partial<Record<SimulatedInvalidKind, number>> = {
   malformed_json: 1,
@@ -91,8 +94,8 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-a',
     mirrors: 'Claude Fable 5',
     published: { P0: 76, P1: 70, P2: 98, P3: 100 },
-    belief: { P0: { miss: 0.12, spurious: 0.02 }, P1: { miss: 0.15, spurious: 0.03 } },
-    consistency: 0.85,
+    belief: { P0: { miss: 0.07, spurious: 0.014 }, P1: { miss: 0.13, spurious: 0.026 } },
+    consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.03, P2: 0.02, P3: 0 },
     invalidRate: 0.003,
     invalidWeights: EVEN_INVALID,
@@ -101,9 +104,9 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-b',
     mirrors: 'Claude Sonnet 5',
     published: { P0: 60, P1: 61, P2: 85, P3: 96 },
-    belief: { P0: { miss: 0.22, spurious: 0.04 }, P1: { miss: 0.22, spurious: 0.04 } },
-    consistency: 0.85,
-    slip: { P0: 0.04, P1: 0.04, P2: 0.15, P3: 0.04 },
+    belief: { P0: { miss: 0.235, spurious: 0.047 }, P1: { miss: 0.355, spurious: 0.071 } },
+    consistency: CONSISTENCY,
+    slip: { P0: 0.04, P1: 0.04, P2: 0.18, P3: 0.04 },
     invalidRate: 0.004,
     invalidWeights: EVEN_INVALID,
   },
@@ -111,8 +114,8 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-c',
     mirrors: 'GPT-5.6 Sol',
     published: { P0: 62, P1: 61, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.2, spurious: 0.04 }, P1: { miss: 0.22, spurious: 0.04 } },
-    consistency: 0.85,
+    belief: { P0: { miss: 0.16, spurious: 0.032 }, P1: { miss: 0.22, spurious: 0.044 } },
+    consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,
     invalidWeights: EVEN_INVALID,
@@ -121,8 +124,8 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-d',
     mirrors: 'GPT-5.6 Terra',
     published: { P0: 57, P1: 63, P2: 95, P3: 93 },
-    belief: { P0: { miss: 0.24, spurious: 0.04 }, P1: { miss: 0.2, spurious: 0.04 } },
-    consistency: 0.85,
+    belief: { P0: { miss: 0.25, spurious: 0.05 }, P1: { miss: 0.22, spurious: 0.044 } },
+    consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.04, P2: 0.05, P3: 0.07 },
     invalidRate: 0.004,
     invalidWeights: EVEN_INVALID,
@@ -131,8 +134,8 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-e',
     mirrors: 'Gemini 3.1 Pro Preview',
     published: { P0: 51, P1: 63, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.28, spurious: 0.05 }, P1: { miss: 0.2, spurious: 0.04 } },
-    consistency: 0.85,
+    belief: { P0: { miss: 0.34, spurious: 0.068 }, P1: { miss: 0.175, spurious: 0.035 } },
+    consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,
     invalidWeights: EVEN_INVALID,
@@ -141,8 +144,8 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-f',
     mirrors: 'Gemini 3.7 Flash',
     published: { P0: 62, P1: 59, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.2, spurious: 0.04 }, P1: { miss: 0.23, spurious: 0.04 } },
-    consistency: 0.85,
+    belief: { P0: { miss: 0.25, spurious: 0.05 }, P1: { miss: 0.295, spurious: 0.059 } },
+    consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.04, P2: 0, P3: 0 },
     invalidRate: 0.003,
     invalidWeights: EVEN_INVALID,

@@ -57,6 +57,7 @@ function testProfile(overrides: Partial<SimulatedProfile>): SimulatedProfile {
     mirrors: 'test',
     invalidRate: 0,
     slip: { P0: 0, P1: 0, P2: 0, P3: 0 },
+    domainDifficulty: {}, // every domain at multiplier 1, independent of the calibrated table
     ...overrides,
   };
 }
