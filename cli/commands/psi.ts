@@ -79,6 +79,7 @@ const score: Subcommand = {
 
 const SUBCOMMANDS: Record<string, () => Subcommand> = {
   score: () => score,
+  collect: () => require('./psi-collect').subcommand,
 };
 
 function help(): string {

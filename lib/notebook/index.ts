@@ -9,3 +9,5 @@ export { OutputCollector } from './outputs';
 export { NotebookSession, executeNotebook, NotebookExecutionError, describeFailure } from './execute';
 export type { CellFailure, ExecuteOptions, ExecutionResult } from './execute';
 export { projectRoot, enterProjectRoot } from './project';
+export { collectEnvironment, renderEnvironment, hashRawInputs, sha256File } from './environment';
+export type { EnvironmentInfo, RawInput } from './environment';

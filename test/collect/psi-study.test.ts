@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../cli/commands/psi-collect';
+import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../lib/collect/psi-study';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
 import { scoreResponse } from '../../lib/psi/score';
 
