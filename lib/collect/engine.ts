@@ -92,6 +92,11 @@ export interface EngineOptions<M> {
   progress?: (total: number, initialDone: number) => ProgressSink;
   /** Aborting it (e.g. on SIGINT) stops dispatch; in-flight calls finish; status `interrupted`. */
   interrupt?: AbortSignal;
+  /**
+   * `--retry-missing`: cells whose latest final record is `missing` are requested again; the new
+   * record supersedes the old one (see `readCompleted`) and carries `supersedes_missing: true`.
+   */
+  retryMissing?: boolean;
 }
 
 export interface EngineResult {
@@ -125,7 +130,8 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function readRunJson(file: string): Record<string, unknown> | null {
+/** Reads an earlier run.json (null when absent); InputError naming the file when it is not JSON. */
+export function readRunJson(file: string): Record<string, unknown> | null {
   if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -148,6 +154,37 @@ export function checkFingerprint(file: string, previous: Record<string, unknown>
         { file, item: key },
       );
     }
+  }
+}
+
+/**
+ * The jobs still to request: those without a final record, plus (with `retryMissing`) those whose
+ * latest final record has status `missing`. Keeps the dispatch order of `jobs`.
+ */
+export function pendingJobs<J extends { runId: string }>(
+  jobs: ReadonlyArray<J>,
+  completed: ReadonlyMap<string, Record<string, unknown>>,
+  retryMissing = false,
+): J[] {
+  return jobs.filter((j) => {
+    const record = completed.get(j.runId);
+    return record === undefined || (retryMissing && record.status === 'missing');
+  });
+}
+
+/** Refuses final records that belong to no job of this design (a different study in the same --out). */
+export function checkNoForeignRecords(
+  responsesFile: string,
+  completed: ReadonlyMap<string, unknown>,
+  jobs: ReadonlyArray<{ runId: string }>,
+): void {
+  const jobIds = new Set(jobs.map((j) => j.runId));
+  const foreign = [...completed.keys()].filter((id) => !jobIds.has(id));
+  if (foreign.length > 0) {
+    throw new InputError(
+      `${responsesFile}: ${foreign.length} final record(s) belong to no cell of this design (first: ${foreign[0]}); use a new --out directory`,
+      { file: responsesFile, item: foreign[0] },
+    );
   }
 }
 
@@ -178,19 +215,19 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
       if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: fileLabel(file, paths), ...repair, tornFile: undefined });
     }
     const completed = readCompleted(paths.responses);
-    const jobIds = new Set(options.jobs.map((j) => j.runId));
-    const foreign = [...completed.keys()].filter((id) => !jobIds.has(id));
-    if (foreign.length > 0) {
-      throw new InputError(
-        `${paths.responses}: ${foreign.length} final record(s) belong to no cell of this design (first: ${foreign[0]}); use a new --out directory`,
-        { file: paths.responses, item: foreign[0] },
-      );
-    }
-    const pending = options.jobs.filter((j) => !completed.has(j.runId));
+    checkNoForeignRecords(paths.responses, completed, options.jobs);
+    const pending = pendingJobs(options.jobs, completed, options.retryMissing);
+    const supersedes = new Set(pending.filter((j) => completed.has(j.runId)).map((j) => j.runId));
     const total = options.jobs.length;
     const resumed = total - pending.length;
+    /** The final record as written: the handler's record, the completion time, and the supersede mark. */
+    const finalFor = (job: Job<M>, request: CompletionRequest, outcome: CellOutcome): Record<string, unknown> => ({
+      ...options.handler.finalRecord(job, request, outcome),
+      ...(supersedes.has(job.runId) ? { supersedes_missing: true } : {}),
+      completed_at: stamp(),
+    });
     if (previous && previous.status === 'running') await event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
-    await event('run_start', { total, resumed, pending: pending.length });
+    await event('run_start', { total, resumed, pending: pending.length, ...(options.retryMissing ? { retry_missing: supersedes.size } : {}) });
 
     const startedAt = stamp();
     const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) =>
@@ -321,7 +358,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
             billed_estimate: { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note },
           });
           const outcome: CellOutcome = { kind: 'response', result, attempts: attempt, costUsd: cellCost, costNote };
-          track(commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() }));
+          track(commit(index, sink, finalFor(job, request, outcome)));
           return;
         } catch (err) {
           const latency = deterministic ? null : Math.round(clockMs() - t0);
@@ -370,7 +407,7 @@ export async function runCollection<M>(options: EngineOptions<M>): Promise<Engin
               costUsd: cellCost,
               costNote,
             };
-            track(commit(index, sink, { ...options.handler.finalRecord(job, request, outcome), completed_at: stamp() }));
+            track(commit(index, sink, finalFor(job, request, outcome)));
             return;
           }
           await sleep(decision.delayMs, stopController.signal);

@@ -1,3 +1,4 @@
+import type { TransportErrorClass } from './providers/types';
 import seedrandom from 'seedrandom';
 
 /**
@@ -6,16 +7,8 @@ import seedrandom from 'seedrandom';
  * through an injectable `sleep`, so tests run without real delays.
  */
 
-/** Error classes a provider may report (mirrors `TransportErrorClass` in providers/types). */
-export type ErrorClass =
-  | 'rate_limit'
-  | 'quota'
-  | 'server_error'
-  | 'timeout'
-  | 'connection'
-  | 'client_error'
-  | 'auth'
-  | 'unknown';
+/** Error classes an attempt can end in: a provider's transport class, or `unknown` for anything else. */
+export type ErrorClass = TransportErrorClass | 'unknown';
 
 /** Transient classes: the same request may succeed later. */
 export const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(['rate_limit', 'server_error', 'timeout', 'connection']);

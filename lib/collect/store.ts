@@ -186,6 +186,8 @@ export interface StorePaths {
   run: string;
   torn: string;
   lock: string;
+  /** Ledger of provider batches (`--batch`): submissions, their run ID ↔ custom_id maps, collections. */
+  batches: string;
 }
 
 export function storePaths(dir: string): StorePaths {
@@ -197,12 +199,20 @@ export function storePaths(dir: string): StorePaths {
     run: join(dir, 'run.json'),
     torn: join(dir, 'torn.jsonl'),
     lock: join(dir, '.collect.lock'),
+    batches: join(dir, 'batches.jsonl'),
   };
 }
 
 /**
  * Reads the final records of responses.jsonl (after `repairTail`) into a map run_id → record. These
- * cells are complete and are never requested again. A duplicated run_id is corruption: InputError.
+ * cells are complete and are never requested again (unless `--retry-missing` asks for the `missing`
+ * ones).
+ *
+ * Superseding: a cell whose record has status `missing` may get a later record (written by a
+ * `--retry-missing` run); the LAST record of a run_id wins, and the map keeps the winners in the file
+ * order of the winning lines (so extracted.jsonl, built from this map, agrees with resume). A second
+ * record after a `valid` or `invalid` one is corruption: InputError naming file and line.
+ * Example: lines `a:missing`, `b:valid`, `a:valid` → map order b, a with a = the valid record.
  */
 export function readCompleted(
   file: string,
@@ -224,8 +234,15 @@ export function readCompleted(
     }
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${i + 1}: record has no run_id`, { file, line: i + 1 });
-    if (done.has(runId)) {
-      throw new InputError(`${file}:${i + 1}: run_id ${runId} already has a final record`, { file, line: i + 1, item: runId });
+    const earlier = done.get(runId);
+    if (earlier) {
+      if (earlier.status !== 'missing') {
+        throw new InputError(
+          `${file}:${i + 1}: run_id ${runId} already has a final record (status ${JSON.stringify(earlier.status)}); only a missing record may be superseded`,
+          { file, line: i + 1, item: runId },
+        );
+      }
+      done.delete(runId);
     }
     done.set(runId, value as Record<string, unknown>);
   });

@@ -7,21 +7,7 @@ import { dirname, basename, join } from 'node:path';
  * (rename is atomic within one file system).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFilesAtomic([{ path, data }]);
 }
 
 /**

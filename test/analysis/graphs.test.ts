@@ -173,8 +173,8 @@ test('P1 records: valid P1 lines analysed, invalid and missing counted, other co
     [
       ['r1', 'correct'],
       ['r2', 'wrong-structure'],
-      // state {A}, reference {B, C}; graph A⇄D: implied {B, C} (D waits for nothing but A... and A is
-      // mastered, so D is open too) → implied {B, C, D}; recommended {D} ≠ implied → inconsistent.
+      // state {A}, reference {B, C}; cyclic graph A⇄D: B and C have no prerequisites in it, D needs only
+      // A (mastered) → implied {B, C, D}; recommended {D} is neither → inconsistent.
       ['r3', 'inconsistent'],
       // empty graph implies every unmastered component {A,B,C,D}; recommended ∅ → inconsistent.
       ['r7', 'inconsistent'],
@@ -209,9 +209,7 @@ test('P1 records: a valid P1 line without pairs, or with an unknown component, i
     () => p1GraphRecords(validateResponses(missingPairs, [diamond], 'f.jsonl'), missingPairs, [diamond], 'f.jsonl'),
     (e: unknown) => e instanceof InputError && /f\.jsonl:1: prerequisites/.test(e.message),
   );
-  const unknown = [line(1, {}), line(2, { recommended: ['A'], prerequisites: [['A', 'Q']] })];
-  (unknown[0]!.value as Record<string, unknown>).recommended = ['A'];
-  (unknown[0]!.value as Record<string, unknown>).prerequisites = [];
+  const unknown = [line(1, { recommended: ['A'], prerequisites: [] }), line(2, { order: 2, recommended: ['A'], prerequisites: [['A', 'Q']] })];
   assert.throws(
     () => p1GraphRecords(validateResponses(unknown, [diamond], 'f.jsonl'), unknown, [diamond], 'f.jsonl'),
     (e: unknown) => e instanceof InputError && /f\.jsonl:2: .*unknown component "Q"/.test(e.message),

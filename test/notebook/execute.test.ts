@@ -6,19 +6,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseNotebook, type Notebook, type Output } from '../../lib/notebook/ipynb';
 import type { CellFailure } from '../../lib/notebook/execute';
+import { chromiumPath } from '../../lib/figures/browser';
 
 // The fixture notebook imports the built library (../../../dist/lib/...): `npm test` builds first.
 const FIXTURE = 'test/fixtures/notebooks/01-fixture.ipynb';
 const FAILING = 'test/fixtures/notebooks/02-fails.ipynb';
 const tmp = mkdtempSync(join(tmpdir(), 'kstbench-nb-'));
+// The figure cell needs Chromium: required in CI, skipped (figure cell left empty) elsewhere without it.
+const makeFigure = existsSync(chromiumPath()) || Boolean(process.env['CI']);
 type Result = { text: string; failure: CellFailure | null } | { thrown: { name: string; message: string } };
 let results: Result[] = [];
 
 before(() => {
   assert.ok(existsSync('dist/lib/figures/index.js'), 'dist/ is missing: run `npm run build` (npm test does it)');
   const jobs = [
-    { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, outDir: join(tmp, 'run1') } },
-    { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, outDir: join(tmp, 'run2') } },
+    { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, makeFigure, outDir: join(tmp, 'run1') } },
+    { file: FIXTURE, parameters: { greeting: 'hi', repeats: 3, makeFigure, outDir: join(tmp, 'run2') } },
     { file: FAILING },
     // Variants of the fixture with a last cell added: a type error, an asynchronous rejection.
     { file: FIXTURE, parameters: { outDir: join(tmp, 'run3') }, extraCells: ['const wrong: number = "text";'] },
@@ -77,7 +80,18 @@ test('the fixture runs with injected parameters, streams, displays and a danfojs
   assert.equal(readFileSync(join(tmp, 'run1', 'tables', 'fixture-table.csv'), 'utf8'), `item,score\na,1\nb,2.5\nc,${String(4 / 3)}\n`);
   // A dist/lib module typed with zod 4 compiles and runs under tslab's TypeScript 5.0.
   assert.deepEqual(outputsOf(nb, 'zod-types'), [{ output_type: 'stream', name: 'stdout', text: 'cells: 0\n' }]);
-  assert.deepEqual(outputsOf(nb, 'figure'), []);
+  const figure = outputsOf(nb, 'figure');
+  if (!makeFigure) {
+    assert.deepEqual(figure, []);
+    return;
+  }
+  // fig.show(): the static SVG (with the simulated-data watermark), then a link to the HTML.
+  assert.equal(figure.length, 2);
+  const svg = String(joinData(figure[0]!, 'image/svg+xml'));
+  assert.match(svg, /^<svg class="main-svg"/);
+  assert.ok(svg.includes('SIMULATED DATA'));
+  assert.equal(svg, readFileSync(join(tmp, 'run1', 'figures', 'fixture-figure.svg'), 'utf8'));
+  assert.match(String(joinData(figure[1]!, 'text/markdown')), /^Interactive version: \[.*fixture-figure\.html\]\(.*fixture-figure\.html\)$/);
 });
 
 test('a second run gives a byte-identical notebook and table', () => {
@@ -86,6 +100,11 @@ test('a second run gives a byte-identical notebook and table', () => {
   assert.equal(second.text.split(join(tmp, 'run2')).join('<out>'), first.text.split(join(tmp, 'run1')).join('<out>'));
   for (const f of ['fixture-table.csv', 'fixture-table.html']) {
     assert.equal(readFileSync(join(tmp, 'run2', 'tables', f), 'utf8'), readFileSync(join(tmp, 'run1', 'tables', f), 'utf8'));
+  }
+  if (makeFigure) {
+    for (const f of ['fixture-figure.html', 'fixture-figure.svg', 'fixture-figure.png']) {
+      assert.ok(readFileSync(join(tmp, 'run2', 'figures', f)).equals(readFileSync(join(tmp, 'run1', 'figures', f))), f);
+    }
   }
 });
 

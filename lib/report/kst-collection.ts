@@ -1,0 +1,186 @@
+/**
+ * Helpers for the collection notebook: the design in numbers, the presentation orders as a table, what
+ * to collect (simulated by default, real models when the environment names them), a guarded reset of a
+ * simulated output folder, and a byte-for-byte comparison of two corpora.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../errors';
+import { buildDesign } from '../collect/design';
+import { parseModelSpec } from '../collect/providers/types';
+import { SIMULATED_PROFILES } from '../collect/providers/simulated-profiles';
+import { enumerateStates, presentationOrders, type Domain } from '../kst';
+
+/** The six simulated respondents, one per model of the paper's panel, as `simulated:<profile>` specs. */
+export const SIMULATED_MODEL_SPECS: readonly string[] = SIMULATED_PROFILES.map((p) => `simulated:${p.name}`);
+
+/** Which paper model each simulated profile stands in for (`simulated:sim-a` → `Claude Fable 5`, …). */
+export const SIMULATED_MIRRORS: Readonly<Record<string, string>> = Object.fromEntries(SIMULATED_PROFILES.map((p) => [`simulated:${p.name}`, p.mirrors]));
+
+export interface DesignRow {
+  domain: string;
+  states: number;
+  conditions: number;
+  models: number;
+  orders: number;
+  cells: number;
+}
+
+/**
+ * The fully crossed design per domain and in total, counted from the cells `buildDesign` actually
+ * produces (every state × condition × model × order). Study: 50 × 4 × 6 × 2 = 2,400.
+ */
+export function designRows(
+  domains: readonly Domain[],
+  options: { models: readonly string[]; conditions: readonly string[]; orders: number; seed: string },
+): DesignRow[] {
+  const cells = buildDesign(
+    domains.map((d) => ({ domain: d.id, states: enumerateStates(d) })),
+    options,
+  );
+  const rows = domains.map((d) => ({
+    domain: d.id,
+    states: new Set(cells.filter((c) => c.domain === d.id).map((c) => c.state.join(','))).size,
+    conditions: options.conditions.length,
+    models: options.models.length,
+    orders: options.orders,
+    cells: cells.filter((c) => c.domain === d.id).length,
+  }));
+  return [
+    ...rows,
+    {
+      domain: 'Total',
+      states: rows.reduce((s, r) => s + r.states, 0),
+      conditions: options.conditions.length,
+      models: options.models.length,
+      orders: options.orders,
+      cells: cells.length,
+    },
+  ];
+}
+
+/**
+ * The presentation orders of a domain as a table: one row per temporary position with the canonical ID
+ * shown there in each order, then one row with each order's SHA-256 seed.
+ * Example row: `{ position: 1, 'order 1': 'SL4', 'order 2': 'SL1' }`.
+ */
+export function presentationRows(domain: Domain, count = 2): Array<Record<string, string | number>> {
+  const orders = presentationOrders(domain, count);
+  const rows: Array<Record<string, string | number>> = domain.ids.map((_, i) => {
+    const row: Record<string, string | number> = { position: i + 1 };
+    for (const o of orders) row[`order ${o.order}`] = o.positions[i]!;
+    return row;
+  });
+  const seeds: Record<string, string | number> = { position: 'seed (SHA-256)' };
+  for (const o of orders) seeds[`order ${o.order}`] = o.seed;
+  return [...rows, seeds];
+}
+
+export interface CollectionPlan {
+  /** `simulated`: the shipped simulated design; `environment`: the models named in KSTBENCH_MODELS. */
+  source: 'simulated' | 'environment';
+  models: string[];
+  outDir: string;
+  baseUrl?: string;
+  /** True when every model is simulated (deterministic, byte-identical re-runs). */
+  simulated: boolean;
+}
+
+/**
+ * What the collection notebook collects. Without `KSTBENCH_MODELS` (or with it blank): the six
+ * simulated models into `simulatedOutDir`. With it: the comma-separated `provider:model` specs it
+ * names, into `environmentOutDir`, with `KSTBENCH_BASE_URL` as the base URL when set. Keys are never
+ * read here (the providers read them from the environment). InputError for a malformed spec or a
+ * model listed twice.
+ */
+export function collectionPlan(
+  env: Readonly<Record<string, string | undefined>>,
+  dirs: { simulatedOutDir: string; environmentOutDir: string },
+): CollectionPlan {
+  const listed = (env['KSTBENCH_MODELS'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (listed.length === 0) return { source: 'simulated', models: [...SIMULATED_MODEL_SPECS], outDir: dirs.simulatedOutDir, simulated: true };
+  for (const spec of listed) parseModelSpec(spec);
+  const twice = listed.find((s, i) => listed.indexOf(s) !== i);
+  if (twice) throw new InputError(`KSTBENCH_MODELS lists ${twice} twice`, { item: twice });
+  const plan: CollectionPlan = {
+    source: 'environment',
+    models: listed,
+    outDir: dirs.environmentOutDir,
+    simulated: listed.every((s) => parseModelSpec(s).provider === 'simulated'),
+  };
+  const baseUrl = env['KSTBENCH_BASE_URL']?.trim();
+  if (baseUrl) plan.baseUrl = baseUrl;
+  return plan;
+}
+
+/**
+ * A URL for display: user name, password, query and fragment removed (they may carry credentials).
+ * Example: `https://u:p@host/v1?key=x` → `https://host/v1`. Text that is not a URL is shown as `(not a URL)`.
+ */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * Empties a folder written by a deterministic (all-simulated) collection so it can be regenerated
+ * from scratch — resuming into it would append new run events and change run.json. Refuses (InputError)
+ * a folder whose run.json is missing, unreadable or not `deterministic: true`: real collections are
+ * resumed, never deleted. An absent folder is fine.
+ */
+export function resetSimulatedCollection(dir: string): void {
+  if (!existsSync(dir)) return;
+  const runFile = join(dir, 'run.json');
+  let deterministic = false;
+  try {
+    deterministic = (JSON.parse(readFileSync(runFile, 'utf8')) as { deterministic?: unknown }).deterministic === true;
+  } catch {
+    deterministic = false;
+  }
+  if (!deterministic) {
+    throw new InputError(`${dir}: not a simulated collection (${runFile} missing or not deterministic); refusing to delete it`, { file: runFile });
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface FileComparison {
+  file: string;
+  bytes: number | null;
+  'bytes (reference)': number | null;
+  sha256: string | null;
+  'sha256 (reference)': string | null;
+  identical: boolean;
+}
+
+function describeFile(path: string): { bytes: number; sha256: string } | null {
+  if (!existsSync(path)) return null;
+  const data = readFileSync(path);
+  return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
+/**
+ * Compares the files `names` in `dir` with those in `referenceDir`, byte for byte (size and SHA-256);
+ * a file missing on either side is not identical.
+ */
+export function compareFiles(dir: string, referenceDir: string, names: readonly string[]): FileComparison[] {
+  return names.map((file) => {
+    const a = describeFile(join(dir, file));
+    const b = describeFile(join(referenceDir, file));
+    return {
+      file,
+      bytes: a?.bytes ?? null,
+      'bytes (reference)': b?.bytes ?? null,
+      sha256: a?.sha256 ?? null,
+      'sha256 (reference)': b?.sha256 ?? null,
+      identical: a !== null && b !== null && a.sha256 === b.sha256 && a.bytes === b.bytes,
+    };
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Helpers for the scoring notebook: validity counts with invalid reasons, worked examples of the
+ * position → canonical ID mapping, the scored-responses file, and the provenance block that
+ * `kstbench analyze` writes into analysis.json (so the notebook's outputs match the CLI's byte for byte).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { InputError } from '../errors';
+import type { ScoredRecord } from '../analysis/score';
+import { presentation, type Domain } from '../kst';
+import { stateLabel } from './kst-diagrams';
+
+/** The fields of a collector final record (responses.jsonl) used here. */
+export interface FinalRecordLike {
+  run_id: string;
+  domain: string;
+  condition: string;
+  order: number;
+  state: string[];
+  status: 'valid' | 'invalid' | 'missing';
+  reason?: string | null;
+  raw_text?: string | null;
+  recommended?: string[] | null;
+  recommended_positions?: number[] | null;
+}
+
+const STATUS_ORDER = { valid: 0, invalid: 1, missing: 2 } as const;
+
+/**
+ * Number of records per status and reason (valid first, then invalid and missing by reason), with the
+ * share of all records. Example: `[{status:'valid', reason:'', n: 2392, share: 0.9967}, …]`.
+ */
+export function statusCounts(records: ReadonlyArray<Pick<FinalRecordLike, 'status' | 'reason'>>): Array<{ status: string; reason: string; n: number; share: number }> {
+  const counts = new Map<string, { status: FinalRecordLike['status']; reason: string; n: number }>();
+  for (const r of records) {
+    const reason = r.status === 'valid' ? '' : (r.reason ?? '(none)');
+    const key = `${r.status}\u0000${reason}`;
+    const c = counts.get(key) ?? { status: r.status, reason, n: 0 };
+    c.n += 1;
+    counts.set(key, c);
+  }
+  return [...counts.values()]
+    .sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0))
+    .map((c) => ({ status: c.status, reason: c.reason, n: c.n, share: c.n / records.length }));
+}
+
+export interface MappingExample {
+  run_id: string;
+  condition: string;
+  order: number;
+  state: string;
+  status: string;
+  raw_text: string;
+  positions: string;
+  /** Each position with the canonical ID the presentation puts there, recomputed here. */
+  mapping: string;
+  /** The collector's canonical recommendation. */
+  recommended: string;
+  /** Does the recomputed mapping give the collector's recommendation? */
+  agrees: boolean | null;
+}
+
+/**
+ * Worked examples of the mapping from a response to canonical IDs: the first valid record of each
+ * condition (in file order) and the first invalid one. For each, the positions the model returned are
+ * mapped again through the domain's presentation order (`presentation(domain, order).toId`) and
+ * compared with the collector's recorded `recommended`. `maxText` shortens the raw text for display.
+ */
+export function mappingExamples(records: readonly FinalRecordLike[], domains: readonly Domain[], options: { maxText?: number } = {}): MappingExample[] {
+  const maxText = options.maxText ?? 200;
+  const picked: FinalRecordLike[] = [];
+  for (const condition of ['P0', 'P1', 'P2', 'P3']) {
+    const r = records.find((x) => x.condition === condition && x.status === 'valid');
+    if (r) picked.push(r);
+  }
+  const invalid = records.find((x) => x.status === 'invalid');
+  if (invalid) picked.push(invalid);
+  return picked.map((r) => {
+    const domain = domains.find((d) => d.id === r.domain);
+    if (!domain) throw new InputError(`${r.run_id}: unknown domain ${r.domain}`, { item: r.run_id });
+    const p = presentation(domain, r.order);
+    const positions = r.recommended_positions ?? null;
+    const ids = positions?.map((x) => p.toId(x)) ?? null;
+    const canonical = ids ? [...ids].sort((a, b) => domain.index.get(a)! - domain.index.get(b)!) : null;
+    const text = r.raw_text ?? '';
+    return {
+      run_id: r.run_id,
+      condition: r.condition,
+      order: r.order,
+      state: stateLabel(r.state),
+      status: r.status === 'invalid' ? `invalid (${r.reason ?? 'no reason'})` : r.status,
+      raw_text: text.length > maxText ? `${text.slice(0, maxText)}…` : text,
+      positions: positions ? positions.join(', ') : '',
+      mapping: positions && ids ? positions.map((x, i) => `${x}→${ids[i]}`).join(', ') : '',
+      recommended: r.recommended ? stateLabel(r.recommended) : '',
+      agrees: canonical && r.recommended ? canonical.join(',') === r.recommended.join(',') : null,
+    };
+  });
+}
+
+/**
+ * The scored responses as JSON Lines, one line per scored (valid or invalid) response in input order:
+ * the cell, its status, recommendation and reference (outer fringe), and the five response-level scores.
+ */
+export function scoredResponsesText(scored: readonly ScoredRecord[]): string {
+  return scored
+    .map(
+      (r) =>
+        `${JSON.stringify({
+          run_id: r.runId,
+          model: r.model,
+          domain: r.domain,
+          condition: r.condition,
+          order: r.order,
+          state: r.state,
+          status: r.status,
+          recommended: r.recommended,
+          reference: r.reference,
+          exact: r.scores.exact,
+          precision: r.scores.precision,
+          recall: r.scores.recall,
+          f1: r.scores.f1,
+          jaccard: r.scores.jaccard,
+          simulated: r.simulated,
+        })}\n`,
+    )
+    .join('');
+}
+
+function sha256(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/**
+ * The provenance block `kstbench analyze` adds to analysis.json: the responses file and every domain
+ * file with their SHA-256, paths as given (so run both from the same folder to compare outputs).
+ */
+export function analysisProvenance(responsesFile: string, domains: readonly Domain[]): Record<string, unknown> {
+  return {
+    inputs: {
+      responses: { file: responsesFile, sha256: sha256(responsesFile) },
+      domains: domains.map((d) => ({ id: d.id, file: d.file ?? null, sha256: d.file ? sha256(d.file) : null })),
+    },
+  };
+}
