@@ -2,3 +2,12 @@ export { figure1Spec, figure2Spec, figure3Spec, modelComparison } from './kst-fi
 export type { FigureSpec } from './kst-figures';
 export { table3Comparison, table4Comparison, domainConditionComparison, contrastComparison, orderAgreementComparison } from './kst-tables';
 export type { PublishedKst } from './kst-tables';
+export { describeContrast, formatP } from './contrast-text';
+export { contrastDifferences, bootstrapDistribution, inferenceSeeds, bootstrapHistogramSpec } from './kst-inference';
+export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';
+export { simulatedNotice, anySimulated, markSimulated } from './simulated';
+export { paperDomainOrder, figure2WithPaper, figure3WithPaper, figure3Comparison } from './kst-paper-figures';
+export type { PublishedKstFigures } from './kst-paper-figures';
+export { agreementTable, terminalSummary, terminalComparison } from './agreement';
+export type { TerminalSummary } from './agreement';
+export { graphSummaryTable, graphVerdictSpec } from './graphs';

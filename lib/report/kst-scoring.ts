@@ -143,3 +143,21 @@ export function analysisProvenance(responsesFile: string, domains: readonly Doma
     },
   };
 }
+
+/**
+ * Valid / invalid / missing counts beside the paper's (§4.3: every one of the 2,400 responses valid,
+ * none truncated, no technical missingness). `published` is the `collection` entry of the published file.
+ */
+export function validityComparison(
+  records: ReadonlyArray<Pick<FinalRecordLike, 'status' | 'reason'>>,
+  published: { valid: number; truncated: number; missing: number },
+): Array<{ outcome: string; n: number; 'n (paper)': number | null }> {
+  const count = (f: (r: Pick<FinalRecordLike, 'status' | 'reason'>) => boolean) => records.filter(f).length;
+  return [
+    { outcome: 'responses', n: records.length, 'n (paper)': published.valid + published.missing },
+    { outcome: 'valid', n: count((r) => r.status === 'valid'), 'n (paper)': published.valid },
+    { outcome: 'invalid (any reason)', n: count((r) => r.status === 'invalid'), 'n (paper)': 0 },
+    { outcome: 'invalid: truncated', n: count((r) => r.status === 'invalid' && r.reason === 'truncated'), 'n (paper)': published.truncated },
+    { outcome: 'missing (transport failure)', n: count((r) => r.status === 'missing'), 'n (paper)': published.missing },
+  ];
+}

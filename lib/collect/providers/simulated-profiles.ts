@@ -68,7 +68,7 @@ export interface DomainDifficulty {
 export const DOMAIN_DIFFICULTY: Readonly<Record<string, DomainDifficulty>> = {
   'linear-modelling': { P0: 1.1, P1: 1 },
   slope: { P0: 5, P1: 5 },
-  'graph-to-equation': { P0: 0.8, P1: 0.6 },
+  'graph-to-equation': { P0: 0.9, P1: 0.6 },
   'equation-to-graph': { P0: 0.05, P1: 0.05 },
 };
 
@@ -104,7 +104,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-b',
     mirrors: 'Claude Sonnet 5',
     published: { P0: 60, P1: 61, P2: 85, P3: 96 },
-    belief: { P0: { miss: 0.235, spurious: 0.047 }, P1: { miss: 0.355, spurious: 0.071 } },
+    belief: { P0: { miss: 0.22, spurious: 0.044 }, P1: { miss: 0.355, spurious: 0.071 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.04, P2: 0.18, P3: 0.04 },
     invalidRate: 0.004,
@@ -114,7 +114,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-c',
     mirrors: 'GPT-5.6 Sol',
     published: { P0: 62, P1: 61, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.16, spurious: 0.032 }, P1: { miss: 0.22, spurious: 0.044 } },
+    belief: { P0: { miss: 0.145, spurious: 0.029 }, P1: { miss: 0.22, spurious: 0.044 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,
@@ -144,7 +144,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-f',
     mirrors: 'Gemini 3.7 Flash',
     published: { P0: 62, P1: 59, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.25, spurious: 0.05 }, P1: { miss: 0.295, spurious: 0.059 } },
+    belief: { P0: { miss: 0.205, spurious: 0.041 }, P1: { miss: 0.295, spurious: 0.059 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.04, P2: 0, P3: 0 },
     invalidRate: 0.003,

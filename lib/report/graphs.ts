@@ -1,0 +1,69 @@
+/**
+ * Reconstructed P1 graphs (lib/analysis/graphs) as tables and a figure.
+ */
+import type { GraphSummaryRow } from '../analysis/graphs';
+import type { FigureSpec } from './kst-figures';
+
+const pct = (k: number, n: number) => (n === 0 ? null : Math.round((k / n) * 1000) / 10);
+const pct1 = (x: number) => Math.round(x * 1000) / 10;
+
+/**
+ * The verdict table: counts with their shares, then mean edge precision/recall (percent) of the
+ * direct relation (vs the cover relation) and of the closure (vs the surmise relation).
+ */
+export function graphSummaryTable(rows: readonly GraphSummaryRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}) {
+  return rows.map((r) => ({
+    [groupName]: labels[r.group] ?? r.group,
+    responses: r.responses,
+    '(a) correct': r.correct,
+    '(b) wrong structure, applied': r['wrong-structure'],
+    '(c) inconsistent': r.inconsistent,
+    '(a) %': pct(r.correct, r.responses),
+    '(b) %': pct(r['wrong-structure'], r.responses),
+    '(c) %': pct(r.inconsistent, r.responses),
+    'follows own graph %': pct(r.consistent, r.responses),
+    'own graph gives reference fringe %': pct(r.implied_correct, r.responses),
+    'direct P %': pct1(r.direct_precision),
+    'direct R %': pct1(r.direct_recall),
+    'closure P %': pct1(r.closure_precision),
+    'closure R %': pct1(r.closure_recall),
+    'graph = cover': r.direct_exact,
+    'closure = surmise': r.closure_exact,
+    cyclic: r.cyclic,
+  }));
+}
+
+/** Stacked horizontal bars: share of P1 responses in each verdict per group (percent). */
+export function graphVerdictSpec(
+  rows: readonly GraphSummaryRow[],
+  options: { simulated: boolean; title: string; labels?: Readonly<Record<string, string>> },
+): FigureSpec {
+  const y = rows.map((r) => options.labels?.[r.group] ?? r.group);
+  const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number) => ({
+    type: 'bar',
+    orientation: 'h',
+    name,
+    y,
+    x: rows.map((r) => pct(count(r), r.responses)),
+    text: rows.map((r) => `${count(r)}`),
+    textposition: 'inside',
+    marker: { color },
+  });
+  return {
+    data: [
+      bar('(a) correct', '#4c78a8', (r) => r.correct),
+      bar('(b) wrong structure, applied consistently', '#f58518', (r) => r['wrong-structure']),
+      bar('(c) inconsistent with own graph', '#e45756', (r) => r.inconsistent),
+    ],
+    layout: {
+      title: { text: `${options.title}${options.simulated ? ' — SIMULATED responses' : ''}` },
+      barmode: 'stack',
+      xaxis: { title: { text: 'Share of valid P1 responses (%)' }, range: [0, 100] },
+      yaxis: { autorange: 'reversed' },
+      margin: { l: 250 },
+      legend: { orientation: 'h', y: -0.2 },
+      width: 820,
+      height: 160 + 40 * rows.length,
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * What notebook 06 shows besides the contrast table: the state-level differences behind a contrast, its
+ * bootstrap distribution (re-drawn with the very seed the analysis used, so its percentiles are the
+ * interval in the table), a histogram of it, and the seeds of every draw.
+ */
+import { ADJACENT_CONTRASTS } from '../conditions';
+import type { ContrastRow, InferenceOptions } from '../analysis';
+import type { ScoredRecord } from '../analysis/score';
+import { bootstrapMeans, pairedDifferences, stateMeans } from '../stats';
+import type { FigureSpec } from './kst-figures';
+
+/**
+ * The paired state-level differences of a contrast (`later − earlier`, e.g. 'P2-P1') for `metric`, as
+ * lib/analysis/contrasts computes them: scores averaged within state and condition over models and
+ * orders, states present in both conditions, sorted by state key.
+ *
+ * Example: one state with exact scores P1 [1, 0] and P2 [1, 1] → { states: [key], differences: [0.5] }.
+ */
+export function contrastDifferences(
+  scored: readonly ScoredRecord[],
+  contrast: string,
+  metric: 'exact' | 'f1',
+): { states: string[]; differences: number[] } {
+  const spec = ADJACENT_CONTRASTS.find((c) => c.name === contrast);
+  if (!spec) throw new RangeError(`unknown contrast ${JSON.stringify(contrast)} (expected ${ADJACENT_CONTRASTS.map((c) => c.name).join(', ')})`);
+  const means = (condition: string) =>
+    stateMeans(
+      scored.filter((r) => r.condition === condition),
+      { state: (r) => r.stateKey, value: (r) => r.scores[metric] },
+    );
+  const { keys, differences } = pairedDifferences(means(spec.later), means(spec.earlier));
+  return { states: keys, differences };
+}
+
+/**
+ * The bootstrap means behind a contrast row's interval: the same differences, resample count and seed
+ * (`<row.seed>:bootstrap`) as the analysis, so percentiles 2.5 and 97.5 of the result are ci_low and ci_high.
+ */
+export function bootstrapDistribution(scored: readonly ScoredRecord[], row: ContrastRow, resamples: number): Float64Array {
+  const { differences } = contrastDifferences(scored, row.contrast, row.metric);
+  if (differences.length === 0) return new Float64Array(0);
+  return bootstrapMeans(differences, resamples, `${row.seed}:bootstrap`);
+}
+
+/** Every seed string the inference drew from, one row per contrast, for the record. */
+export function inferenceSeeds(rows: readonly ContrastRow[], options: InferenceOptions) {
+  return rows.map((r) => ({
+    contrast: r.contrast,
+    metric: r.metric,
+    states: r.states,
+    'bootstrap seed': `${r.seed}:bootstrap`,
+    resamples: options.resamples,
+    'sign-flip seed': `${r.seed}:signflip`,
+    flips: options.flips,
+    generator: 'seedrandom.alea',
+  }));
+}
+
+/**
+ * Histogram (percentage points) of a contrast's bootstrap means, with vertical lines at the estimate and
+ * the interval ends, and — when given — the paper's estimate and interval as dashed lines.
+ */
+export function bootstrapHistogramSpec(
+  means: ArrayLike<number>,
+  row: ContrastRow,
+  options: { simulated: boolean; published?: { estimate: number; ci_low?: number; ci_high?: number } },
+): FigureSpec {
+  const x = Array.from(means, (m) => Math.round(m * 1e6) / 1e4);
+  const line = (at: number, color: string, dash: string, label: string) => ({
+    shape: { type: 'line', xref: 'x', yref: 'paper', x0: at, x1: at, y0: 0, y1: 1, line: { color, width: 2, dash } },
+    annotation: { xref: 'x', yref: 'paper', x: at, y: 1.02, text: label, showarrow: false, font: { size: 11, color } },
+  });
+  const lines = [];
+  if (row.estimate !== null) {
+    lines.push(line(row.estimate * 100, '#c00000', 'solid', 'estimate'));
+    lines.push(line(row.ci_low! * 100, '#c00000', 'dot', '2.5%'), line(row.ci_high! * 100, '#c00000', 'dot', '97.5%'));
+  }
+  const p = options.published;
+  if (p) {
+    lines.push(line(p.estimate, 'black', 'dash', 'paper'));
+    if (p.ci_low !== undefined && p.ci_high !== undefined) lines.push(line(p.ci_low, 'black', 'dashdot', ''), line(p.ci_high, 'black', 'dashdot', ''));
+  }
+  const metric = row.metric === 'exact' ? 'exact-set accuracy' : 'macro F1';
+  return {
+    data: [{ type: 'histogram', x, nbinsx: 60, name: 'bootstrap means', marker: { color: '#4c78a8' } }],
+    layout: {
+      title: {
+        text: `Bootstrap distribution of ${row.contrast} (${metric}), ${x.length.toLocaleString('en-US')} resamples${options.simulated ? ' — SIMULATED responses' : ''}`,
+      },
+      xaxis: { title: { text: 'Mean state-level difference (percentage points)' } },
+      yaxis: { title: { text: 'Resamples' } },
+      shapes: lines.map((l) => l.shape),
+      annotations: lines.map((l) => l.annotation).filter((a) => a.text !== ''),
+      showlegend: false,
+      width: 760,
+      height: 440,
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Figures 2 and 3 with the paper's published numbers set into them, and the Figure 3 counts as a table.
+ * Built on figure2Spec / figure3Spec (unchanged) by adding to their output.
+ */
+import type { Condition } from '../conditions';
+import type { DomainConditionRow } from '../analysis';
+import { figure2Spec, figure3Spec, type FigureSpec } from './kst-figures';
+import type { PublishedKst } from './kst-tables';
+import { modelLabel } from './mirrors';
+
+/** The parts of the published-numbers file these figures use beyond PublishedKst. */
+export interface PublishedKstFigures extends PublishedKst {
+  table1: { rows: Array<{ domain: string; label: string; components: number; states: number }> };
+  figure3: { domain: string; condition: Condition; n: number; correct: Record<string, number> };
+}
+
+/**
+ * Domains in the paper's order (Table 1: Linear Modelling, Slope, Graph to Equation, Equation to Graph),
+ * then any others by id; labels are the domain files' titles. Only domains in `present` are kept.
+ */
+export function paperDomainOrder(
+  published: Pick<PublishedKstFigures, 'table1'>,
+  domains: ReadonlyArray<{ id: string; title: string }>,
+  present: Iterable<string> = domains.map((d) => d.id),
+): { order: string[]; labels: Record<string, string> } {
+  const have = new Set(present);
+  const paper = published.table1.rows.map((r) => r.domain).filter((d) => have.has(d));
+  const rest = [...have].filter((d) => !paper.includes(d)).sort();
+  const labels: Record<string, string> = {};
+  for (const d of domains) if (have.has(d.id)) labels[d.id] = d.title;
+  return { order: [...paper, ...rest], labels };
+}
+
+/**
+ * Figure 2 heatmap whose cells also print the paper's value where the paper prints one
+ * ("36.4<br>n=22<br>paper 36.4"); the paper's per-domain overall goes into the row label.
+ */
+export function figure2WithPaper(
+  rows: readonly DomainConditionRow[],
+  published: PublishedKst,
+  options: { simulated: boolean; domainOrder: readonly string[]; domainLabels?: Record<string, string> },
+): FigureSpec {
+  const spec = figure2Spec(rows, options);
+  const trace = spec.data[0]!;
+  const conditions = trace['x'] as Condition[];
+  const text = (trace['text'] as string[][]).map((row, i) =>
+    row.map((cell, j) => {
+      const paper = published.domains.domain_condition_exact[options.domainOrder[i]!]?.[conditions[j]!];
+      return paper === undefined || cell === '' ? cell : `${cell}<br>paper ${paper.toFixed(1)}`;
+    }),
+  );
+  const y = options.domainOrder.map((d, i) => {
+    const overall = published.domains.overall_exact[d];
+    const label = (trace['y'] as string[])[i]!;
+    return overall === undefined ? label : `${label}<br>(paper overall ${overall.toFixed(1)})`;
+  });
+  return {
+    data: [{ ...trace, text, y }],
+    layout: { ...spec.layout, margin: { l: 170 }, width: 780, height: 480 },
+  };
+}
+
+/**
+ * Figure 3 with display labels ("sim-a ≈ Claude Fable 5") and the paper's Figure 3 accuracy of the
+ * mirrored model as an open diamond beside each bar (only when the figure shows the paper's domain ×
+ * condition; pass `paper: null` otherwise).
+ */
+export function figure3WithPaper(
+  comparison: ReadonlyArray<{ model: string; correct: number; n: number }>,
+  mirrors: Readonly<Record<string, string>>,
+  options: { simulated: boolean; title: string; paper: { n: number; correct: Record<string, number> } | null },
+): FigureSpec {
+  const labelled = comparison.map((c) => ({ ...c, model: modelLabel(c.model, mirrors) }));
+  const spec = figure3Spec(labelled, options);
+  const data = [...spec.data];
+  if (options.paper) {
+    const { n, correct } = options.paper;
+    const reversed = [...comparison].reverse();
+    const x = reversed.map((c) => {
+      const k = correct[mirrors[c.model] ?? ''];
+      return k === undefined ? null : Math.round((k / n) * 1000) / 10;
+    });
+    data.push({
+      type: 'scatter',
+      mode: 'markers',
+      name: `Paper (of ${n})`,
+      y: reversed.map((c) => modelLabel(c.model, mirrors)),
+      x,
+      text: reversed.map((c) => {
+        const k = correct[mirrors[c.model] ?? ''];
+        return k === undefined ? '' : `paper ${k}/${n}`;
+      }),
+      hoverinfo: 'text',
+      marker: { symbol: 'diamond-open', size: 12, color: 'black', line: { width: 2 } },
+    });
+    data[0] = { ...data[0], name: 'Computed' };
+  }
+  return {
+    data,
+    layout: { ...spec.layout, margin: { l: 250 }, showlegend: options.paper !== null, legend: { orientation: 'h', y: -0.2 } },
+  };
+}
+
+/** Figure 3's counts as a table: computed k/n beside the mirrored model's published count. */
+export function figure3Comparison(
+  comparison: ReadonlyArray<{ model: string; correct: number; n: number }>,
+  mirrors: Readonly<Record<string, string>>,
+  paper: { n: number; correct: Record<string, number> } | null,
+) {
+  return comparison.map((c) => {
+    const k = paper ? paper.correct[mirrors[c.model] ?? ''] : undefined;
+    return {
+      model: c.model,
+      'paper row': mirrors[c.model] ?? null,
+      correct: c.correct,
+      n: c.n,
+      'exact %': Math.round((c.correct / c.n) * 1000) / 10,
+      'correct (paper)': k ?? null,
+      'n (paper)': k === undefined ? null : paper!.n,
+      'exact % (paper)': k === undefined ? null : Math.round((k / paper!.n) * 1000) / 10,
+    };
+  });
+}

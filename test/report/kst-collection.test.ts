@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { InputError } from '../../lib/errors';
+import { loadDomain, loadDomainDir } from '../../lib/kst';
+import {
+  SIMULATED_MIRRORS,
+  SIMULATED_MODEL_SPECS,
+  collectionPlan,
+  compareFiles,
+  designRows,
+  displayUrl,
+  presentationRows,
+  resetSimulatedCollection,
+} from '../../lib/report/kst-collection';
+
+const DOMAINS = join(__dirname, '..', '..', 'data', 'raw', 'domains');
+
+test('the study design: states × 4 conditions × 6 models × 2 orders per domain, 2,400 cells in all', () => {
+  const rows = designRows(loadDomainDir(DOMAINS), { models: SIMULATED_MODEL_SPECS, conditions: ['P0', 'P1', 'P2', 'P3'], orders: 2, seed: '20260908' });
+  // Table 1 state counts times 48 cells per state.
+  assert.deepEqual(
+    rows.map((r) => [r.domain, r.states, r.cells]),
+    [
+      ['equation-to-graph', 7, 336],
+      ['graph-to-equation', 9, 432],
+      ['linear-modelling', 23, 1104],
+      ['slope', 11, 528],
+      ['Total', 50, 2400],
+    ],
+  );
+  assert.deepEqual(rows[4], { domain: 'Total', states: 50, conditions: 4, models: 6, orders: 2, cells: 2400 });
+});
+
+test('six simulated models, each standing in for one model of the paper', () => {
+  assert.equal(SIMULATED_MODEL_SPECS.length, 6);
+  assert.equal(SIMULATED_MIRRORS['simulated:sim-a'], 'Claude Fable 5');
+  assert.equal(new Set(Object.values(SIMULATED_MIRRORS)).size, 6);
+});
+
+test('presentation table: positions to IDs per order, recomputed from the documented SHA-256 + Fisher–Yates rule', () => {
+  const slope = loadDomain(join(DOMAINS, 'slope.json'));
+  const rows = presentationRows(slope);
+  assert.equal(rows.length, 8);
+  for (const order of [1, 2]) {
+    const seed = createHash('sha256').update(`kstbench:slope:order:${order}`).digest('hex');
+    const rng = seedrandom(seed);
+    const ids = [...slope.ids];
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1));
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    }
+    assert.deepEqual(rows.slice(0, 7).map((r) => r[`order ${order}`]), ids);
+    assert.equal(rows[7]![`order ${order}`], seed);
+  }
+  assert.deepEqual(rows.slice(0, 7).map((r) => r.position), [1, 2, 3, 4, 5, 6, 7]);
+});
+
+test('collection plan: simulated by default, the models of KSTBENCH_MODELS otherwise', () => {
+  const dirs = { simulatedOutDir: 'sim', environmentOutDir: 'real' };
+  assert.deepEqual(collectionPlan({}, dirs), { source: 'simulated', models: [...SIMULATED_MODEL_SPECS], outDir: 'sim', simulated: true });
+  assert.equal(collectionPlan({ KSTBENCH_MODELS: ' , ' }, dirs).source, 'simulated');
+  assert.deepEqual(collectionPlan({ KSTBENCH_MODELS: 'openai:gpt-5-mini, anthropic:claude-sonnet-4-0', KSTBENCH_BASE_URL: ' http://localhost:8080/v1 ' }, dirs), {
+    source: 'environment',
+    models: ['openai:gpt-5-mini', 'anthropic:claude-sonnet-4-0'],
+    outDir: 'real',
+    simulated: false,
+    baseUrl: 'http://localhost:8080/v1',
+  });
+  assert.equal(collectionPlan({ KSTBENCH_MODELS: 'simulated:sim-a' }, dirs).simulated, true);
+  assert.throws(() => collectionPlan({ KSTBENCH_MODELS: 'gpt-5' }, dirs), InputError);
+  assert.throws(() => collectionPlan({ KSTBENCH_MODELS: 'openai:a,openai:a' }, dirs), /twice/);
+});
+
+test('displayUrl drops credentials, query and fragment', () => {
+  assert.equal(displayUrl('https://user:secret@api.example.com/v1?key=abc#x'), 'https://api.example.com/v1');
+  assert.equal(displayUrl('http://localhost:11434/v1'), 'http://localhost:11434/v1');
+  assert.equal(displayUrl('not a url'), '(not a URL)');
+});
+
+test('reset deletes only a deterministic (simulated) collection', () => {
+  const base = mkdtempSync(join(tmpdir(), 'kstbench-n1-'));
+  try {
+    resetSimulatedCollection(join(base, 'absent'));
+    const sim = join(base, 'sim');
+    mkdirSync(sim);
+    writeFileSync(join(sim, 'run.json'), JSON.stringify({ deterministic: true }));
+    writeFileSync(join(sim, 'responses.jsonl'), '');
+    resetSimulatedCollection(sim);
+    assert.equal(existsSync(sim), false);
+    const real = join(base, 'real');
+    mkdirSync(real);
+    writeFileSync(join(real, 'run.json'), JSON.stringify({ deterministic: false }));
+    assert.throws(() => resetSimulatedCollection(real), InputError);
+    const bare = join(base, 'bare');
+    mkdirSync(bare);
+    assert.throws(() => resetSimulatedCollection(bare), /refusing/);
+    assert.equal(existsSync(real) && existsSync(bare), true);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test('compareFiles: byte-identical, different and missing files', () => {
+  const base = mkdtempSync(join(tmpdir(), 'kstbench-n1-'));
+  try {
+    const a = join(base, 'a');
+    const b = join(base, 'b');
+    mkdirSync(a);
+    mkdirSync(b);
+    writeFileSync(join(a, 'same'), 'abc\n');
+    writeFileSync(join(b, 'same'), 'abc\n');
+    writeFileSync(join(a, 'diff'), 'abc\n');
+    writeFileSync(join(b, 'diff'), 'abd\n');
+    writeFileSync(join(a, 'only-a'), 'x');
+    const rows = compareFiles(a, b, ['same', 'diff', 'only-a']);
+    assert.deepEqual(rows.map((r) => r.identical), [true, false, false]);
+    assert.equal(rows[0]!.sha256, createHash('sha256').update('abc\n').digest('hex'));
+    assert.equal(rows[0]!.bytes, 4);
+    assert.equal(rows[2]!['bytes (reference)'], null);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
