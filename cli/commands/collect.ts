@@ -1,6 +1,6 @@
 import { InputError } from '../../lib/errors';
 import { CONDITIONS } from '../../lib/conditions';
-import { collectKst, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
+import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
 import { createProgress } from '../../lib/collect/progress';
 import { intOption, parseOptions, required, UsageError, type Command } from '../common';
 
@@ -23,6 +23,7 @@ Files in --out DIR:
                    valid|invalid|missing, canonical recommendations, usage, cost, attempts
   extracted.jsonl  the cells in 'kstbench analyze --responses' form (+ "simulated")
   run.json         parameters, seed, design size, status complete|quota_stopped|interrupted|failed
+  batches.jsonl    --batch only: submitted batches, run ID ↔ custom_id maps, collections
   torn.jsonl       only if a killed writer left a torn last line (moved here on the next start)
 
 Options:
@@ -38,8 +39,19 @@ Options:
   --timeout S              seconds per attempt (default 600)
   --max-retries N          retries of a transient failure (default 5); then a 'missing' record
   --seed N                 seed of the design shuffle and retry jitter (default ${DEFAULT_SEED})
+  --states FILE            collect only these states: a state sample written by sampleStates
+                           ({scheme, domain, seed, states, weights}), an array of samples, or a
+                           map {"<domain>": [[ids...], ...]}; other domains use all their states
+  --retry-missing          request cells whose final record is 'missing' again; the new record
+                           supersedes the old one (the last record of a run ID wins)
   --dry-run                print calls, estimated tokens and cost (config/prices.json); write nothing
-  --batch                  provider batch APIs (not available yet)
+  --batch                  use the providers' batch APIs (openai: and anthropic: models only) at
+                           the batch discount: submit, poll, collect. Ctrl-C or a crash after
+                           submission loses nothing: re-running the same command polls the stored
+                           batch ids (batches.jsonl) and never submits a cell twice. Failed or
+                           expired items go into a follow-up batch (up to --max-retries), then
+                           get a 'missing' record. Simulated models are refused (run them live).
+  --poll-interval S        seconds between polls of an unfinished batch (default 30; decimals ok)
   -h, --help               show this help
 
 API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY,
@@ -82,7 +94,34 @@ export function parseCollectArgs(values: Record<string, unknown>): CollectParams
     timeoutMs: intOption(values, 'timeout', 600, 1) * 1000,
     maxRetries: intOption(values, 'max-retries', 5, 0),
     seed,
+    ...(typeof values.states === 'string' ? { statesFile: values.states } : {}),
+    ...(values['retry-missing'] ? { retryMissing: true } : {}),
+    ...batchOptions(values, models),
   };
+}
+
+/** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is positive seconds. */
+function batchOptions(values: Record<string, unknown>, models: readonly string[]): Partial<CollectParams> {
+  const interval = values['poll-interval'];
+  if (!values.batch) {
+    if (interval !== undefined) throw new UsageError('--poll-interval only applies with --batch');
+    return {};
+  }
+  for (const spec of models) {
+    const provider = spec.slice(0, Math.max(0, spec.indexOf(':')));
+    if (provider !== 'openai' && provider !== 'anthropic') {
+      throw new UsageError(
+        `--batch works with openai: and anthropic: models only (provider batch APIs), not ${spec}; run ${provider || 'that'} models without --batch`,
+      );
+    }
+  }
+  let pollIntervalMs = DEFAULT_POLL_INTERVAL_MS;
+  if (interval !== undefined) {
+    const seconds = typeof interval === 'string' && /^\d+(\.\d+)?$/.test(interval) ? Number(interval) : Number.NaN;
+    if (!(seconds > 0)) throw new UsageError(`--poll-interval must be a positive number of seconds, got ${JSON.stringify(interval)}`);
+    pollIntervalMs = Math.max(1, Math.round(seconds * 1000));
+  }
+  return { batch: true, pollIntervalMs };
 }
 
 export const command: Command = {
@@ -105,15 +144,15 @@ export const command: Command = {
         seed: { type: 'string' },
         'dry-run': { type: 'boolean' },
         batch: { type: 'boolean' },
+        'poll-interval': { type: 'string' },
+        states: { type: 'string' },
+        'retry-missing': { type: 'boolean' },
       },
       help,
     );
     if (!parsed) return 0;
     const v = parsed.values;
     const params = parseCollectArgs(v);
-    if (v.batch) {
-      throw new UsageError('--batch is not available yet in this build; run without --batch (synchronous calls)');
-    }
     if (v['dry-run']) {
       process.stdout.write(formatDryRun(dryRunKst(params)));
       return 0;
@@ -144,6 +183,9 @@ export const command: Command = {
         .map(([k, n]) => `${n} ${k}`)
         .join(', ');
       const cost = result.costUsd === null ? 'unknown (some model has no price)' : `$${result.costUsd.toFixed(4)}`;
+      if (result.batch) {
+        process.stderr.write(`kstbench collect: batch mode: ${result.batch.submitted.length} batch(es) submitted by this run; ${result.batch.open.length} still open\n`);
+      }
       process.stderr.write(
         `kstbench collect: ${result.status}: ${result.total} cells, ${result.resumed} already complete, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${result.attempts} API attempts; estimated cost of this run ${cost}\n`,
       );
@@ -157,7 +199,12 @@ export const command: Command = {
           );
           return EXIT_QUOTA_STOPPED;
         case 'interrupted':
-          process.stderr.write(`kstbench collect: interrupted; resume with:\n  ${resumeCommand}\n`);
+          if (result.batch && result.batch.open.length > 0) {
+            process.stderr.write(
+              `kstbench collect: stopped while batches are running at the provider (${result.batch.open.join(', ')}); nothing is lost.\n` +
+                `Collect them later by re-running the same command (it polls these batches and submits nothing twice):\n  ${resumeCommand}\n`,
+            );
+          } else process.stderr.write(`kstbench collect: interrupted; resume with:\n  ${resumeCommand}\n`);
           return EXIT_INTERRUPTED;
         case 'failed':
           throw new InputError(`${result.reason ?? 'run failed'}; fix it and resume with: ${resumeCommand}`);

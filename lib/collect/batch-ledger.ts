@@ -16,6 +16,9 @@ import type { Redactor } from './redact';
  *   a batch. A `submitting` line without its `submitted` line means the process died during the
  *   submission: the provider may or may not have created that batch (it cannot be found again), so
  *   the run logs `batch_submission_unconfirmed` and sends the cells anew.
+ * - `{"type":"submit_failed", seq, error_class, created: false|"unknown"}` — the provider refused the
+ *   submission (its retries ran out); `created: "unknown"` after a timeout or a dropped connection,
+ *   when the batch may exist all the same (then it stays listed as unconfirmed).
  * - `{"type":"submitted", seq, batch_id, model, provider, submitted_at, items: [{run_id, custom_id, attempt}]}`
  * - `{"type":"collected", batch_id, state, provider_status, counts, retry: [run_id…], collected_at}` —
  *   written after every result of the batch is on disk (attempt lines, final records); `retry` lists
@@ -35,13 +38,19 @@ const SubmittedSchema = z.looseObject({
   submitted_at: z.string().nullable(),
   items: z.array(BatchItemSchema).min(1),
 });
+const SubmitFailedSchema = z.looseObject({
+  type: z.literal('submit_failed'),
+  seq: z.number().int(),
+  error_class: z.string(),
+  created: z.union([z.literal(false), z.literal('unknown')]),
+});
 const CollectedSchema = z.looseObject({
   type: z.literal('collected'),
   batch_id: z.string().min(1),
   state: z.string(),
   retry: z.array(z.string()),
 });
-const LedgerLineSchema = z.discriminatedUnion('type', [SubmittingSchema, SubmittedSchema, CollectedSchema]);
+const LedgerLineSchema = z.discriminatedUnion('type', [SubmittingSchema, SubmittedSchema, SubmitFailedSchema, CollectedSchema]);
 
 export type SubmittedBatch = z.infer<typeof SubmittedSchema>;
 export type CollectedBatch = z.infer<typeof CollectedSchema>;
@@ -53,7 +62,10 @@ export interface Ledger {
   submitted: SubmittedBatch[];
   /** batch_id → its collected line. */
   collected: Map<string, CollectedBatch>;
-  /** `submitting` lines never followed by their `submitted` line (an interrupted submission). */
+  /**
+   * `submitting` lines never followed by their `submitted` line (an interrupted submission) nor by a
+   * `submit_failed` line that is sure no batch was created.
+   */
   unconfirmed: SubmittingLine[];
   /** Next free `seq`. */
   nextSeq: number;
@@ -78,6 +90,8 @@ export function readLedger(file: string): Ledger {
       intents.delete(entry.seq);
       ledger.submitted.push(entry);
       ledger.nextSeq = Math.max(ledger.nextSeq, entry.seq + 1);
+    } else if (entry.type === 'submit_failed') {
+      if (entry.created === false) intents.delete(entry.seq);
     } else {
       if (!ids.has(entry.batch_id)) throw new InputError(`${file}:${line}: collected batch ${entry.batch_id} was never submitted`, { file, line, item: entry.batch_id });
       ledger.collected.set(entry.batch_id, entry);

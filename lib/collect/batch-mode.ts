@@ -204,7 +204,9 @@ export async function runBatchCollection<M>(options: BatchEngineOptions<M>): Pro
     });
 
     /** One management call with the live retry policy; null when the run must stop (stop is set). */
+    let lastManagementFailure: string | null = null;
     const manage = async <T>(op: string, ref: Record<string, unknown>, fn: () => Promise<T>): Promise<T | null> => {
+      lastManagementFailure = null;
       for (let attempt = 1; ; attempt++) {
         if (stop) return null;
         try {
@@ -212,6 +214,7 @@ export async function runBatchCollection<M>(options: BatchEngineOptions<M>): Pro
         } catch (err) {
           if (err instanceof InputError) throw err;
           const failure = classify(err);
+          lastManagementFailure = failure.errorClass;
           const decision = decideAfterFailure(failure, attempt, policy, jitterDraw(options.seed, `batch-${op}-${JSON.stringify(ref)}`, attempt));
           await event('batch_call_failed', {
             op,
@@ -259,7 +262,14 @@ export async function runBatchCollection<M>(options: BatchEngineOptions<M>): Pro
           const seq = ledger.nextSeq;
           appendLedger(paths.batches, { type: 'submitting', seq, model, requests: chunk.length, at: stamp() }, redact);
           const batchId = await manage('submit', { model, seq }, () => client.submitBatch(requests));
-          if (batchId === null) return;
+          if (batchId === null) {
+            if (lastManagementFailure !== null) {
+              // A timeout or dropped connection may hide a batch the provider did create.
+              const created = lastManagementFailure === 'timeout' || lastManagementFailure === 'connection' ? 'unknown' : false;
+              appendLedger(paths.batches, { type: 'submit_failed', seq, error_class: lastManagementFailure, created, at: stamp() }, redact);
+            }
+            return;
+          }
           const submittedAt = stamp();
           appendLedger(paths.batches, { type: 'submitted', seq, batch_id: batchId, model, provider, submitted_at: submittedAt, items }, redact);
           ledger = readLedger(paths.batches);

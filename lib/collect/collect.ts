@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../io/atomic';
 import { loadDomainDir, type Domain } from '../kst';
-import { runCollection, type EngineResult, type Job } from './engine';
+import { InputError } from '../errors';
+import { openBatches, readLedger } from './batch-ledger';
+import type { BatchEngineResult } from './batch-mode';
+import { pendingJobs, runCollection, type EngineResult, type Job } from './engine';
 import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
 import {
   ASSUMED_OUTPUT_TOKENS,
@@ -12,9 +15,11 @@ import {
   type PriceTable,
 } from './prices';
 import type { ProgressSink } from './progress';
+import type { BatchClient } from './providers/batch';
 import type { Provider } from './providers/types';
 import { parseModelSpec } from './providers/types';
 import { makeRedactor } from './redact';
+import { loadStatesFile, type StatesFile } from './states-file';
 import { readCompleted, storePaths } from './store';
 
 /**
@@ -36,7 +41,20 @@ export interface CollectParams {
   seed: string;
   /** Price table file; default config/prices.json. */
   pricesFile?: string;
+  /** `--states FILE`: a state sample (see states-file.ts) instead of every state of the listed domains. */
+  statesFile?: string;
+  /** `--retry-missing`: request cells whose final record is `missing` again (the new record supersedes it). */
+  retryMissing?: boolean;
+  /** `--batch`: provider batch APIs (openai:/anthropic: models only) at the batch discount. */
+  batch?: boolean;
+  /** `--poll-interval` in milliseconds (batch mode); default 30 s. */
+  pollIntervalMs?: number;
+  /** Largest batch submitted at once (batch mode); default DEFAULT_MAX_BATCH_REQUESTS. */
+  maxBatchRequests?: number;
 }
+
+/** Default wait between polls of an unfinished provider batch. */
+export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 
 export interface CollectDeps {
   createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv }): Provider;
@@ -46,6 +64,7 @@ export interface CollectDeps {
   interrupt?: AbortSignal;
   /** Backoff base (ms); tests shrink it. */
   retryBaseDelayMs?: number;
+  createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): BatchClient;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
@@ -65,17 +84,20 @@ export interface PreparedDesign {
   prices: PriceTable;
   fingerprint: Record<string, unknown>;
   runInfo: Record<string, unknown>;
+  states: StatesFile | null;
 }
 
 /** Loads inputs and builds the design; no file is written. */
 export function prepareKstDesign(params: CollectParams): PreparedDesign {
   const domains = loadDomainDir(params.domainsDir);
   const prices = loadPriceTable(params.pricesFile);
+  const states = params.statesFile !== undefined ? loadStatesFile(params.statesFile, domains) : null;
   const jobs = kstJobs(domains, {
     models: params.models,
     conditions: params.conditions,
     orders: params.orders,
     seed: params.seed,
+    ...(states ? { states: states.states } : {}),
   });
   const fingerprint = {
     study: 'kst',
@@ -85,6 +107,8 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
     seed: params.seed,
     max_output_tokens: params.maxOutputTokens,
     domains: Object.fromEntries(domains.map((d) => [d.id, domainHash(d)])),
+    // Only with --states, so that directories started before this option resume unchanged.
+    ...(states ? { states_sha256: states.sha256 } : {}),
   };
   const statesPerDomain = new Map<string, number>();
   for (const job of jobs) {
@@ -106,25 +130,98 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
       timeout_ms: params.timeoutMs,
       max_retries: params.maxRetries,
       seed: params.seed,
+      ...(states ? { states_file: params.statesFile } : {}),
+      ...(params.retryMissing ? { retry_missing: true } : {}),
+      ...(params.batch ? { batch: true, poll_interval_ms: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS } : {}),
     },
     design: {
       size: jobs.length,
       per_model: params.models.length === 0 ? 0 : jobs.length / params.models.length,
       states: Object.fromEntries(statesPerDomain),
       shuffle: 'Fisher-Yates with seedrandom("<seed>|<model spec>") within each model',
+      ...(states ? { state_sample: { file: states.file, sha256: states.sha256, domains: states.domains } } : {}),
     },
     clock_note:
       'All providers simulated → timestamps and latencies are null (logical clock: file position), records committed in design order, so re-running gives byte-identical files. Otherwise wall-clock ISO-8601 UTC.',
   };
-  return { domains, jobs, prices, fingerprint, runInfo };
+  return { domains, jobs, prices, fingerprint, runInfo, states };
 }
 
 export interface CollectOutcome extends EngineResult {
   deterministic: boolean;
+  /** Batch mode only: batches submitted by this run, and those still open (collected by the next run). */
+  batch?: { submitted: string[]; open: string[] };
+}
+
+/** Refuses a live run in a directory whose batch ledger has uncollected batches (their cells would be requested twice). */
+export function checkNoOpenBatches(outDir: string): void {
+  const file = storePaths(outDir).batches;
+  const open = openBatches(readLedger(file));
+  if (open.length > 0) {
+    throw new InputError(
+      `${file}: ${open.length} batch(es) submitted by an earlier --batch run are not collected yet (first: ${open[0]!.batch_id}); ` +
+        're-run with --batch to collect them (a live run would request those cells a second time)',
+      { file, item: open[0]!.batch_id },
+    );
+  }
+}
+
+/**
+ * `--batch`: every model must be openai: or anthropic: (the batch APIs); simulated and
+ * openai-compatible models are refused with an InputError naming the model.
+ */
+export function checkBatchModels(models: readonly string[]): void {
+  for (const spec of models) {
+    const { provider } = parseModelSpec(spec);
+    if (provider !== 'openai' && provider !== 'anthropic') {
+      throw new InputError(
+        `${spec}: --batch works with openai: and anthropic: models only (provider batch APIs); ${provider} models are collected without --batch`,
+        { item: spec },
+      );
+    }
+  }
+}
+
+async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign): Promise<CollectOutcome> {
+  checkBatchModels(params.models);
+  const env = deps.env ?? process.env;
+  const create =
+    deps.createBatchClient ??
+    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }) =>
+      (require('./providers/batch') as typeof import('./providers/batch')).createBatchClient(spec, options));
+  // Every client up front, so a missing key fails before anything is written.
+  const clients = new Map<string, BatchClient>();
+  for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, env, timeoutMs: params.timeoutMs }));
+  const { runBatchCollection } = require('./batch-mode') as typeof import('./batch-mode');
+  const result: BatchEngineResult = await runBatchCollection({
+    dir: params.outDir,
+    jobs: prepared.jobs,
+    batchClientFor: (model) => clients.get(model)!,
+    handler: kstResultHandler(() => false),
+    maxOutputTokens: params.maxOutputTokens,
+    timeoutMs: params.timeoutMs,
+    seed: params.seed,
+    prices: prepared.prices,
+    retry: { maxRetries: params.maxRetries, ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}) },
+    pollIntervalMs: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    ...(params.maxBatchRequests !== undefined ? { maxBatchRequests: params.maxBatchRequests } : {}),
+    retryMissing: params.retryMissing,
+    runInfo: { ...prepared.runInfo, deterministic: false },
+    fingerprint: prepared.fingerprint,
+    finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
+    sleep: deps.sleep,
+    redact: makeRedactor(env),
+    progress: deps.progress,
+    interrupt: deps.interrupt,
+  });
+  const { submitted, open, ...rest } = result;
+  return { ...rest, deterministic: false, batch: { submitted, open } };
 }
 
 export async function collectKst(params: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
   const prepared = prepareKstDesign(params);
+  if (params.batch) return collectKstBatch(params, deps, prepared);
+  checkNoOpenBatches(params.outDir);
   const env = deps.env ?? process.env;
   const create =
     deps.createProvider ??
@@ -157,6 +254,7 @@ export async function collectKst(params: CollectParams, deps: CollectDeps = {}):
     redact: makeRedactor(env),
     progress: deps.progress,
     interrupt: deps.interrupt,
+    retryMissing: params.retryMissing,
   });
   return { ...result, deterministic };
 }
@@ -172,6 +270,8 @@ export interface DryRunModelLine {
 }
 
 export interface DryRunReport {
+  /** Costs are at batch prices (price × (1 − batch_discount)). */
+  batch: boolean;
   total: number;
   alreadyComplete: number;
   calls: number;
@@ -189,9 +289,11 @@ export interface DryRunReport {
  * assumes every call uses the full --max-output-tokens.
  */
 export function dryRunKst(params: CollectParams): DryRunReport {
+  if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
   const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-  const pending = prepared.jobs.filter((j) => !completed.has(j.runId));
+  const pending = pendingJobs(prepared.jobs, completed, params.retryMissing);
+  const batch = { batch: params.batch === true };
   const lines: DryRunModelLine[] = params.models.map((model) => {
     const jobs = pending.filter((j) => j.model === model);
     const inputTokens = jobs.reduce((sum, j) => {
@@ -199,14 +301,15 @@ export function dryRunKst(params: CollectParams): DryRunReport {
       return sum + estimateTokens(r.system + r.user);
     }, 0);
     const outputTokensAssumed = jobs.length * ASSUMED_OUTPUT_TOKENS;
-    const cost = estimateCost(prepared.prices, model, { inputTokens, outputTokens: outputTokensAssumed });
-    const upper = estimateCost(prepared.prices, model, { inputTokens, outputTokens: jobs.length * params.maxOutputTokens });
+    const cost = estimateCost(prepared.prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
+    const upper = estimateCost(prepared.prices, model, { inputTokens, outputTokens: jobs.length * params.maxOutputTokens }, batch);
     return { model, calls: jobs.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
   });
   const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
     lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);
   return {
     total: prepared.jobs.length,
+    batch: params.batch === true,
     alreadyComplete: prepared.jobs.length - pending.length,
     calls: pending.length,
     models: lines,
@@ -227,7 +330,7 @@ export function formatDryRun(report: DryRunReport): string {
     `Dry run: ${report.calls} calls (${report.total} cells in the design, ${report.alreadyComplete} already complete). Nothing was sent or written.`,
     ...rows,
     `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (assumed ${ASSUMED_OUTPUT_TOKENS} per call)`,
-    `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}`,
+    `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,
     '',
   ].join('\n');
 }

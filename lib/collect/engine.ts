@@ -22,7 +22,8 @@ import { Appender, acquireLock, readCompleted, repairTail, storePaths, type Stor
  *
  * Guarantees
  * - every job ends with at most one final record in responses.jsonl, and a job with a final record is
- *   never requested again (resume reads responses.jsonl first);
+ *   never requested again (resume reads responses.jsonl first) — except that `retryMissing` asks for
+ *   `missing` ones again, whose new record then supersedes the old (last record per run_id wins);
  * - every API attempt and transport event is appended to attempts.jsonl before the next step;
  * - invalid output is a result (the handler's business), never retried; transport failures are retried,
  *   and when retries are exhausted the final record is a `missing` one (technical missingness);

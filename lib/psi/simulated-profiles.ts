@@ -21,8 +21,15 @@
 
 export type TutorProfileId = 'sim-tutor-a' | 'sim-tutor-b' | 'sim-tutor-c' | 'sim-tutor-d';
 
+/** Defect categories that hide where the learner stands (no level, no course context). */
+export const CONTEXT_POOR_DEFECTS: readonly string[] = ['missing_context', 'too_short', 'keyword_only'];
+/** Defect categories that leave the question itself open to several readings. */
+export const AMBIGUOUS_DEFECTS: readonly string[] = ['unclear_goal', 'multi_issue', 'wrong_terminology', 'vague_error', 'code_dump'];
+
 export interface TutorHabits {
-  /** P(the response opens with a recap of known prerequisite concepts before the answer). */
+  /** P(the response recaps known prerequisite concepts at all — a learner-specific recap). */
+  recap: number;
+  /** P(the recap, or a basics recap, comes before the answer rather than after it). */
   recapFirst: number;
   /** Number of known concepts recapped (min, max) when a recap is written. */
   recapConcepts: readonly [number, number];
@@ -42,8 +49,19 @@ export interface TutorHabits {
   hint: number;
   check: number;
   analogy: number;
-  /** P(the response adds vocabulary of the scenario's target Bloom level). */
-  bloomMatch: number;
+  /**
+   * P(the response adds vocabulary of the scenario's target Bloom level), by target level
+   * (Remember … Create). Tutors readily state facts, explain and show how to apply an idea; asking the
+   * learner to analyse (trace, find the root cause) is a less habitual move, so the probability falls
+   * with the level.
+   */
+  bloomMatch: readonly [number, number, number, number, number, number];
+  /**
+   * P(an explanatory framing — "the explanation is …, in other words …" — whatever the target level).
+   * Explaining is a tutor's default register: it pulls the detected Bloom level toward Understand,
+   * which fits Understand targets and falls short of Apply and Analyze ones.
+   */
+  explainWhy: number;
   /** P(a closing "next step" suggestion to build or design something new — Create-level vocabulary). */
   extension: number;
   /** P(a recommendation of the best approach — Evaluate-level vocabulary). */
@@ -54,12 +72,33 @@ export interface TutorHabits {
   tangent: number;
 }
 
-/** How a defective (noisy, context-poor) student prompt changes the habits. */
+/**
+ * How a defective (noisy, context-poor) student prompt changes the habits. What the tutor does
+ * depends on the scenario's defect categories: a prompt that hides the learner's level
+ * (`CONTEXT_POOR_DEFECTS`) invites a "from the basics" recap in course order; an ambiguous one
+ * (`AMBIGUOUS_DEFECTS`) invites covering other readings of the question, which names concepts the
+ * learner has not met. Both keep the course order and lose learner calibration (the paper's
+ * S_TV up, S_KD down).
+ */
 export interface DefectiveShift {
   /** Multiplier of `learnerReference` (the prompt hides who the learner is). */
   learnerReference: number;
-  /** P(a "start from the basics" recap in course order, written without learner references). */
-  basicsRecap: number;
+  /** Multiplier of the probability of a learner-specific recap (the tutor cannot tell what the learner knows). */
+  learnerRecap: number;
+  /**
+   * P(a "start from the basics" recap in course order, written without learner references), when
+   * the prompt has a context-poor defect / when it has none.
+   */
+  basicsRecap: { contextPoor: number; other: number };
+  /** Extra concepts recapped from the basics beyond the usual recap size (min, max). */
+  basicsExtra: readonly [number, number];
+  /**
+   * P(covering another reading of the question, naming not-yet-known neighbouring concepts), when the
+   * prompt has an ambiguous defect / when it has none (a terse prompt can be misread too).
+   */
+  alternatives: { ambiguous: number; other: number };
+  /** Number of not-yet-known concepts named when covering another reading (min, max). */
+  alternativeConcepts: readonly [number, number];
   /** Multiplier of hint / check / steps probabilities. */
   scaffolding: number;
   /** P(the response first restates what it thinks the question is). */
@@ -76,6 +115,12 @@ export interface RegenerationHabits {
   compliance: Readonly<Record<'sd' | 'kd' | 'tv' | 'ra' | 'cl' | 'ef', number>>;
   /** P(new scaffolding is placed before the prerequisite recap), which can break prerequisite order. */
   scaffoldFirst: number;
+  /**
+   * P(a recap the revision adds or enlarges is appended after the answer — "as you saw in week 3 …" —
+   * rather than placed before it). The recap names prerequisites after the concepts that depend on
+   * them, which S_TV counts as violations.
+   */
+  appendRecap: number;
   /** P(the added steps are phrased as actions: use / run / change), shifting the Bloom level to Apply. */
   actionPhrasing: number;
   /** P(a "mini-challenge" to build a variation is added with the scaffolding, pulling the Bloom level up to Create). */
@@ -99,12 +144,13 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
   'sim-tutor-a': {
     id: 'sim-tutor-a',
     mirrors: 'ChatGPT',
-    version: '1',
+    version: '2',
     habits: {
-      recapFirst: 0.5,
+      recap: 0.75,
+      recapFirst: 0.25,
       recapConcepts: [2, 4],
       learnerReference: 0.8,
-      prerequisiteOrder: 0.5,
+      prerequisiteOrder: 0.3,
       proseSentences: [4, 6],
       codeExample: 0.95,
       showOutput: 0.9,
@@ -113,25 +159,27 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hint: 0.8,
       check: 0.85,
       analogy: 0.6,
-      bloomMatch: 0.4,
-      extension: 0.85,
-      recommendation: 0.75,
-      filler: 0.04,
-      hedge: 0.015,
-      tangent: 0.015,
+      bloomMatch: [0.6, 0.5, 0.4, 0.2, 0.2, 0.2],
+      explainWhy: 0.75,
+      extension: 0.8,
+      recommendation: 0.7,
+      filler: 0.01,
+      hedge: 0.01,
+      tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.35, scaffolding: 0.6, restate: 0.6 },
-    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, actionPhrasing: 0.3, challenge: 0.6, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
   },
   'sim-tutor-b': {
     id: 'sim-tutor-b',
     mirrors: 'Gemini',
-    version: '1',
+    version: '2',
     habits: {
-      recapFirst: 0.4,
+      recap: 0.75,
+      recapFirst: 0.25,
       recapConcepts: [2, 3],
       learnerReference: 0.3,
-      prerequisiteOrder: 0.5,
+      prerequisiteOrder: 0.3,
       proseSentences: [8, 11],
       codeExample: 0.6,
       showOutput: 0.2,
@@ -140,25 +188,27 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hint: 0.05,
       check: 0.05,
       analogy: 0.1,
-      bloomMatch: 0.3,
-      extension: 0.85,
-      recommendation: 0.8,
-      filler: 0.015,
-      hedge: 0.015,
-      tangent: 0.025,
+      bloomMatch: [0.5, 0.4, 0.3, 0.1, 0.1, 0.1],
+      explainWhy: 0.75,
+      extension: 0.8,
+      recommendation: 0.7,
+      filler: 0.01,
+      hedge: 0.01,
+      tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.15, scaffolding: 0.6, restate: 0.5 },
-    regeneration: { compliance: { sd: 0.75, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, actionPhrasing: 0.35, challenge: 0.6, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.75, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
   },
   'sim-tutor-c': {
     id: 'sim-tutor-c',
     mirrors: 'Gemma 4',
-    version: '1',
+    version: '2',
     habits: {
-      recapFirst: 0.4,
+      recap: 0.75,
+      recapFirst: 0.25,
       recapConcepts: [2, 3],
       learnerReference: 0.4,
-      prerequisiteOrder: 0.5,
+      prerequisiteOrder: 0.3,
       proseSentences: [5, 8],
       codeExample: 0.8,
       showOutput: 0.35,
@@ -167,25 +217,27 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hint: 0.15,
       check: 0.1,
       analogy: 0.25,
-      bloomMatch: 0.3,
+      bloomMatch: [0.5, 0.4, 0.3, 0.1, 0.1, 0.1],
+      explainWhy: 0.75,
       extension: 0.8,
-      recommendation: 0.8,
-      filler: 0.025,
-      hedge: 0.02,
-      tangent: 0.02,
+      recommendation: 0.7,
+      filler: 0.01,
+      hedge: 0.01,
+      tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.15, scaffolding: 0.6, restate: 0.5 },
-    regeneration: { compliance: { sd: 0.7, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, actionPhrasing: 0.35, challenge: 0.6, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.7, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
   },
   'sim-tutor-d': {
     id: 'sim-tutor-d',
     mirrors: 'Qwen 3',
-    version: '1',
+    version: '2',
     habits: {
-      recapFirst: 0.45,
+      recap: 0.75,
+      recapFirst: 0.25,
       recapConcepts: [2, 4],
       learnerReference: 0.6,
-      prerequisiteOrder: 0.5,
+      prerequisiteOrder: 0.3,
       proseSentences: [4, 6],
       codeExample: 0.85,
       showOutput: 0.6,
@@ -194,15 +246,16 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hint: 0.4,
       check: 0.4,
       analogy: 0.35,
-      bloomMatch: 0.35,
-      extension: 0.75,
+      bloomMatch: [0.55, 0.45, 0.35, 0.15, 0.15, 0.15],
+      explainWhy: 0.75,
+      extension: 0.8,
       recommendation: 0.7,
-      filler: 0.025,
-      hedge: 0.015,
-      tangent: 0.02,
+      filler: 0.01,
+      hedge: 0.01,
+      tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, basicsRecap: 0.25, scaffolding: 0.6, restate: 0.5 },
-    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, actionPhrasing: 0.3, challenge: 0.6, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
   },
 };
 

@@ -21,7 +21,7 @@ import type { CompletionRequest, CompletionResult, Provider } from '../collect/p
 import { findConcepts } from './concepts';
 import type { PsiCourse, PsiTaxonomy, Scenario } from './schema';
 import { SIMULATED_MATERIAL, type ScenarioMaterial } from './simulated-material';
-import { TUTOR_PROFILES, type TutorProfile, type TutorProfileId } from './simulated-profiles';
+import { AMBIGUOUS_DEFECTS, CONTEXT_POOR_DEFECTS, TUTOR_PROFILES, type TutorProfile, type TutorProfileId } from './simulated-profiles';
 
 export { TUTOR_PROFILES, TUTOR_PROFILE_IDS } from './simulated-profiles';
 export type { TutorProfile, TutorProfileId } from './simulated-profiles';
@@ -123,23 +123,46 @@ export function recapCandidates(taxonomy: PsiTaxonomy, scenario: Scenario): stri
   return [...new Set(ordered)].filter((id) => known.has(id) && !objective.has(id));
 }
 
+/**
+ * Concepts the learner has not met that lie just beyond the objective: every unknown, non-objective
+ * concept with an objective concept among its (transitive) prerequisites, in canonical (course) order.
+ * These are what a tutor names when it guesses that an ambiguous question might be about something
+ * further along. Example: objective `while_loop` → `infinite_loop`, `counter_variable`, … if not known.
+ */
+export function laterConcepts(taxonomy: PsiTaxonomy, scenario: Scenario): string[] {
+  const known = new Set(scenario.learner.known_concepts);
+  const objective = new Set(scenario.objective_concepts);
+  const out = new Set<string>();
+  for (const [p, q] of taxonomy.closure) if (objective.has(p) && !objective.has(q) && !known.has(q)) out.add(q);
+  return taxonomy.ids.filter((id) => out.has(id));
+}
+
 /** Everything the renderer needs, drawn from the profile's habits. */
 export interface ResponsePlan {
   opener: 'none' | 'filler' | 'restate';
   recap: { style: 'learner' | 'basics'; concepts: string[]; references: boolean[] } | null;
   recapFirst: boolean;
   objectiveOrder: string[];
+  /** Defective prompts: not-yet-known concepts named while covering another reading of the question. */
+  alternatives: string[];
   prose: number[];
   code: boolean;
   exampleIntro: boolean;
   output: boolean;
   steps: number;
   actionSteps: boolean;
+  /**
+   * Round 2: concepts the numbered steps walk through, top-down — the objective concepts first, then
+   * what they rely on. Placed before the recap, such a walk-through names a concept before its
+   * prerequisites. Empty = generic steps.
+   */
+  stepConcepts: string[];
   scaffoldFirst: boolean;
   hint: boolean;
   checks: number;
   analogy: boolean;
   bloomMatch: boolean;
+  explainWhy: boolean;
   extension: boolean;
   recommendation: boolean;
   hedge: boolean;
@@ -164,12 +187,15 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
 
   let recap: ResponsePlan['recap'] = null;
   let recapFirst = false;
-  const wantsRecap = chance(rng, Math.max(h.recapFirst, 0.5));
+  const wantsRecap = chance(rng, h.recap * (defective ? d.learnerRecap : 1));
   const recapBeforeAnswer = chance(rng, h.recapFirst);
-  const basics = defective && chance(rng, d.basicsRecap);
+  const categories = scenario.defective.categories as readonly string[];
+  const contextPoor = categories.some((c) => CONTEXT_POOR_DEFECTS.includes(c));
+  const ambiguous = categories.some((c) => AMBIGUOUS_DEFECTS.includes(c));
+  const basics = defective && chance(rng, contextPoor ? d.basicsRecap.contextPoor : d.basicsRecap.other);
   if (basics && candidates.length > 0) {
     // No learner context: fall back to the course's default order, from the basics up.
-    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + 3);
+    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + intBetween(rng, d.basicsExtra));
     const chosen = new Set(candidates.slice(0, n));
     recap = { style: 'basics', concepts: taxonomy.ids.filter((id) => chosen.has(id)), references: [] };
     recap.references = recap.concepts.map(() => false);
@@ -196,24 +222,31 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
   const hint = chance(rng, h.hint * scaffoldScale);
   const checks = chance(rng, h.check * scaffoldScale) ? 1 : 0;
   const analogy = chance(rng, h.analogy);
-  const bloomMatch = chance(rng, h.bloomMatch);
+  const bloomMatch = chance(rng, h.bloomMatch[scenario.target_bloom - 1] ?? 0);
+  let alternatives: string[] = [];
+  if (defective && chance(rng, ambiguous ? d.alternatives.ambiguous : d.alternatives.other)) {
+    alternatives = laterConcepts(taxonomy, scenario).slice(0, intBetween(rng, d.alternativeConcepts));
+  }
   const opener = defective && chance(rng, d.restate) ? 'restate' : chance(rng, h.filler) ? 'filler' : 'none';
   return {
     opener,
     recap,
     recapFirst,
     objectiveOrder,
+    alternatives,
     prose,
     code,
     exampleIntro,
     output,
     steps,
     actionSteps: false,
+    stepConcepts: [],
     scaffoldFirst: false,
     hint,
     checks,
     analogy,
     bloomMatch,
+    explainWhy: chance(rng, h.explainWhy),
     extension: chance(rng, h.extension),
     recommendation: chance(rng, h.recommendation),
     hedge: chance(rng, h.hedge),
@@ -272,12 +305,17 @@ export function revisePlan(plan: ResponsePlan, profile: TutorProfile, req: PsiTu
     next.headings = true;
     next.scaffoldFirst = chance(rng, r.scaffoldFirst);
     next.actionSteps = chance(rng, r.actionPhrasing);
+    if (next.scaffoldFirst) {
+      // A walk-through placed first goes top-down: the objective, then what it relies on.
+      const below = recapCandidates(taxonomy, req.scenario).slice(0, Math.max(1, 4 - next.objectiveOrder.length));
+      next.stepConcepts = [...next.objectiveOrder, ...below];
+      next.steps = next.stepConcepts.length;
+    }
     next.challenge = chance(rng, r.challenge);
     // Revisions also grow their explanation: two more plain sentences.
     next.prose = [...next.prose, Math.floor(rng() * 1e6), Math.floor(rng() * 1e6)];
     if (next.actionSteps) next.bloomMatch = false;
   }
-  const hadRecap = plan.recap !== null;
   const beyond = (req.checklist ?? []).some((item) => /one step beyond|instead of restating/i.test(typeof item === 'string' ? item : `${item.text ?? ''}`));
   if (targets.has('kd') && chance(rng, r.compliance.kd)) {
     if (beyond) {
@@ -304,8 +342,9 @@ export function revisePlan(plan: ResponsePlan, profile: TutorProfile, req: PsiTu
       next.recap = { style: 'learner', concepts: [...recap.concepts, stalest.concept], references: [...recap.references, true] };
     }
   }
-  // A recap added during revision is woven in after the answer ("as you saw in week 3 ...").
-  if (!hadRecap && next.recap) next.recapFirst = false;
+  // A recap the revision adds or enlarges is often appended after the answer ("as you saw in week 3 ...").
+  const recapGrew = next.recap !== null && (plan.recap === null || next.recap.concepts.length > plan.recap.concepts.length);
+  if (recapGrew && chance(rng, r.appendRecap)) next.recapFirst = false;
   if (targets.has('tv') && chance(rng, r.compliance.tv)) {
     next.recapFirst = true;
     next.scaffoldFirst = false;
@@ -399,7 +438,13 @@ function recapSentence(rng: Rng, taxonomy: PsiTaxonomy, scenario: Scenario, id: 
   ]);
 }
 
-function stepLines(plan: ResponsePlan, labels: string[]): string[] {
+function stepLines(plan: ResponsePlan, labels: string[], taxonomy: PsiTaxonomy): string[] {
+  if (plan.stepConcepts.length > 0) {
+    return plan.stepConcepts.map((id, i) => {
+      const label = conceptLabel(taxonomy, id);
+      return `${i + 1}. ${plan.actionSteps ? `Run the example again and watch what ${label} does.` : `Find where the example relies on ${label}.`}`;
+    });
+  }
   const main = labels[0] ?? 'this';
   const action = [
     'Use the corrected line from the example in your program.',
@@ -426,7 +471,16 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
 
   const opener: string[] = [];
   if (plan.opener === 'filler') opener.push(pick(rng, FILLER_OPENERS));
-  if (plan.opener === 'restate') opener.push("It sounds like you're stuck on something from this week's material, so here is the short version first.");
+  const alternativeNames = plan.alternatives.map((id) => conceptLabel(taxonomy, id)).join(' or ');
+  // A restating opener puts the guessed readings first, before the concepts they build on.
+  const guessUpFront = plan.opener === 'restate' && plan.alternatives.length > 0;
+  if (plan.opener === 'restate') {
+    opener.push(
+      guessUpFront
+        ? `It sounds like you're stuck on something from this week's material, maybe ${alternativeNames}, so here is the short version first.`
+        : "It sounds like you're stuck on something from this week's material, so here is the short version first.",
+    );
+  }
 
   const recap: string[] = [];
   if (plan.recap) {
@@ -450,6 +504,12 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
     answer.push(pool[k]!);
   }
   if (plan.hedge) answer.splice(1 + Math.floor(rng() * (answer.length - 1)), 0, pick(rng, HEDGES));
+  if (plan.explainWhy) {
+    answer.push(
+      'Put simply, the explanation is that Python follows the rule literally; in other words, it does exactly what the line says.',
+      'The reason this matters is that the same idea comes back in almost every program you will meet.',
+    );
+  }
   if (plan.bloomMatch) answer.push(...bloomSentences(scenario.target_bloom, labels));
 
   const example: string[] = [];
@@ -458,7 +518,7 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
     example.push('', '```python', material.code, '```');
     if (plan.output) example.push('', 'Output:', '', '```text', material.output, '```');
   }
-  const steps = plan.steps > 0 ? ['To work through it:', '', ...stepLines(plan, labels)] : [];
+  const steps = plan.steps > 0 ? ['To work through it:', '', ...stepLines(plan, labels, taxonomy)] : [];
 
   const heading = (title: string) => (plan.headings ? [`### ${title}`, ''] : []);
   if (opener.length > 0) push(opener.join(' '));
@@ -469,6 +529,9 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
   if (plan.recapFirst && recap.length > 0) push(...heading('What you already have'), recap.join(' '));
   push(...heading("What's going on"), answer.join(' '));
   if (!plan.recapFirst && recap.length > 0) push(recap.join(' '));
+  if (plan.alternatives.length > 0 && !guessUpFront) {
+    push(`If your question was really about ${alternativeNames}, that is a later topic of the course that builds on what is shown here.`);
+  }
   if (!plan.scaffoldFirst) {
     if (example.length > 0) push(...heading('Example'), ...example);
     if (steps.length > 0) push(...steps);

@@ -7,9 +7,9 @@ import type { ScoredRecord } from '../analysis/score';
 const pct2 = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
 
 /** Agreement rows in percent (two decimals, as the paper prints 85.25 %), one per group. */
-export function agreementTable(rows: readonly OrderAgreementRow[], groupName = 'group') {
+export function agreementTable(rows: readonly OrderAgreementRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}) {
   return rows.map((r) => ({
-    [groupName]: r.group,
+    [groupName]: labels[r.group] ?? r.group,
     pairs: r.pairs,
     'exact agreement (%)': pct2(r.exact_agreement),
     'mean pairwise Jaccard (%)': pct2(r.mean_jaccard),

@@ -1,7 +1,7 @@
 /**
  * Reconstructed P1 graphs (lib/analysis/graphs) as tables and a figure.
  */
-import type { GraphSummaryRow } from '../analysis/graphs';
+import type { GraphRow, GraphSummaryRow } from '../analysis/graphs';
 import type { FigureSpec } from './kst-figures';
 
 const pct = (k: number, n: number) => (n === 0 ? null : Math.round((k / n) * 1000) / 10);
@@ -33,10 +33,13 @@ export function graphSummaryTable(rows: readonly GraphSummaryRow[], groupName = 
   }));
 }
 
-/** Stacked horizontal bars: share of P1 responses in each verdict per group (percent). */
+/**
+ * Stacked horizontal bars: share of P1 responses in each verdict per group (percent). The title is left
+ * plain: saveFigure marks simulated figures itself.
+ */
 export function graphVerdictSpec(
   rows: readonly GraphSummaryRow[],
-  options: { simulated: boolean; title: string; labels?: Readonly<Record<string, string>> },
+  options: { title: string; labels?: Readonly<Record<string, string>> },
 ): FigureSpec {
   const y = rows.map((r) => options.labels?.[r.group] ?? r.group);
   const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number) => ({
@@ -56,7 +59,7 @@ export function graphVerdictSpec(
       bar('(c) inconsistent with own graph', '#e45756', (r) => r.inconsistent),
     ],
     layout: {
-      title: { text: `${options.title}${options.simulated ? ' — SIMULATED responses' : ''}` },
+      title: { text: options.title },
       barmode: 'stack',
       xaxis: { title: { text: 'Share of valid P1 responses (%)' }, range: [0, 100] },
       yaxis: { autorange: 'reversed' },
@@ -66,4 +69,31 @@ export function graphVerdictSpec(
       height: 160 + 40 * rows.length,
     },
   };
+}
+
+/**
+ * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs,
+ * pairs as "p>q", edge scores unrounded.
+ * Example: pairs [['A','B']] → "A>B"; an empty set → "".
+ */
+export function graphRowsTable(rows: readonly GraphRow[]) {
+  return rows.map((r) => ({
+    run_id: r.runId,
+    model: r.model,
+    domain: r.domain,
+    order: r.order,
+    state: r.state.join(' '),
+    returned_pairs: r.pairs.map(([p, q]) => `${p}>${q}`).join(' '),
+    self_pairs: r.selfPairs,
+    cyclic: r.cyclic,
+    recommended: r.recommended.join(' '),
+    reference_fringe: r.reference.join(' '),
+    own_graph_fringe: r.implied.join(' '),
+    verdict: r.verdict,
+    follows_own_graph: r.consistent,
+    direct_precision: r.direct.precision,
+    direct_recall: r.direct.recall,
+    closure_precision: r.closure.precision,
+    closure_recall: r.closure.recall,
+  }));
 }

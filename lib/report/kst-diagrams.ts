@@ -234,27 +234,42 @@ export function latticeSpec(domain: Domain, options: { title?: string; highlight
   if (fringeEdges.length > 0) data.push(edgeTrace(layout, fringeEdges, 'outer fringe', FRINGE_COLOUR, 4));
   data.push({
     type: 'scatter',
-    mode: 'markers+text',
+    mode: 'markers',
     name: 'knowledge state',
     x: layout.nodes.map((n) => n.x),
     y: layout.nodes.map((n) => n.y),
-    text: layout.nodes.map((n) => n.label),
     hovertext: layout.nodes.map((n) => n.hover),
     hoverinfo: 'text',
-    textposition: 'middle center',
-    textfont: { size: 11, color: 'black' },
-    marker: { size: 14 + 6.5 * longest, symbol: 'square', color: layout.nodes.map(colour), opacity: 0.35, line: { color: layout.nodes.map(colour), width: 2 } },
+    marker: { size: 10, color: layout.nodes.map(colour) },
   });
+  // Labels as boxed annotations (white background, border in the node's colour) so they stay legible
+  // over the edges; each carries the same hover text as its node.
+  const annotations = layout.nodes.map((n) => ({
+    x: n.x,
+    y: n.y,
+    xref: 'x',
+    yref: 'y',
+    text: n.label,
+    hovertext: n.hover,
+    showarrow: false,
+    bgcolor: 'white',
+    bordercolor: colour(n),
+    borderwidth: colour(n) === NODE_COLOUR ? 1 : 2.5,
+    borderpad: 3,
+    font: { size: 11, color: 'black' },
+  }));
   const title = options.title ?? `${domain.title}: knowledge space (${layout.nodes.length} states)`;
+  const note = sorted ? `<br><sup>state ${stateLabel(sorted, shortIds(domain.ids))} in red, its outer fringe (the admissible next steps) in orange</sup>` : '';
   return {
     data,
     layout: {
-      title: { text: sorted ? `${title}; highlighted ${stateLabel(sorted, shortIds(domain.ids))} and its outer fringe` : title },
+      title: { text: `${title}${note}` },
       showlegend: false,
+      annotations,
       xaxis: hiddenAxis([-(widest + 1) / 2, (widest + 1) / 2]),
       yaxis: hiddenAxis([-0.6, layout.layers - 0.4], 'components mastered'),
-      width: Math.max(520, (30 + 7 * longest) * widest + 200),
-      height: 80 * layout.layers + 140,
+      width: Math.max(560, (40 + 7 * longest) * (widest + 1) + 120),
+      height: 70 * layout.layers + 160,
       margin: { l: 70, r: 30, t: 70, b: 40 },
     },
   };

@@ -101,7 +101,7 @@ export function withPrerequisites(domain: Domain, pairs: ReadonlyArray<readonly 
 export function describeState(domain: Domain, state: readonly string[]): string {
   const check = checkState(domain, state);
   const sorted = [...state].sort((a, b) => (domain.index.get(a) ?? Infinity) - (domain.index.get(b) ?? Infinity));
-  if (!check.ok) return `${stateLabel(sorted)} is not a knowledge state of ${domain.id}: ${check.reason}`;
+  if (!check.ok) return `${stateLabel(sorted)} is not a knowledge state of ${domain.id}: ${check.reason.replace(/^not a knowledge state: /, '')}`;
   if (new Set(state).size !== state.length) return `${stateLabel(sorted)} lists a component twice; a state is a set`;
   const fringe = outerFringe(domain, sorted);
   return fringe.length === 0

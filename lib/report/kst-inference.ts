@@ -58,12 +58,13 @@ export function inferenceSeeds(rows: readonly ContrastRow[], options: InferenceO
 
 /**
  * Histogram (percentage points) of a contrast's bootstrap means, with vertical lines at the estimate and
- * the interval ends, and — when given — the paper's estimate and interval as dashed lines.
+ * the interval ends, and — when given — the paper's estimate and interval as dashed lines. The title is
+ * left plain: saveFigure marks simulated figures itself.
  */
 export function bootstrapHistogramSpec(
   means: ArrayLike<number>,
   row: ContrastRow,
-  options: { simulated: boolean; published?: { estimate: number; ci_low?: number; ci_high?: number } },
+  options: { published?: { estimate: number; ci_low?: number; ci_high?: number } } = {},
 ): FigureSpec {
   const x = Array.from(means, (m) => Math.round(m * 1e6) / 1e4);
   const line = (at: number, color: string, dash: string, label: string) => ({
@@ -85,7 +86,7 @@ export function bootstrapHistogramSpec(
     data: [{ type: 'histogram', x, nbinsx: 60, name: 'bootstrap means', marker: { color: '#4c78a8' } }],
     layout: {
       title: {
-        text: `Bootstrap distribution of ${row.contrast} (${metric}), ${x.length.toLocaleString('en-US')} resamples${options.simulated ? ' — SIMULATED responses' : ''}`,
+        text: `Bootstrap distribution of ${row.contrast} (${metric}), ${x.length.toLocaleString('en-US')} resamples`,
       },
       xaxis: { title: { text: 'Mean state-level difference (percentage points)' } },
       yaxis: { title: { text: 'Resamples' } },

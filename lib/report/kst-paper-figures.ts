@@ -3,8 +3,8 @@
  * Built on figure2Spec / figure3Spec (unchanged) by adding to their output.
  */
 import type { Condition } from '../conditions';
-import type { DomainConditionRow } from '../analysis';
-import { figure2Spec, figure3Spec, type FigureSpec } from './kst-figures';
+import type { DomainConditionRow, Table3Row } from '../analysis';
+import { figure1Spec, figure2Spec, figure3Spec, type FigureSpec } from './kst-figures';
 import type { PublishedKst } from './kst-tables';
 import { modelLabel } from './mirrors';
 
@@ -12,6 +12,15 @@ import { modelLabel } from './mirrors';
 export interface PublishedKstFigures extends PublishedKst {
   table1: { rows: Array<{ domain: string; label: string; components: number; states: number }> };
   figure3: { domain: string; condition: Condition; n: number; correct: Record<string, number> };
+  overall: { n: number; exact: number; precision: number; recall: number; f1: number; jaccard: number; terminal_responses: number; terminal_correct: number };
+}
+
+/**
+ * The paper's Figure 3 counts when the figure being drawn shows the same domain × condition (the paper
+ * prints only Graph to Equation × P1), else null.
+ */
+export function paperFigure3For(published: Pick<PublishedKstFigures, 'figure3'>, domain: string, condition: string): PublishedKstFigures['figure3'] | null {
+  return published.figure3.domain === domain && published.figure3.condition === condition ? published.figure3 : null;
 }
 
 /**
@@ -29,6 +38,21 @@ export function paperDomainOrder(
   const labels: Record<string, string> = {};
   for (const d of domains) if (have.has(d.id)) labels[d.id] = d.title;
   return { order: [...paper, ...rest], labels };
+}
+
+/**
+ * Figure 1 with the paper's Table 3 exact and F1 values as markers placed on their own bars (each marker
+ * shares the offset group of its bar, with plotly's `scattermode: 'group'`). The title is left plain:
+ * saveFigure marks simulated figures itself (watermark and title suffix).
+ */
+export function figure1WithPaper(rows: readonly Table3Row[], published: PublishedKst, options: { simulated: boolean }): FigureSpec {
+  const paper = Object.fromEntries(published.table3.rows.map((r) => [r.condition, { exact: r.exact, f1: r.f1 }]));
+  const spec = figure1Spec(rows, { simulated: options.simulated, published: paper });
+  const groups = ['exact', 'f1', 'exact', 'f1'];
+  return {
+    data: spec.data.map((trace, i) => ({ ...trace, offsetgroup: groups[i] })),
+    layout: { ...spec.layout, title: { text: 'Exact-set accuracy and macro F1 by condition' }, scattermode: 'group' },
+  };
 }
 
 /**
@@ -56,7 +80,7 @@ export function figure2WithPaper(
   });
   return {
     data: [{ ...trace, text, y }],
-    layout: { ...spec.layout, margin: { l: 170 }, width: 780, height: 480 },
+    layout: { ...spec.layout, title: { text: 'Exact-set accuracy (%) by domain and condition' }, margin: { l: 170 }, width: 780, height: 480 },
   };
 }
 
@@ -97,7 +121,16 @@ export function figure3WithPaper(
   }
   return {
     data,
-    layout: { ...spec.layout, margin: { l: 250 }, showlegend: options.paper !== null, legend: { orientation: 'h', y: -0.2 } },
+    layout: {
+      ...spec.layout,
+      title: { text: options.title },
+      // Room for the "100.0% (18/18)" labels right of full bars, and for the legend below the axis title.
+      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 135] },
+      margin: { l: 250, b: 110 },
+      height: (spec.layout['height'] as number) + 60,
+      showlegend: options.paper !== null,
+      legend: { orientation: 'h', y: -0.35 },
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 
 import { join } from 'node:path';
 import { collectKst, dryRunKst, type CollectParams } from '../../lib/collect/collect';
 import { kstJobs } from '../../lib/collect/kst-study';
+import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
 import type { Provider } from '../../lib/collect/providers/types';
 import {
@@ -312,4 +313,45 @@ test('dry run counts pending calls and prompt tokens, and writes nothing', () =>
   assert.match(unpriced.note ?? '', /no price for openai:unpriced/);
   assert.equal(report.costUsd, null);
   assert.equal(existsSync(out), false);
+});
+
+test('--retry-missing requests missing cells again; the new records supersede the old; extracted.jsonl and resume agree', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const failing = stubProvider('openai:stub', (req) => {
+    if (req.runId.startsWith('tiny-b.')) throw providerError('server_error', 'boom', { httpStatus: 500 });
+    return okResult(answerPosition1(req));
+  });
+  const p = (extra: Partial<CollectParams> = {}) => params(out, domainsDir, { conditions: ['P0'], maxRetries: 0, ...extra });
+  await collectKst(p(), deps({ 'openai:stub': failing }).deps);
+  const first = readLines(join(out, 'responses.jsonl'));
+  const missing = first.filter((r) => r.status === 'missing').map((r) => r.run_id);
+  assert.equal(missing.length, 3 * 2); // tiny-b: 3 states × 2 orders
+  // without the option, missing cells count as done
+  const idle = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  assert.equal((await collectKst(p(), deps({ 'openai:stub': idle }).deps)).status, 'complete');
+  assert.equal(idle.total(), 0);
+  // the dry run sees them as pending only with the option
+  assert.equal(dryRunKst(p()).calls, 0);
+  assert.equal(dryRunKst(p({ retryMissing: true })).calls, missing.length);
+
+  const healed = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const r = await collectKst(p({ retryMissing: true }), deps({ 'openai:stub': healed }).deps);
+  assert.equal(r.status, 'complete');
+  assert.deepEqual([...healed.calls.keys()].sort(), [...missing].sort());
+  assert.equal(r.resumed, 16 - missing.length);
+  assert.deepEqual(r.written, { valid: missing.length });
+  const lines = readLines(join(out, 'responses.jsonl'));
+  assert.equal(lines.length, 16 + missing.length, 'old records stay in the file (append-only)');
+  const winners = [...readCompleted(join(out, 'responses.jsonl')).values()];
+  assert.equal(winners.length, 16);
+  assert.ok(winners.every((w) => w.status === 'valid'));
+  assert.ok(winners.filter((w) => missing.includes(w.run_id as string)).every((w) => w.supersedes_missing === true));
+  const extracted = readLines(join(out, 'extracted.jsonl'));
+  assert.deepEqual(extracted.map((e) => e.run_id), winners.map((w) => w.run_id));
+  assert.ok(extracted.every((e) => e.status === 'valid'));
+  // nothing left to retry
+  const none = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  await collectKst(p({ retryMissing: true }), deps({ 'openai:stub': none }).deps);
+  assert.equal(none.total(), 0);
 });

@@ -72,3 +72,26 @@ test('directory lock: a live holder blocks, a dead holder is taken over', () => 
   release();
   assert.equal(existsSync(lock), false);
 });
+
+test('a missing record may be superseded: the last record of a run_id wins, in the file order of the winners', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  writeFileSync(
+    file,
+    [
+      { run_id: 'a', status: 'missing' },
+      { run_id: 'b', status: 'valid' },
+      { run_id: 'c', status: 'missing' },
+      { run_id: 'a', status: 'missing', n: 2 },
+      { run_id: 'a', status: 'invalid', n: 3 },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
+  const done = readCompleted(file);
+  assert.deepEqual([...done.keys()], ['b', 'c', 'a']);
+  assert.deepEqual(done.get('a'), { run_id: 'a', status: 'invalid', n: 3 });
+  // nothing may follow a valid or invalid record
+  writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ run_id: 'a', status: 'valid' })}\n`);
+  assert.throws(() => readCompleted(file), /r\.jsonl:6: run_id a already has a final record \(status "invalid"\); only a missing record may be superseded/);
+});

@@ -65,7 +65,7 @@ test('describeState explains states and non-states without throwing', () => {
   assert.equal(describeState(slope, ['SL4', 'SL1']), '{SL1,SL4} is a knowledge state of slope; admissible next steps (outer fringe): {SL2}');
   assert.equal(
     describeState(slope, ['SL1', 'SL3']),
-    '{SL1,SL3} is not a knowledge state of slope: not a knowledge state: SL3 is in the state but its prerequisite SL2 is not',
+    '{SL1,SL3} is not a knowledge state of slope: SL3 is in the state but its prerequisite SL2 is not',
   );
   assert.match(describeState(slope, ['XX']), /unknown component ID\(s\) XX/);
   assert.match(describeState(slope, slope.ids), /full domain/);
