@@ -167,8 +167,8 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hedge: 0.01,
       tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.6, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.4, other: 0.2 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.92, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.9, extraScaffolds: [0, 1] },
   },
   'sim-tutor-b': {
     id: 'sim-tutor-b',
@@ -197,7 +197,7 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       tangent: 0.01,
     },
     defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.75, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
+    regeneration: { compliance: { sd: 0.92, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.9, extraScaffolds: [0, 1] },
   },
   'sim-tutor-c': {
     id: 'sim-tutor-c',
@@ -225,8 +225,8 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       hedge: 0.01,
       tangent: 0.01,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.7, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.3, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.5, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.92, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.55, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.9, extraScaffolds: [0, 1] },
   },
   'sim-tutor-d': {
     id: 'sim-tutor-d',
@@ -255,7 +255,7 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       tangent: 0.01,
     },
     defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.15, ra: 0.25, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.5, challenge: 0.7, extraScaffolds: [0, 1] },
+    regeneration: { compliance: { sd: 0.92, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.5, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.9, extraScaffolds: [0, 1] },
   },
 };
 

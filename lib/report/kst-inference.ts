@@ -8,6 +8,8 @@ import type { ContrastRow, InferenceOptions } from '../analysis';
 import type { ScoredRecord } from '../analysis/score';
 import { bootstrapMeans, pairedDifferences, stateMeans } from '../stats';
 import type { FigureSpec } from './kst-figures';
+import { contrastComparison, type PublishedKst } from './kst-tables';
+import { formatP } from './contrast-text';
 
 /**
  * The paired state-level differences of a contrast (`later − earlier`, e.g. 'P2-P1') for `metric`, as
@@ -67,9 +69,10 @@ export function bootstrapHistogramSpec(
   options: { published?: { estimate: number; ci_low?: number; ci_high?: number } } = {},
 ): FigureSpec {
   const x = Array.from(means, (m) => Math.round(m * 1e6) / 1e4);
-  const line = (at: number, color: string, dash: string, label: string) => ({
+  // Computed labels just above the plot, the paper's one row higher, so close lines stay readable.
+  const line = (at: number, color: string, dash: string, label: string, row = 0) => ({
     shape: { type: 'line', xref: 'x', yref: 'paper', x0: at, x1: at, y0: 0, y1: 1, line: { color, width: 2, dash } },
-    annotation: { xref: 'x', yref: 'paper', x: at, y: 1.02, text: label, showarrow: false, font: { size: 11, color } },
+    annotation: { xref: 'x', yref: 'paper', x: at, y: 1.02 + 0.07 * row, yanchor: 'bottom', text: label, showarrow: false, font: { size: 11, color } },
   });
   const lines = [];
   if (row.estimate !== null) {
@@ -78,8 +81,8 @@ export function bootstrapHistogramSpec(
   }
   const p = options.published;
   if (p) {
-    lines.push(line(p.estimate, 'black', 'dash', 'paper'));
-    if (p.ci_low !== undefined && p.ci_high !== undefined) lines.push(line(p.ci_low, 'black', 'dashdot', ''), line(p.ci_high, 'black', 'dashdot', ''));
+    lines.push(line(p.estimate, 'black', 'dash', 'paper estimate', 1));
+    if (p.ci_low !== undefined && p.ci_high !== undefined) lines.push(line(p.ci_low, 'black', 'dashdot', 'paper 2.5%', 1), line(p.ci_high, 'black', 'dashdot', 'paper 97.5%', 1));
   }
   const metric = row.metric === 'exact' ? 'exact-set accuracy' : 'macro F1';
   return {
@@ -93,8 +96,18 @@ export function bootstrapHistogramSpec(
       shapes: lines.map((l) => l.shape),
       annotations: lines.map((l) => l.annotation).filter((a) => a.text !== ''),
       showlegend: false,
+      margin: { t: 110 },
       width: 760,
-      height: 440,
+      height: 460,
     },
   };
+}
+
+/**
+ * contrastComparison for display: p values as the paper prints them (".6022", "< .0001") instead of
+ * raw doubles, which a fixed number of decimals would show as a misleading 0.0000.
+ */
+export function contrastTable(rows: readonly ContrastRow[], published: PublishedKst) {
+  const p = (x: number | null) => (x === null ? null : formatP(x).replace(/^= /, ''));
+  return contrastComparison(rows, published).map((r) => ({ ...r, p: p(r.p), p_holm: p(r.p_holm) }));
 }
