@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { analysisFiles, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
+import { analysisFiles, analysisProvenance, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
 import { writeFilesAtomic } from '../../lib/io';
 import { loadDomainDir } from '../../lib/kst';
 import { intOption, parseOptions, required, type Command } from '../common';
@@ -29,9 +27,6 @@ Options:
   -h, --help        show this help
 `;
 
-function sha256(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
 
 export const command: Command = {
   summary: 'score responses and write Tables 1, 3, 4, contrasts and order agreement (CSV)',
@@ -62,12 +57,7 @@ export const command: Command = {
     const domains = loadDomainDir(domainsDir);
     const records = loadResponses(responsesFile, domains);
     const result = analyze(domains, records, inference);
-    const provenance = {
-      inputs: {
-        responses: { file: responsesFile, sha256: sha256(responsesFile) },
-        domains: domains.map((d) => ({ id: d.id, file: d.file ?? null, sha256: d.file ? sha256(d.file) : null })),
-      },
-    };
+    const provenance = analysisProvenance(responsesFile, domains);
     writeFilesAtomic(analysisFiles(result, outDir, provenance));
     const c = result.counts;
     process.stderr.write(

@@ -13,6 +13,7 @@ import { table4, type Table4Row } from './table4';
 export { loadResponses, validateResponses, ResponseLineSchema } from './responses';
 export type { ResponseLine, ResponseRecord } from './responses';
 export { scoreRecords } from './score';
+export { analysisProvenance } from './provenance';
 export type { ScoredRecord, ResponseScores } from './score';
 export { table1, table3, table4, domainCondition, contrasts, orderAgreement, toCsv };
 export type { Table1Row, Table3Row, Table4Row, DomainConditionRow, ContrastRow, OrderAgreement, InferenceOptions };

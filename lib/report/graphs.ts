@@ -63,10 +63,10 @@ export function graphVerdictSpec(
       barmode: 'stack',
       xaxis: { title: { text: 'Share of valid P1 responses (%)' }, range: [0, 100] },
       yaxis: { autorange: 'reversed' },
-      margin: { l: 250 },
-      legend: { orientation: 'h', y: -0.2 },
-      width: 820,
-      height: 160 + 40 * rows.length,
+      margin: { l: 250, b: 130 },
+      legend: { orientation: 'h', traceorder: 'normal', x: 0, y: -0.22, yanchor: 'top', font: { size: 11 } },
+      width: 900,
+      height: 240 + 40 * rows.length,
     },
   };
 }

@@ -109,5 +109,6 @@ export function bootstrapHistogramSpec(
  */
 export function contrastTable(rows: readonly ContrastRow[], published: PublishedKst) {
   const p = (x: number | null) => (x === null ? null : formatP(x).replace(/^= /, ''));
-  return contrastComparison(rows, published).map((r) => ({ ...r, p: p(r.p), p_holm: p(r.p_holm) }));
+  const paper = (x: number | string | null) => (typeof x === 'number' ? p(x) : x === null ? null : x.replace('0.', '.'));
+  return contrastComparison(rows, published).map((r) => ({ ...r, p: p(r.p), p_holm: p(r.p_holm), 'p_holm (paper)': paper(r['p_holm (paper)']) }));
 }

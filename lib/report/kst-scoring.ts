@@ -3,9 +3,8 @@
  * position → canonical ID mapping, the scored-responses file, and the provenance block that
  * `kstbench analyze` writes into analysis.json (so the notebook's outputs match the CLI's byte for byte).
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
+export { analysisProvenance } from '../analysis/provenance';
 import type { ScoredRecord } from '../analysis/score';
 import { presentation, type Domain } from '../kst';
 import { stateLabel } from './kst-diagrams';
@@ -127,22 +126,6 @@ export function scoredResponsesText(scored: readonly ScoredRecord[]): string {
     .join('');
 }
 
-function sha256(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
-/**
- * The provenance block `kstbench analyze` adds to analysis.json: the responses file and every domain
- * file with their SHA-256, paths as given (so run both from the same folder to compare outputs).
- */
-export function analysisProvenance(responsesFile: string, domains: readonly Domain[]): Record<string, unknown> {
-  return {
-    inputs: {
-      responses: { file: responsesFile, sha256: sha256(responsesFile) },
-      domains: domains.map((d) => ({ id: d.id, file: d.file ?? null, sha256: d.file ? sha256(d.file) : null })),
-    },
-  };
-}
 
 /**
  * Valid / invalid / missing counts beside the paper's (§4.3: every one of the 2,400 responses valid,

@@ -268,7 +268,9 @@ test('figure 1 with paper markers: each marker shares its bar\'s offset group', 
 test('contrast display table prints p values as the paper does', async () => {
   const { contrastTable } = await import('../../lib/report');
   const [r] = contrastTable([row({ contrast: 'P2-P1', p: 0.00001, p_holm: 0.00003 })], published);
-  assert.deepEqual([r!.p, r!.p_holm, r!['p_holm (paper)'], r!.estimate], ['< .0001', '< .0001', '< 0.0001', 1.5]);
+  assert.deepEqual([r!.p, r!.p_holm, r!['p_holm (paper)'], r!.estimate], ['< .0001', '< .0001', '< .0001', 1.5]);
+  const [e] = contrastTable([row({})], published);
+  assert.equal(e!['p_holm (paper)'], '.6022');
   const [f] = contrastTable([row({ metric: 'f1', p: 0.60221, p_holm: null })], published);
-  assert.deepEqual([f!.p, f!.p_holm], ['.6022', null]);
+  assert.deepEqual([f!.p, f!.p_holm, f!['p_holm (paper)']], ['.6022', null, null]);
 });
