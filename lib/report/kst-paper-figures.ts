@@ -117,15 +117,16 @@ export function figure3WithPaper(
       hoverinfo: 'text',
       marker: { symbol: 'diamond-open', size: 12, color: 'black', line: { width: 2 } },
     });
-    data[0] = { ...data[0], name: 'Computed' };
+    // Labels inside the bars, so the paper's markers near the bar ends do not cover them.
+    data[0] = { ...data[0], name: 'Computed', textposition: 'inside', insidetextanchor: 'middle', textfont: { color: 'white' } };
   }
   return {
     data,
     layout: {
       ...spec.layout,
       title: { text: options.title },
-      // Room for the "100.0% (18/18)" labels right of full bars, and for the legend below the axis title.
-      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 135] },
+      // Room for "100.0% (18/18)" labels right of full bars (no paper markers), and for the legend.
+      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, options.paper ? 105 : 135] },
       margin: { l: 250, b: 110 },
       height: (spec.layout['height'] as number) + 60,
       showlegend: options.paper !== null,
