@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
-import { kstbench, readCsv, tempDir, ROOT } from '../support/cli';
+import { kstbench, tempDir, ROOT } from '../support/cli';
 
 const ORACLE = join(ROOT, 'test', 'oracle', 'kst_analysis.py');
 const CASES = 36;
@@ -114,7 +114,7 @@ function generateCase(index: number): Case {
       prerequisites: d.pairs,
     }, null, 1));
   }
-  const models = shuffle(rng, ['openai:gpt-x', 'anthropic:claude-y', 'sim-a', 'm.b/2', 'Zed']).slice(0, intIn(rng, 1, 4));
+  const models = shuffle(rng, ['openai:gpt-x', 'anthropic:claude-y', 'sim-a', 'm.b/2', 'Zed', 'lab "x", v2']).slice(0, intIn(rng, 1, 4));
   let conditions = [...CONDITIONS];
   if (rng() < 0.15) conditions = conditions.filter((c) => c !== pick(rng, CONDITIONS));
   const onlyMissing = rng() < 0.1 ? pick(rng, conditions) : undefined;
@@ -160,6 +160,31 @@ function generateCase(index: number): Case {
 }
 
 type Row = Record<string, string>;
+
+/** RFC 4180 CSV (quoted fields may hold commas, doubled quotes and newlines) into objects keyed by the header. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(field); field = ''; }
+    else if (ch === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else if (ch !== '\r') field += ch;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+function readCsv(file: string): Row[] {
+  const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+  return rows.map((values) => Object.fromEntries(header!.map((c, i) => [c, values[i] ?? ''])));
+}
 const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
 
 function close(actual: string | undefined, expected: string | undefined, msg: string) {
@@ -249,7 +274,7 @@ function checkCase(c: Case): { pChecked: number; summary: string } {
   const statuses = ['valid', 'invalid', 'missing'].map((k) => `${k} ${counts[k]}`).join(', ');
   const oa = oracle('order_agreement.csv')[0]!;
   const summary = `${c.features}; ${ours('table1.csv').length} domain(s), ${statuses}; conditions ${ours('table3.csv').map((x) => x.condition).join('')}; ` +
-    `table4 rows ${cc.length && ours('table4.csv').length}; order pairs ${oa.pairs}; p compared exactly ${pChecked}/${cc.filter((x) => x.p !== '').length}; ` +
+    `table4 rows ${ours('table4.csv').length}; order pairs ${oa.pairs}; p compared exactly ${pChecked}/${cc.filter((x) => x.p !== '').length}; ` +
     `states per contrast ${oc.map((x) => x.states).join('/')}`;
   return { pChecked, summary };
 }

@@ -21,6 +21,8 @@ Bad input: message naming file/line on stderr, exit 1, nothing written.
 """
 import argparse
 import bisect
+import csv
+import io
 import json
 import math
 import os
@@ -150,13 +152,17 @@ def load_responses(path, domains):
         for field in ('run_id', 'model', 'domain', 'condition', 'order', 'state', 'status'):
             if field not in r:
                 raise InputError(f'{where}: missing {field}')
-        if not isinstance(r['run_id'], str) or not isinstance(r['model'], str):
-            raise InputError(f'{where}: run_id/model must be strings')
+        for field in ('run_id', 'model'):
+            if not isinstance(r[field], str) or r[field] == '':
+                raise InputError(f'{where}: {field} must be a non-empty string')
         if r['domain'] not in domains:
             raise InputError(f'{where}: unknown domain {r["domain"]!r}')
         if r['condition'] not in CONDITIONS:
             raise InputError(f'{where}: unknown condition {r["condition"]!r}')
-        if not isinstance(r['order'], int) or isinstance(r['order'], bool) or r['order'] < 1:
+        order = r['order']
+        if isinstance(order, float) and order.is_integer():
+            order = int(order)  # JSON does not distinguish 2 from 2.0
+        if not isinstance(order, int) or isinstance(order, bool) or order < 1:
             raise InputError(f'{where}: bad order {r["order"]!r}')
         if r['status'] not in STATUSES:
             raise InputError(f'{where}: bad status {r["status"]!r}')
@@ -172,12 +178,12 @@ def load_responses(path, domains):
         if r['run_id'] in run_ids:
             raise InputError(f'{where}: repeated run_id {r["run_id"]}')
         run_ids.add(r['run_id'])
-        cell = (r['model'], r['condition'], r['domain'], state, r['order'])
+        cell = (r['model'], r['condition'], r['domain'], state, order)
         if cell in cells:
             raise InputError(f'{where}: second response for the same cell')
         cells.add(cell)
         records.append({'model': r['model'], 'domain': r['domain'], 'condition': r['condition'],
-                        'order': r['order'], 'state': state, 'status': r['status'], 'rec': rec,
+                        'order': order, 'state': state, 'status': r['status'], 'rec': rec,
                         'fringe': dom['fringe'][state]})
     return records
 
@@ -332,7 +338,9 @@ def analyse(domains, records):
 def write_outputs(out_dir, tables, counts):
     os.makedirs(out_dir, exist_ok=True)
     for name, rows in tables.items():
-        text = ''.join(','.join(str(c) for c in row) + '\n' for row in rows)
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator='\n').writerows(rows)  # RFC 4180 quoting (model names may hold commas)
+        text = buf.getvalue()
         tmp = os.path.join(out_dir, f'.{name}.tmp')
         with open(tmp, 'w', encoding='utf-8') as fh:
             fh.write(text)
