@@ -18,7 +18,7 @@ import { writeFileAtomic } from '../lib/io/atomic';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
 import { describeFailure, NotebookSession } from '../lib/notebook/execute';
 import { parseNotebook, writeNotebook } from '../lib/notebook/ipynb';
-import { effectiveParameters, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
+import { checkGlobalParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
 import { projectRoot } from '../lib/notebook/project';
 
 const HELP = `usage: npm run reproduce -- [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
@@ -84,14 +84,17 @@ export async function main(argv: string[]): Promise<number> {
     for (const stem of Object.keys(params.byNotebook)) {
       if (!stems.has(stem)) throw new InputError(`-p ${stem}:...: no notebook ${stem}.ipynb is being run`, { item: stem });
     }
+    const notebooks = new Map(files.map((f) => [f, parseNotebook(readFileSync(f, 'utf8'), relative(root, f))]));
+    const declared = new Map([...notebooks].map(([f, nb]) => [basename(f, '.ipynb'), parameterNames(nb, relative(root, f))]));
+    checkGlobalParameters(params, declared);
     session = new NotebookSession({ root });
     const ran: Array<{ file: string; parameters: Record<string, unknown> }> = [];
     const started = process.hrtime.bigint();
     for (const file of files) {
       const shown = relative(root, file);
       const stem = basename(file, '.ipynb');
-      const nb = parseNotebook(readFileSync(file, 'utf8'), shown);
-      const parameters = parametersFor(params, stem);
+      const nb = notebooks.get(file)!;
+      const parameters = parametersFor(params, stem, declared.get(stem)!);
       const result = await session.execute(nb, { file: shown, cwd: notebooksDir, parameters });
       if (result.failure) {
         const failedCopy = join(root, 'tmp', 'failed-notebooks', basename(file));

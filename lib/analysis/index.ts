@@ -82,3 +82,6 @@ export function analysisFiles(result: Analysis, outDir: string, provenance: Reco
     ),
   ];
 }
+export { orderAgreementBy } from './order-agreement';
+export type { OrderAgreementRow } from './order-agreement';
+export * from './graphs';

@@ -72,9 +72,33 @@ export function parseParameterArgs(argv: readonly string[]): { params: Parameter
   return { params, rest };
 }
 
-/** The parameters that apply to one notebook (file stem): global ones overridden by notebook-specific ones. */
-export function parametersFor(args: ParameterArgs, notebookStem: string): ParameterValues {
-  return { ...args.all, ...(args.byNotebook[notebookStem] ?? {}) };
+/**
+ * The parameters that apply to one notebook (file stem): the global ones that its parameters cell
+ * declares (so `-p seed 7` reaches every notebook with a `seed` and leaves the others alone), overridden
+ * by the ones addressed to it as `notebook:name` (which must be declared: see `injectParameters`).
+ * Pass `declared` = null to apply every global parameter.
+ */
+export function parametersFor(args: ParameterArgs, notebookStem: string, declared: readonly string[] | null = null): ParameterValues {
+  const global = Object.fromEntries(Object.entries(args.all).filter(([name]) => declared === null || declared.includes(name)));
+  return { ...global, ...(args.byNotebook[notebookStem] ?? {}) };
+}
+
+/** Names declared by a notebook's `parameters` cell (empty when it has none). */
+export function parameterNames(nb: Notebook, file: string): string[] {
+  const at = findParametersCell(nb, file);
+  return at < 0 ? [] : declaredParameters(cellSource(nb.cells[at]!)).map((d) => d.name);
+}
+
+/**
+ * Checks that every global parameter is declared by at least one of the notebooks to be run, so a typo
+ * is reported before anything runs instead of being silently ignored everywhere.
+ */
+export function checkGlobalParameters(args: ParameterArgs, declaredByNotebook: ReadonlyMap<string, readonly string[]>): void {
+  for (const name of Object.keys(args.all)) {
+    if (![...declaredByNotebook.values()].some((names) => names.includes(name))) {
+      throw new InputError(`-p ${name}: no notebook being run declares a parameter "${name}"`, { item: name });
+    }
+  }
 }
 
 /** Index of the cell tagged `parameters`, or -1. InputError if more than one cell has the tag. */

@@ -12,3 +12,10 @@ export { agreementTable, terminalSummary, terminalComparison } from './agreement
 export type { TerminalSummary } from './agreement';
 export { graphSummaryTable, graphVerdictSpec, graphRowsTable } from './graphs';
 export { overallComparison } from './overall';
+export * from './kst-diagrams';
+export * from './kst-foundations';
+export * from './kst-collection';
+export * from './kst-scoring';
+// The PSI helpers share names with the KST ones (table3Comparison, …), so they come as namespaces.
+export * as psiTables from './psi-tables';
+export * as psiFigures from './psi-figures';

@@ -6,6 +6,7 @@ import {
   declaredParameters,
   effectiveParameters,
   injectParameters,
+  checkGlobalParameters,
   parametersFor,
   parseParameterArgs,
   parseParameterValue,
@@ -41,6 +42,11 @@ test('-p, --param and notebook-specific names are split out of argv', () => {
   assert.deepEqual(params.byNotebook, { '03-fig': { seed: '7' } });
   assert.deepEqual(parametersFor(params, '03-fig'), { resamples: 2000, dataDir: 'data/x=y', flag: false, seed: '7' });
   assert.deepEqual(parametersFor(params, '01-a'), { resamples: 2000, dataDir: 'data/x=y', flag: false });
+  // A global parameter reaches only the notebooks that declare it; a notebook-specific one always applies.
+  assert.deepEqual(parametersFor(params, '03-fig', ['resamples']), { resamples: 2000, seed: '7' });
+  assert.deepEqual(parametersFor(params, '01-a', []), {});
+  checkGlobalParameters(params, new Map([['01-a', ['resamples']], ['03-fig', ['dataDir', 'flag']]]));
+  assert.throws(() => checkGlobalParameters(params, new Map([['01-a', ['resamples', 'dataDir']]])), /no notebook being run declares a parameter "flag"/);
   assert.throws(() => parseParameterArgs(['-p', 'x']), InputError);
   assert.throws(() => parseParameterArgs(['-p', 'not-a-name', '1']), /expected NAME or NOTEBOOK:NAME/);
   assert.throws(() => parseParameterArgs(['--param', 'novalue']), /--param needs name=value/);
