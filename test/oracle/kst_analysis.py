@@ -323,7 +323,7 @@ def analyse(domains, records):
             continue
         # Exactly two orders: the two sets compared with each other. More than two (not in the
         # spec's design): mean over every pair of orders -- an interpretation, flagged in the report.
-        pairs = [(sets[sorted(sets)[0]], sets[sorted(sets)[1]])]
+        pairs = list(combinations([sets[o] for o in sorted(sets)], 2))
         agree.append(mean([Fraction(int(a == b)) for a, b in pairs]))
         jac.append(mean([Fraction(1) if not (a | b) else Fraction(len(a & b), len(a | b)) for a, b in pairs]))
     out['order_agreement.csv'] = [['pairs', 'exact_agreement', 'mean_jaccard'],
