@@ -1,3 +1,5 @@
+import { sum } from 'simple-statistics';
+
 /** Groups items by a string key, keeping first-seen key order. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -10,9 +12,11 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
   return groups;
 }
 
-/** Arithmetic mean; NaN for an empty list (callers only average non-empty groups). */
+/**
+ * Arithmetic mean with compensated (Kahan–Babuška) summation from simple-statistics, so a mean over
+ * hundreds of thousands of response scores is as close to the exactly rounded value as a double allows,
+ * whatever the input order. NaN for an empty list (callers only average non-empty groups).
+ */
 export function mean(values: readonly number[]): number {
-  let sum = 0;
-  for (const v of values) sum += v;
-  return values.length === 0 ? NaN : sum / values.length;
+  return values.length === 0 ? NaN : sum(values as number[]) / values.length;
 }

@@ -1,5 +1,5 @@
 import { CONDITIONS, type Condition } from '../conditions';
-import { groupBy } from './group';
+import { groupBy, mean } from './group';
 import type { ScoredRecord } from './score';
 
 export interface Table3Row {
@@ -20,15 +20,16 @@ export function table3(scored: readonly ScoredRecord[]): Table3Row[] {
   const byCondition = groupBy(scored, (r) => r.condition);
   return CONDITIONS.filter((c) => byCondition.has(c)).map((condition) => {
     const rows = byCondition.get(condition)!;
-    const sum = { exact: 0, precision: 0, recall: 0, f1: 0, jaccard: 0 };
-    for (const { scores } of rows) {
-      sum.exact += scores.exact;
-      sum.precision += scores.precision;
-      sum.recall += scores.recall;
-      sum.f1 += scores.f1;
-      sum.jaccard += scores.jaccard;
-    }
     const n = rows.length;
-    return { condition, n, exact: sum.exact / n, precision: sum.precision / n, recall: sum.recall / n, f1: sum.f1 / n, jaccard: sum.jaccard / n };
+    const measure = (pick: (r: ScoredRecord) => number) => mean(rows.map(pick));
+    return {
+      condition,
+      n,
+      exact: measure((r) => r.scores.exact),
+      precision: measure((r) => r.scores.precision),
+      recall: measure((r) => r.scores.recall),
+      f1: measure((r) => r.scores.f1),
+      jaccard: measure((r) => r.scores.jaccard),
+    };
   });
 }
