@@ -13,7 +13,7 @@ import { showMarkdown, showSvg } from './display';
 /** What `saveFigure` wrote, with helpers to show it in the notebook cell. */
 export interface SavedFigure {
   name: string;
-  files: { html: string; svg: string; png: string };
+  files: { html: string; svg: string; png: string; json: string };
   /** The static SVG (also what `show()` displays: it renders on GitHub and in untrusted notebooks). */
   svg: string;
   png: Buffer;
@@ -35,6 +35,34 @@ export function decodeDataUrl(url: string): Buffer {
   const header = url.slice(0, comma);
   const body = url.slice(comma + 1);
   return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
+}
+
+/** What a figure's sidecar `figures/<name>.json` records: enough to check the exported SVG/PNG against. */
+export interface FigureManifest {
+  name: string;
+  /** The title as drawn (after finalSpec: "(simulated data)" appended when simulated). */
+  title: string;
+  simulated: boolean;
+  width: number;
+  height: number;
+  /** Number of traces in the spec. */
+  traces: number;
+  /** Each trace's plotly type, in spec order (plotly's default "scatter" when the trace gives none). */
+  types: string[];
+}
+
+/**
+ * The manifest of a figure, computed from the spec in Node (not from the browser), so a test can compare
+ * what Chromium drew with what was asked for. Example: one bar trace, simulated, titled "T" →
+ * `{ title: "T (simulated data)", simulated: true, traces: 1, types: ["bar"], width: 800, height: 500 }`.
+ */
+export function figureManifest(name: string, spec: FigureSpec, options: FigureOptions): FigureManifest {
+  const drawn = finalSpec(spec, options);
+  const { width, height } = figureSize(drawn, options);
+  const title = drawn.layout?.['title'];
+  const text = typeof title === 'string' ? title : String((title as { text?: unknown } | undefined)?.text ?? options.title);
+  const types = drawn.data.map((trace) => (typeof trace['type'] === 'string' ? trace['type'] : 'scatter'));
+  return { name, title: text, simulated: options.simulated, width, height, traces: types.length, types };
 }
 
 /**
@@ -73,7 +101,8 @@ export async function renderFigure(html: string, size: { width: number; height: 
 
 /**
  * Saves a plotly figure as `figures/<name>.html` (self-contained, interactive), `<name>.svg` and
- * `<name>.png` (exported in headless Chromium), all three written together atomically, and returns
+ * `<name>.png` (exported in headless Chromium) and the sidecar `<name>.json` (its `FigureManifest`:
+ * title, trace count and types, for checking the exports), all written together atomically, and returns
  * them with a `show()` for the notebook cell. `simulated: true` draws a "SIMULATED DATA" watermark.
  *
  * Example (notebook cell):
@@ -90,11 +119,18 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
   const dir = options.dir ?? join(root, 'figures');
   const html = figureHtml(name, spec, options);
   const { svg, png } = await renderFigure(html, figureSize(finalSpec(spec, options), options));
-  const files = { html: join(dir, `${name}.html`), svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`) };
+  const manifest = figureManifest(name, spec, options);
+  const files = {
+    html: join(dir, `${name}.html`),
+    svg: join(dir, `${name}.svg`),
+    png: join(dir, `${name}.png`),
+    json: join(dir, `${name}.json`),
+  };
   writeFilesAtomic([
     { path: files.html, data: html },
     { path: files.svg, data: svg },
     { path: files.png, data: png },
+    { path: files.json, data: `${JSON.stringify(manifest, null, 2)}\n` },
   ]);
   const link = relative(options.notebookDir ?? join(root, 'notebooks'), files.html).split('\\').join('/');
   const shown = relative(root, files.html).split('\\').join('/');
@@ -108,6 +144,7 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
       showMarkdown(`Interactive version: [${shown}](${link})`);
     },
     [inspect.custom]() {
+      // (the sidecar .json is left out on purpose: this text is in executed notebooks' outputs)
       return `SavedFigure ${relative(root, join(dir, name))}.{html,svg,png}`;
     },
   } as SavedFigure;

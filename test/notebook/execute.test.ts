@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseNotebook, type Notebook, type Output } from '../../lib/notebook/ipynb';
 import type { CellFailure } from '../../lib/notebook/execute';
 import { chromiumPath } from '../../lib/figures/browser';
@@ -97,7 +97,10 @@ test('the fixture runs with injected parameters, streams, displays and a danfojs
 test('a second run gives a byte-identical notebook and table', () => {
   const first = results[0]! as { text: string };
   const second = results[1]! as { text: string };
-  assert.equal(second.text.split(join(tmp, 'run2')).join('<out>'), first.text.split(join(tmp, 'run1')).join('<out>'));
+  // Output paths appear absolute and also relative to the notebook (e.g. `../../kstbench-nb-x/run1/...`
+  // when the checkout itself lives under the temp folder), so normalise on the run folder's last two parts.
+  const runDir = (run: string) => `${basename(tmp)}/${run}`;
+  assert.equal(second.text.split(runDir('run2')).join('<out>'), first.text.split(runDir('run1')).join('<out>'));
   for (const f of ['fixture-table.csv', 'fixture-table.html']) {
     assert.equal(readFileSync(join(tmp, 'run2', 'tables', f), 'utf8'), readFileSync(join(tmp, 'run1', 'tables', f), 'utf8'));
   }

@@ -1,0 +1,301 @@
+/**
+ * Every committed figure (figures/*.svg and .png, written by the notebooks through saveFigure) opened in
+ * headless Chromium: the SVG must hold as many plotly traces of each kind as the figure's spec asks for,
+ * the PNG must decode at the spec's size and not be blank, and figures drawn from simulated data must
+ * say so in their title and watermark.
+ *
+ * What is expected comes from sources other than the drawing itself: the spec's trace list, read from
+ * the sidecar figures/<name>.json (saveFigure computes it in Node) and, when present, from the
+ * interactive figures/<name>.html (the plotly spec embedded as JSON; gitignored, so only after a local
+ * `npm run reproduce`) — both must agree. Whether a figure is made from simulated data is worked out from
+ * the data: the notebook that shows the figure, the .jsonl files its parameters cell names, and whether
+ * any record in them is flagged `"simulated": true`.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromiumPath, closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { figureManifest, type FigureManifest } from '../../lib/figures/save';
+import { SIMULATED_LABEL } from '../../lib/figures/spec';
+import { cellSource, readNotebook } from '../../lib/notebook/ipynb';
+import { projectRoot } from '../../lib/notebook/project';
+
+// Chromium is required in CI (CI set → the tests run and fail without it); elsewhere they skip.
+const haveChromium = existsSync(chromiumPath());
+const skip = !haveChromium && !process.env['CI'] ? `Chromium not found at ${chromiumPath()} (apt-get install -y chromium); skipped` : false;
+
+const root = projectRoot();
+const figuresDir = join(root, 'figures');
+const notebooksDir = join(root, 'notebooks');
+const names = existsSync(figuresDir)
+  ? readdirSync(figuresDir)
+      .filter((n) => n.endsWith('.svg'))
+      .map((n) => n.slice(0, -'.svg'.length))
+      .sort()
+  : [];
+
+after(async () => {
+  await closeFigureBrowser();
+});
+
+/** What the figure's spec implies, as far as the exports can show it. */
+type Expected = Pick<FigureManifest, 'title' | 'simulated' | 'width' | 'height' | 'types'>;
+
+/** The spec embedded in a figure page (`var spec = {...};`, see figureHtml) and its simulated flag. */
+function expectedFromHtml(file: string): Expected {
+  const html = readFileSync(file, 'utf8');
+  const line = html.split('\n').find((l) => l.startsWith('var spec = '));
+  assert.ok(line, `${file}: no "var spec = ..." line`);
+  const spec = JSON.parse(line.slice('var spec = '.length, -1)) as { data: Array<{ type?: string }>; layout: Record<string, unknown> };
+  const simulated = /<meta name="kstbench-simulated" content="(true|false)">/.exec(html);
+  assert.ok(simulated, `${file}: no kstbench-simulated meta tag`);
+  const title = spec.layout['title'];
+  return {
+    title: typeof title === 'string' ? title : String((title as { text: string }).text),
+    simulated: simulated[1] === 'true',
+    width: spec.layout['width'] as number,
+    height: spec.layout['height'] as number,
+    types: spec.data.map((t) => t.type ?? 'scatter'),
+  };
+}
+
+/** The sidecar and/or the HTML page; when both exist they must describe the same figure. */
+function expectedFor(name: string): Expected {
+  const jsonFile = join(figuresDir, `${name}.json`);
+  const htmlFile = join(figuresDir, `${name}.html`);
+  const fromJson = existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as FigureManifest) : undefined;
+  const fromHtml = existsSync(htmlFile) ? expectedFromHtml(htmlFile) : undefined;
+  assert.ok(fromJson ?? fromHtml, `figures/${name}.svg has neither figures/${name}.json nor .html: run npm run reproduce`);
+  if (fromJson) {
+    assert.equal(fromJson.name, name);
+    assert.equal(fromJson.traces, fromJson.types.length, `figures/${name}.json: traces ≠ types.length`);
+  }
+  if (fromJson && fromHtml) {
+    const { title, simulated, width, height, types } = fromJson;
+    assert.deepEqual({ title, simulated, width, height, types }, fromHtml, `figures/${name}.json disagrees with figures/${name}.html`);
+  }
+  return (fromHtml ?? fromJson)!;
+}
+
+/** Plotly's SVG group for one trace of each type (the kinds the notebooks draw; extend when new ones appear). */
+const TRACE_SELECTOR: Record<string, string> = {
+  scatter: 'g.trace.scatter',
+  bar: 'g.trace.bars',
+  histogram: 'g.trace.bars',
+  heatmap: 'g.hm',
+  box: 'g.trace.boxes',
+};
+
+/** Expected number of SVG groups per selector, e.g. types [bar, scatter, bar] → {g.trace.bars: 2, g.trace.scatter: 1}. */
+function expectedGroups(name: string, types: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(Object.values(TRACE_SELECTOR).map((s) => [s, 0]));
+  for (const type of types) {
+    const selector = TRACE_SELECTOR[type];
+    assert.ok(selector, `figure ${name}: no SVG selector known for trace type "${type}" (add it to TRACE_SELECTOR)`);
+    counts[selector]! += 1;
+  }
+  return counts;
+}
+
+/** Plotly's rendering of a title: `<br>` starts a new line, tags become styled spans, entities decode. */
+function renderedText(title: string): string {
+  return title
+    .replace(/<br\s*\/?>/gi, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** For each figure name, the notebooks whose outputs show it (the link saveFigure's show() prints). */
+function notebooksShowing(): Map<string, string[]> {
+  const shownBy = new Map<string, string[]>();
+  for (const file of readdirSync(notebooksDir).filter((n) => n.endsWith('.ipynb')).sort()) {
+    const nb = readNotebook(join(notebooksDir, file));
+    const text = JSON.stringify(nb.cells.map((c) => (c.cell_type === 'code' ? c.outputs : [])));
+    for (const m of text.matchAll(/\(\.\.\/figures\/([A-Za-z0-9._-]+)\.html\)/g)) {
+      const list = shownBy.get(m[1]!) ?? [];
+      if (!list.includes(file)) list.push(file);
+      shownBy.set(m[1]!, list);
+    }
+  }
+  return shownBy;
+}
+
+/** The .jsonl files named by string literals in a notebook's parameters (and injected-parameters) cells. */
+function dataFilesOf(notebookFile: string): string[] {
+  const nb = readNotebook(notebookFile);
+  const files: string[] = [];
+  for (const cell of nb.cells) {
+    const tags = (cell.metadata as { tags?: string[] } | undefined)?.tags ?? [];
+    if (cell.cell_type !== 'code' || !tags.some((t) => t === 'parameters' || t === 'injected-parameters')) continue;
+    for (const m of cellSource(cell).matchAll(/"([^"\n]+\.jsonl)"/g)) files.push(m[1]!);
+  }
+  return files.filter((f) => existsSync(join(root, f)));
+}
+
+/** True when some line of the JSON Lines file is a record flagged `"simulated": true`. */
+function hasSimulatedRecord(file: string): boolean {
+  for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+    if (line.trim() === '' || !line.includes('simulated')) continue;
+    const value = JSON.parse(line) as { simulated?: unknown };
+    if (value.simulated === true) return true;
+  }
+  return false;
+}
+
+test('figureManifest records the drawn title, size and trace types (plotly\'s default type is scatter)', () => {
+  const spec = { data: [{ type: 'bar', y: [1] }, { mode: 'lines', y: [2] }, { type: 'heatmap', z: [[1]] }], layout: { width: 300 } };
+  assert.deepEqual(figureManifest('m', spec, { title: 'T', simulated: true }), {
+    name: 'm', title: 'T (simulated data)', simulated: true, width: 300, height: 500, traces: 3, types: ['bar', 'scatter', 'heatmap'],
+  });
+  const titled = { data: [], layout: { title: { text: 'From layout' } } };
+  assert.deepEqual(figureManifest('n', titled, { title: 'T', simulated: false, height: 200 }), {
+    name: 'n', title: 'From layout', simulated: false, width: 800, height: 200, traces: 0, types: [],
+  });
+});
+
+test('the repository has figures, each with its PNG and a description of its spec', () => {
+  assert.ok(names.length > 0, 'no figures/*.svg: run npm run reproduce');
+  const pngs = readdirSync(figuresDir).filter((n) => n.endsWith('.png'));
+  assert.deepEqual(pngs.map((n) => n.slice(0, -4)).sort(), names, 'figures/*.png and figures/*.svg differ');
+  for (const name of names) expectedFor(name);
+});
+
+test('each figure is shown by exactly one notebook, with the same SVG as the committed file', () => {
+  const shownBy = notebooksShowing();
+  for (const name of names) {
+    const nbs = shownBy.get(name) ?? [];
+    assert.equal(nbs.length, 1, `figures/${name}: shown by ${nbs.length === 0 ? 'no notebook' : nbs.join(', ')}`);
+    const nb = readNotebook(join(notebooksDir, nbs[0]!));
+    const svg = readFileSync(join(figuresDir, `${name}.svg`), 'utf8');
+    const shown = nb.cells.some(
+      (c) =>
+        c.cell_type === 'code' &&
+        (c.outputs ?? []).some((o) => {
+          const data = (o as { data?: Record<string, unknown> }).data?.['image/svg+xml'];
+          return (Array.isArray(data) ? data.join('') : data) === svg;
+        }),
+    );
+    assert.ok(shown, `${nbs[0]} does not show the SVG in figures/${name}.svg (stale figure or notebook?)`);
+  }
+});
+
+test('figures made from simulated data say so (title and watermark); the others do not', () => {
+  const shownBy = notebooksShowing();
+  const simulatedData = new Map<string, boolean>();
+  for (const name of names) {
+    const notebook = shownBy.get(name)?.[0];
+    assert.ok(notebook, `figures/${name}: no notebook shows it`);
+    if (!simulatedData.has(notebook)) simulatedData.set(notebook, dataFilesOf(join(notebooksDir, notebook)).some(hasSimulatedRecord));
+    const expected = expectedFor(name);
+    const svg = readFileSync(join(figuresDir, `${name}.svg`), 'utf8');
+    const watermark = svg.includes(`>${SIMULATED_LABEL}<`);
+    const titleSays = expected.title.endsWith('(simulated data)');
+    if (simulatedData.get(notebook)) {
+      assert.ok(expected.simulated && titleSays && watermark, `figures/${name} (${notebook}) is drawn from simulated records but does not say so`);
+    }
+    // The flag, the title note and the watermark go together.
+    assert.equal(titleSays, expected.simulated, `figures/${name}: title "${expected.title}" vs simulated=${expected.simulated}`);
+    assert.equal(watermark, expected.simulated, `figures/${name}: watermark present=${watermark} vs simulated=${expected.simulated}`);
+  }
+  // The committed corpora are simulated, so at least the corpus figures must carry the note.
+  assert.ok([...simulatedData.values()].some(Boolean), 'no notebook reads simulated records: is the data check broken?');
+});
+
+/** What Chromium shows for an SVG file: root element, size, trace groups, title text, all texts. */
+interface SvgView {
+  root: string;
+  width: string | null;
+  height: string | null;
+  groups: Record<string, number>;
+  title: string | null;
+  texts: string[];
+}
+
+/** Pixels of a PNG drawn on a canvas: size and how many differ from the top-left (background) colour. */
+interface PngView {
+  width: number;
+  height: number;
+  differing: number;
+}
+
+/** PNG signature and IHDR size read in Node (independent of the browser's decoder). */
+function pngHeader(buf: Buffer): { width: number; height: number } {
+  assert.ok(buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'not a PNG signature');
+  assert.equal(buf.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+for (const name of names) {
+  test(`figures/${name}.svg and .png render in Chromium as the spec says`, { skip }, async () => {
+    const expected = expectedFor(name);
+    const groups = expectedGroups(name, expected.types);
+    const png = readFileSync(join(figuresDir, `${name}.png`));
+    assert.deepEqual(pngHeader(png), { width: expected.width, height: expected.height }, `figures/${name}.png size`);
+
+    await withPage(async (page) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(pathToFileURL(join(figuresDir, `${name}.svg`)).href);
+      const view: SvgView = await page.evaluate((selectors) => {
+        type El = { tagName: string; textContent: string | null; getAttribute(a: string): string | null };
+        const d = (globalThis as unknown as { document: { documentElement: El; querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> } }).document;
+        const counts: Record<string, number> = {};
+        for (const s of selectors) counts[s] = d.querySelectorAll(s).length;
+        const texts = Array.from(d.querySelectorAll('text'), (t) => t.textContent ?? '');
+        return {
+          root: d.documentElement.tagName,
+          width: d.documentElement.getAttribute('width'),
+          height: d.documentElement.getAttribute('height'),
+          groups: counts,
+          title: d.querySelector('text.gtitle')?.textContent ?? null,
+          texts,
+        };
+      }, Object.keys(groups));
+      assert.equal(view.root, 'svg');
+      assert.equal(view.width, String(expected.width));
+      assert.equal(view.height, String(expected.height));
+      assert.deepEqual(view.groups, groups, `figures/${name}.svg: trace groups drawn vs. spec (types ${expected.types.join(', ')})`);
+      // (plotly puts zero-width spaces around super/subscript spans)
+      assert.equal(view.title?.replace(/\u200b/g, ''), renderedText(expected.title), `figures/${name}.svg: title`);
+      assert.equal(view.texts.includes(SIMULATED_LABEL), expected.simulated, `figures/${name}.svg: watermark`);
+      assert.deepEqual(errors, []);
+
+      // The PNG decoded by the browser: same size, and a real share of pixels that are not background.
+      await page.goto('about:blank');
+      await page.setContent('<canvas id="c"></canvas>');
+      const pixels: PngView = await page.evaluate(async (b64) => {
+        const g = globalThis as unknown as {
+          Image: new () => { src: string; decode(): Promise<void>; width: number; height: number };
+          document: { getElementById(id: string): { width: number; height: number; getContext(k: string): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } };
+        };
+        const img = new g.Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = g.document.getElementById('c');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const { data } = ctx.getImageData(0, 0, img.width, img.height);
+        const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+        let differing = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (Math.abs(data[i]! - r0) > 8 || Math.abs(data[i + 1]! - g0) > 8 || Math.abs(data[i + 2]! - b0) > 8) differing++;
+        }
+        return { width: img.width, height: img.height, differing };
+      }, png.toString('base64'));
+      assert.equal(pixels.width, expected.width);
+      assert.equal(pixels.height, expected.height);
+      // A blank export has 0%; the sparsest committed figure (01-space-slope: thin lines and dots on white)
+      // has 2.6%, the bar charts and the heatmap 19-46%.
+      const share = pixels.differing / (pixels.width * pixels.height);
+      assert.ok(share > 0.01, `figures/${name}.png: only ${(100 * share).toFixed(2)}% non-background pixels`);
+    });
+  });
+}
