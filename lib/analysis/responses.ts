@@ -53,6 +53,7 @@ export interface ResponseRecord {
  */
 export function loadResponses(file: string, domains: readonly Domain[]): ResponseRecord[] {
   const { lines } = readJsonl(file);
+  if (lines.length === 0) throw new InputError(`${file}: no responses (the file has no JSON lines)`, { file });
   return validateResponses(lines, domains, file);
 }
 

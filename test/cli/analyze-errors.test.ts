@@ -59,3 +59,10 @@ test('analyze: an unreadable responses file is exit 1 naming the file', () => {
   assert.match(r.stderr, /nope\.jsonl: cannot read file/);
   assert.deepEqual(readdirSync(dir), []);
 });
+
+test('analyze: an empty responses file is exit 1, not a set of empty tables', () => {
+  const r = runWith([]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /responses\.jsonl: no responses/);
+  assert.equal(existsSync(r.out), false);
+});

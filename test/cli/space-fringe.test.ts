@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kstbench, tempDir, ROOT } from '../support/cli';
+
+const tiny = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+
+test('space lists every state of the tiny domain with its outer fringe (worked by hand)', () => {
+  const r = kstbench(['space', '--domain', tiny]);
+  assert.equal(r.code, 0, r.stderr);
+  // A ⪯ B, C free: states ∅, A, C, AB, AC, ABC (by size, then canonical order).
+  assert.deepEqual(JSON.parse(r.stdout), {
+    domain: 'tiny',
+    components: ['A', 'B', 'C'],
+    count: 6,
+    states: [
+      { state: [], outer_fringe: ['A', 'C'] },
+      { state: ['A'], outer_fringe: ['B', 'C'] },
+      { state: ['C'], outer_fringe: ['A'] },
+      { state: ['A', 'B'], outer_fringe: ['C'] },
+      { state: ['A', 'C'], outer_fringe: ['B'] },
+      { state: ['A', 'B', 'C'], outer_fringe: [] },
+    ],
+  });
+});
+
+test('fringe prints the outer fringe of a state, including the empty and the full state', () => {
+  assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', 'A']).stdout), ['B', 'C']);
+  assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', '']).stdout), ['A', 'C']);
+  assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', 'C,A,B']).stdout), []);
+});
+
+test('fringe: a set that is not a state, or an unknown ID, is exit 1 with the reason', () => {
+  const notState = kstbench(['fringe', '--domain', tiny, '--state', 'B']);
+  assert.equal(notState.code, 1);
+  assert.match(notState.stderr, /not a knowledge state: B is in the state but its prerequisite A is not/);
+  assert.equal(notState.stdout, '');
+  const unknown = kstbench(['fringe', '--domain', tiny, '--state', 'A,Z']);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /Z/);
+});
+
+test('usage errors are exit 2; --help is exit 0', () => {
+  assert.equal(kstbench(['fringe', '--domain', tiny]).code, 2);
+  assert.equal(kstbench(['space']).code, 2);
+  assert.equal(kstbench(['space', '--domain', tiny, '--extra']).code, 2);
+  assert.equal(kstbench(['nonsense']).code, 2);
+  assert.equal(kstbench([]).code, 2);
+  const help = kstbench(['fringe', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--state/);
+  assert.equal(kstbench(['--help']).code, 0);
+});
+
+const base = {
+  id: 'bad',
+  title: 'Bad',
+  source: 'test',
+  components: [
+    { id: 'A', description: 'a' },
+    { id: 'B', description: 'b' },
+    { id: 'C', description: 'c' },
+  ],
+  prerequisites: [['A', 'B']],
+};
+const badDomains: Array<[string, string, RegExp]> = [
+  ['malformed JSON', '{"id": "bad", "components": [', /bad\.json.*(JSON|position|line)/i],
+  ['duplicate IDs', JSON.stringify({ ...base, components: [...base.components, { id: 'A', description: 'again' }] }), /bad\.json.*duplicate.*"?A"?/i],
+  ['unknown ID in a relation', JSON.stringify({ ...base, prerequisites: [['A', 'Q']] }), /bad\.json.*unknown.*"?Q"?/i],
+  ['self-loop', JSON.stringify({ ...base, prerequisites: [['B', 'B']] }), /bad\.json.*(self|itself).*B/i],
+  ['cycle', JSON.stringify({ ...base, prerequisites: [['A', 'B'], ['B', 'C'], ['C', 'A']] }), /bad\.json.*cycle.*A -> B -> C -> A|bad\.json.*cycle.*B -> C -> A -> B|bad\.json.*cycle.*C -> A -> B -> C/i],
+  ['empty domain', JSON.stringify({ ...base, components: [], prerequisites: [] }), /bad\.json.*(empty|no components|at least)/i],
+];
+
+for (const [name, text, message] of badDomains) {
+  test(`a bad domain file is exit 1 naming the file and the item: ${name}`, () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, text);
+    for (const args of [['space', '--domain', file], ['fringe', '--domain', file, '--state', '']]) {
+      const r = kstbench(args);
+      assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stdout, '', 'nothing may be written on bad input');
+    }
+  });
+}
+
+test('analyze refuses a domains directory containing a bad file, writing nothing', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...base, prerequisites: [['A', 'B'], ['B', 'A']] }));
+  const responses = join(dir, 'r.jsonl');
+  writeFileSync(responses, '');
+  const r = kstbench(['analyze', '--domains', dir, '--responses', responses, '--out', join(dir, 'out')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /bad\.json.*cycle/i);
+});
