@@ -35,10 +35,10 @@ Options:
 Simulated tutors (simulated:sim-tutor-a … sim-tutor-d) are behavioural simulations, not real models;
 their records say "simulated": true.
 
-Exit codes: 0 ok, 1 bad input, 2 usage error, 3 quota stop (re-run to resume).
+Exit codes: 0 complete, 1 bad input or failed run, 2 usage error, 3 quota stop (re-run to resume),
+130 interrupted (re-run to resume).
 `;
 
-/** JSON Schema of the answer object real providers are asked for: `{ "answer": "<Markdown>" }`. */
 /** Entry point called by `kstbench psi collect` (cli/commands/psi.ts dispatch). */
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseOptions(

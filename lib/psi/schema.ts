@@ -147,6 +147,8 @@ export interface PsiCourse {
   scenarioById: ReadonlyMap<string, Scenario>;
   /** Provenance note from scenarios.json. */
   source: string;
+  /** The scenarios file the course was loaded from (set by loadPsiCourse; used in error messages). */
+  file?: string;
 }
 
 /**
@@ -223,8 +225,8 @@ function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: P
 }
 
 /** Builds a course from already-parsed parts (tests, notebooks). */
-export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], source = ''): PsiCourse {
-  return { taxonomy, scenarios, scenarioById: new Map(scenarios.map((s) => [s.id, s])), source };
+export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], source = '', file?: string): PsiCourse {
+  return { taxonomy, scenarios, scenarioById: new Map(scenarios.map((s) => [s.id, s])), source, ...(file === undefined ? {} : { file }) };
 }
 
 /**
@@ -238,13 +240,19 @@ export function loadPsiCourse(dir: string): PsiCourse {
   const taxonomyName = typeof json?.taxonomy === 'string' && json.taxonomy.trim() !== '' ? json.taxonomy : 'taxonomy.json';
   const taxonomy = loadPsiTaxonomy(join(dir, taxonomyName));
   const parsed = parsePsiScenarios(text, scenariosFile, taxonomy);
-  return makePsiCourse(taxonomy, parsed.scenarios, parsed.source);
+  return makePsiCourse(taxonomy, parsed.scenarios, parsed.source, scenariosFile);
 }
 
-/** Looks a scenario up or throws InputError naming it. */
+/** Looks a scenario up or throws InputError naming it (and the scenarios file, when known). */
 export function getScenario(course: PsiCourse, id: string): Scenario {
   const s = course.scenarioById.get(id);
-  if (!s) throw new InputError(`unknown scenario "${id}" (known: ${course.scenarios.map((x) => x.id).join(', ')})`, { item: id });
+  if (!s) {
+    const where = course.file === undefined ? '' : `${course.file}: `;
+    throw new InputError(`${where}unknown scenario "${id}" (known: ${course.scenarios.map((x) => x.id).join(', ')})`, {
+      item: id,
+      ...(course.file === undefined ? {} : { file: course.file }),
+    });
+  }
   return s;
 }
 

@@ -40,6 +40,8 @@ export interface WeakCaseSelection<T extends SelectionCandidate> {
   considered: number;
   /** Selected cases per model, models sorted by name. */
   perModel: Record<string, number>;
+  /** Eligible cases per model (same keys as perModel). */
+  consideredPerModel: Record<string, number>;
 }
 
 /**
@@ -69,7 +71,12 @@ export function selectWeakCases<T extends SelectionCandidate>(
   let selected = threshold === null ? sorted : sorted.filter((r) => r.psi < threshold);
   if (quota !== null) selected = selected.slice(0, quota);
   const perModel: Record<string, number> = {};
-  for (const model of [...new Set(eligible.map((r) => r.model))].sort()) perModel[model] = 0;
+  const consideredPerModel: Record<string, number> = {};
+  for (const model of [...new Set(eligible.map((r) => r.model))].sort()) {
+    perModel[model] = 0;
+    consideredPerModel[model] = 0;
+  }
+  for (const r of eligible) consideredPerModel[r.model]!++;
   for (const r of selected) perModel[r.model]!++;
-  return { selected, threshold, quota, variant, considered: eligible.length, perModel };
+  return { selected, threshold, quota, variant, considered: eligible.length, perModel, consideredPerModel };
 }

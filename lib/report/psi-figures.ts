@@ -6,6 +6,7 @@
  * adds the watermark and the title suffix, so the flag is given once, where the figure is drawn.
  */
 import type { RegenerationPair } from '../psi/aggregate';
+import { DEFAULT_PSI_PARAMETERS } from '../psi/parameters';
 import type { FigureSpec } from './kst-figures';
 
 const PAPER_MARKER = { symbol: 'diamond-open', size: 12, color: 'black', line: { width: 2 } };
@@ -146,7 +147,7 @@ export function regenerationFigureSpec(
 
 /**
  * δ_opt sensitivity: mean PSI per model against δ_opt (lines), with a dotted vertical line at the
- * paper's δ_opt (default 0.65).
+ * baseline δ_opt (default 0.65, the paper's value; labelled as the paper's only when it is).
  */
 export function deltaSensitivitySpec(
   result: ReadonlyArray<{ delta: number; perModel: ReadonlyArray<{ model: string; psi: number }> }>,
@@ -167,7 +168,7 @@ export function deltaSensitivitySpec(
       xaxis: { title: { text: 'δ_opt (target share of familiar concepts)' } },
       yaxis: { title: { text: 'Mean PSI' } },
       shapes: [{ type: 'line', xref: 'x', yref: 'paper', x0: baseline, x1: baseline, y0: 0, y1: 1, line: { color: '#666', dash: 'dot' } }],
-      annotations: [{ xref: 'x', yref: 'paper', x: baseline, y: 1, yanchor: 'bottom', showarrow: false, text: `paper δ_opt = ${baseline}`, font: { size: 11 } }],
+      annotations: [{ xref: 'x', yref: 'paper', x: baseline, y: 1, yanchor: 'bottom', showarrow: false, text: `${baseline === DEFAULT_PSI_PARAMETERS.deltaOpt ? 'paper' : 'baseline'} δ_opt = ${baseline}`, font: { size: 11 } }],
       legend: { orientation: 'h', y: -0.25 },
       width: 760,
       height: 480,

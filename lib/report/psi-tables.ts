@@ -225,10 +225,16 @@ export function bloomTrend(perModel: readonly BloomRow[], pooled: readonly Poole
 
 /**
  * The weak-case selection per model beside the paper's 4 / 23 / 22 / 13 (total 62 of 120 defective
- * cases): selected per model, then a total row with the number of cases considered.
+ * cases): selected per model (with the cases considered per model when the selection reports them,
+ * else null), then a total row with the number of cases considered.
  */
 export function selectionComparison(
-  selection: { perModel: Readonly<Record<string, number>>; considered: number; selected: readonly unknown[] },
+  selection: {
+    perModel: Readonly<Record<string, number>>;
+    considered: number;
+    selected: readonly unknown[];
+    consideredPerModel?: Readonly<Record<string, number>>;
+  },
   published: PublishedPsi,
   mirrors: Readonly<Record<string, string>>,
 ) {
@@ -241,7 +247,7 @@ export function selectionComparison(
         'paper model': pm ?? null,
         selected: selection.perModel[model]!,
         'selected (paper)': paper(pm === undefined ? undefined : published.table4.selected_per_model[pm]),
-        considered: null,
+        considered: selection.consideredPerModel?.[model] ?? null,
       };
     });
   rows.push({

@@ -40,6 +40,7 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   const unknown = kstbench(['psi', 'score', '--scenario', 'S99', '--text', textFile, '--course', FIXTURE_DIR]);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /unknown scenario "S99"/);
+  assert.match(unknown.stderr, /scenarios\.json: unknown scenario/); // names the file it looked in
   const unreadable = kstbench(['psi', 'score', '--scenario', 'S01', '--text', join(dir, 'nope.md'), '--course', FIXTURE_DIR]);
   assert.equal(unreadable.code, 1);
   assert.match(unreadable.stderr, /nope\.md: cannot read response file/);

@@ -77,6 +77,7 @@ test('selectWeakCases: threshold 0.59 default, ties by run_id, quota, reproducib
   assert.deepEqual(sel.selected.map((r) => r.run_id), ['r-a', 'r-c', 'r-f']);
   assert.equal(sel.considered, 4);
   assert.deepEqual(sel.perModel, { A: 1, B: 2 });
+  assert.deepEqual(sel.consideredPerModel, { A: 2, B: 2 }); // A: r-a, r-b (r-e missing); B: r-c, r-f
   assert.deepEqual(selectWeakCases([...cands].reverse()).selected, sel.selected);
   assert.deepEqual(selectWeakCases(cands, { quota: 2 }).selected.map((r) => r.run_id), ['r-a', 'r-c']);
   assert.deepEqual(selectWeakCases(cands, { threshold: null, quota: 1 }).selected.map((r) => r.run_id), ['r-a']);

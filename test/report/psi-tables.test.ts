@@ -161,6 +161,9 @@ test('selection comparison sets the paper counts beside the selected ones', () =
     { model: B, 'paper model': 'Gemini', selected: 3, 'selected (paper)': 23, considered: null },
     { model: 'total', 'paper model': 'total', selected: 4, 'selected (paper)': 62, considered: 60 },
   ]);
+  // with the per-model counts of selectWeakCases, each model row shows how many cases it had
+  const withCounts = selectionComparison({ perModel: { [B]: 3, [A]: 1 }, considered: 60, selected: [1, 2, 3, 4], consideredPerModel: { [A]: 30, [B]: 30 } }, published, mirrors);
+  assert.deepEqual(withCounts.map((r) => r.considered), [30, 30, 60]);
 });
 
 test('Table IV: overall row beside 62 / 51 / 82.3 % / +0.049, per-model cases beside the paper selection', () => {
