@@ -2,8 +2,11 @@
  * The PSI paper's tables (002, Tables I–V, Figure 1, the weak-case selection) computed from scored
  * records and set beside the numbers the paper prints in its running text
  * (data/published/psi-2026.json). Where the paper prints no number for a cell the paper column says
- * `not printed` (its table cells were lost in extraction). Values are rounded to three decimals, as the
- * paper prints them; rates are percent with one decimal. Pure functions: notebooks render the rows.
+ * `not printed` (its table cells were lost in extraction). Numeric cells are at full precision (rates
+ * as percent, e.g. 5/6 → 83.33333333333334): the processed CSVs keep every digit, and rounding is for
+ * display only — notebooks pass `digits` to `saveTable`, which rounds the HTML table alone. Text cells
+ * (formulas with the response's numbers, evidence, rankings) are formatted with three decimals. Pure
+ * functions: notebooks render the rows.
  */
 import { z } from 'zod';
 import { describeZodIssues, InputError } from '../errors';
@@ -50,16 +53,17 @@ export function parsePublishedPsi(text: string, file: string): PublishedPsi {
 export const SUBSCORE_SHORT: Record<SubscoreName, string> = { kd: 'KD', tv: 'TV', sd: 'SD', ef: 'EF', cl: 'CL', ra: 'RA' };
 const measureLabel = (m: 'psi' | SubscoreName) => (m === 'psi' ? 'PSI' : SUBSCORE_SHORT[m]);
 
-/** Rounds to `digits` decimals; NaN/undefined → null. Example: r3(0.66032) = 0.66. */
-export function round(x: number | null | undefined, digits = 3): number | null {
-  if (x === null || x === undefined || !Number.isFinite(x)) return null;
-  const f = 10 ** digits;
-  const r = Math.round(x * f) / f;
-  return Object.is(r, -0) ? 0 : r;
+/**
+ * A numeric cell at full precision; a missing or non-finite value (no record at that level, 0/0 rate)
+ * becomes null, an empty cell. Example: numericCell(2 / 3) = 0.6666666666666666, numericCell(NaN) = null.
+ */
+export function numericCell(x: number | null | undefined): number | null {
+  return x === null || x === undefined || !Number.isFinite(x) ? null : x;
 }
-const r3 = (x: number | null | undefined) => round(x, 3);
-/** A share in percent with one decimal. Example: 51/62 → 82.3. */
-const pct = (x: number) => round(x * 100, 1);
+/** A share as a percentage at full precision. Example: 51/62 → 82.25806451612904; NaN → null. */
+export function percentCell(x: number | null | undefined): number | null {
+  return x === null || x === undefined ? null : numericCell(x * 100);
+}
 const paper = (x: number | undefined | null): number | string => (x === undefined || x === null ? NOT_PRINTED : x);
 
 /**
@@ -101,11 +105,11 @@ export function table1Comparison(rows: readonly ModelRow[], published: Published
       model: r.model,
       'paper model': pm ?? null,
       n: r.n,
-      PSI: r3(r.psi),
+      PSI: numericCell(r.psi),
       'PSI (paper)': paper(pm === undefined ? undefined : t.psi[pm]),
     };
     for (const s of SUBSCORES) {
-      out[SUBSCORE_SHORT[s]] = r3(r[s]);
+      out[SUBSCORE_SHORT[s]] = numericCell(r[s]);
       out[`${SUBSCORE_SHORT[s]} (paper)`] = paperOf[s];
     }
     return out;
@@ -143,11 +147,11 @@ export function table2Comparison(result: StandardVsDefective, published: Publish
       'paper model': pm ?? null,
       'n standard': r.nStandard,
       'n defective': r.nDefective,
-      standard: r3(r.standard),
+      standard: numericCell(r.standard),
       'standard (paper)': paper(pm === undefined ? undefined : published.table1.psi[pm]),
-      defective: r3(r.defective),
+      defective: numericCell(r.defective),
       'defective (paper)': NOT_PRINTED as number | string,
-      'Δ': r3(r.delta),
+      'Δ': numericCell(r.delta),
       'Δ (paper)': NOT_PRINTED as number | string,
     };
   });
@@ -157,11 +161,11 @@ export function table2Comparison(result: StandardVsDefective, published: Publish
     'paper model': 'all models',
     'n standard': o.nStandard,
     'n defective': o.nDefective,
-    standard: r3(o.standard),
+    standard: numericCell(o.standard),
     'standard (paper)': NOT_PRINTED,
-    defective: r3(o.defective),
+    defective: numericCell(o.defective),
     'defective (paper)': NOT_PRINTED,
-    'Δ': r3(o.delta),
+    'Δ': numericCell(o.delta),
     'Δ (paper)': published.table2_3.delta_psi,
   });
   return rows;
@@ -174,9 +178,9 @@ export function table2Comparison(result: StandardVsDefective, published: Publish
 export function table3Comparison(shifts: readonly ShiftRow[], published: PublishedPsi) {
   return shifts.map((s) => ({
     measure: measureLabel(s.measure),
-    standard: r3(s.before),
-    defective: r3(s.after),
-    shift: r3(s.change),
+    standard: numericCell(s.before),
+    defective: numericCell(s.after),
+    shift: numericCell(s.change),
     'shift (paper)': paper(s.measure === 'psi' ? published.table2_3.delta_psi : published.table2_3.delta[s.measure]),
   }));
 }
@@ -192,8 +196,8 @@ export function figure1Table(perModel: readonly BloomRow[], pooled: readonly Poo
   const models = [...new Set(perModel.map((r) => r.model))].sort();
   return pooled.map((p) => {
     const out: Record<string, string | number | null> = { level: p.level, 'target Bloom level': p.levelName, n: p.n };
-    for (const m of models) out[m] = r3(perModel.find((r) => r.model === m && r.level === p.level)?.psi);
-    out['all models'] = r3(p.psi);
+    for (const m of models) out[m] = numericCell(perModel.find((r) => r.model === m && r.level === p.level)?.psi);
+    out['all models'] = numericCell(p.psi);
     out['all models (paper)'] = paper(published.figure1.cross_model_mean[p.levelName.toLowerCase()]);
     return out;
   });
@@ -212,9 +216,9 @@ export function bloomTrend(perModel: readonly BloomRow[], pooled: readonly Poole
     return {
       model,
       levels: sorted.map((r) => r.level).join(','),
-      'PSI lowest level': r3(first?.psi),
-      'PSI highest level': r3(last?.psi),
-      change: first && last ? r3(last.psi - first.psi) : null,
+      'PSI lowest level': numericCell(first?.psi),
+      'PSI highest level': numericCell(last?.psi),
+      change: first && last ? numericCell(last.psi - first.psi) : null,
       'declines overall': first && last ? last.psi < first.psi : null,
       'never rises': sorted.every((r, i) => i === 0 || r.psi <= sorted[i - 1]!.psi),
     };
@@ -277,9 +281,9 @@ export function table4Comparison(
     'cases (paper)': paper(overall ? t.selected : pm === null ? undefined : t.selected_per_model[pm]),
     improved: s.improved,
     'improved (paper)': paper(overall ? t.improved : undefined),
-    'rate %': s.cases === 0 ? null : pct(s.rate),
+    'rate %': s.cases === 0 ? null : percentCell(s.rate),
     'rate % (paper)': paper(overall ? t.improved_rate : undefined),
-    'mean gain': r3(s.meanGain),
+    'mean gain': numericCell(s.meanGain),
     'mean gain (paper)': paper(overall ? t.mean_gain : undefined),
   });
   return [
@@ -298,11 +302,11 @@ export function table5Comparison(shifts: readonly ShiftRow[], published: Publish
   const t = published.table5;
   return shifts.map((s) => ({
     measure: measureLabel(s.measure),
-    before: r3(s.before),
+    before: numericCell(s.before),
     'before (paper)': paper(s.measure === 'sd' ? t.sd_before : undefined),
-    after: r3(s.after),
+    after: numericCell(s.after),
     'after (paper)': paper(s.measure === 'sd' ? t.sd_after : undefined),
-    change: r3(s.change),
+    change: numericCell(s.change),
     'change (paper)': paper(s.measure === 'psi' ? published.table4.mean_gain : t.delta[s.measure]),
   }));
 }
@@ -359,8 +363,8 @@ export function deltaSensitivityTable(result: DeltaResult, options: { baseline?:
   if (!base) throw new InputError(`δ sensitivity: the baseline δ = ${baseline} is not in the grid`, { item: String(baseline) });
   return result.map((r) => {
     const out: Record<string, string | number | boolean | null> = { 'δ_opt': r.delta };
-    for (const m of r.perModel) out[m.model] = r3(m.psi);
-    out['mean S_KD'] = r3(r.perModel.reduce((s, m) => s + m.kd * m.n, 0) / r.perModel.reduce((s, m) => s + m.n, 0));
+    for (const m of r.perModel) out[m.model] = numericCell(m.psi);
+    out['mean S_KD'] = numericCell(r.perModel.reduce((s, m) => s + m.kd * m.n, 0) / r.perModel.reduce((s, m) => s + m.n, 0));
     out.ranking = r.ranking.map((m) => options.names?.[m] ?? m).join(' > ');
     out[`same ranking as δ=${baseline}`] = r.ranking.join('\u0000') === base.ranking.join('\u0000');
     return out;
@@ -382,8 +386,8 @@ export function weightSensitivityTable(
   return result.map((r) => {
     const w = vectors.find((v) => v.name === r.name)?.weights;
     const out: Record<string, string | number | boolean | null> = { weights: r.name };
-    for (const s of SUBSCORES) out[`w_${SUBSCORE_SHORT[s]}`] = w ? r3(w[s]) : null;
-    for (const m of r.perModel) out[m.model] = r3(m.psi);
+    for (const s of SUBSCORES) out[`w_${SUBSCORE_SHORT[s]}`] = w ? numericCell(w[s]) : null;
+    for (const m of r.perModel) out[m.model] = numericCell(m.psi);
     out.ranking = r.ranking.map((m) => options.names?.[m] ?? m).join(' > ');
     out[`same ranking as ${baseline}`] = r.ranking.join('\u0000') === base.ranking.join('\u0000');
     return out;
@@ -401,7 +405,7 @@ export function sensitivitySpread(grid: ReadonlyArray<{ perModel: ReadonlyArray<
     const ranks = grid.map((g) => g.ranking.indexOf(model) + 1).filter((r) => r > 0);
     const min = Math.min(...values);
     const max = Math.max(...values);
-    return { model, 'min PSI': r3(min), 'max PSI': r3(max), range: r3(max - min), 'best rank': Math.min(...ranks), 'worst rank': Math.max(...ranks) };
+    return { model, 'min PSI': numericCell(min), 'max PSI': numericCell(max), range: numericCell(max - min), 'best rank': Math.min(...ranks), 'worst rank': Math.max(...ranks) };
   });
 }
 
@@ -437,19 +441,19 @@ export function explainScoring(scoring: PsiScoring, scenario: Scenario, weights?
   return [
     {
       'sub-score': 'KD knowledge distance',
-      score: r3(s.kd),
+      score: numericCell(s.kd),
       formula: kdFormula,
       evidence: `found: ${list(e.kd.conceptsFound)} | known to learner: ${list(e.kd.known)} | new to learner: ${list(e.kd.unknown)}`,
     },
     {
       'sub-score': 'TV temporal violation',
-      score: r3(s.tv),
+      score: numericCell(s.tv),
       formula: e.tv.checks === 0 ? 'no prerequisite pair with both concepts mentioned → 1' : `1 − ${e.tv.violations.length}/${e.tv.checks} = ${f3(s.tv)}`,
       evidence: `checks: ${e.tv.checks} | out of order (prerequisite after dependent): ${list(e.tv.violations.map(([p, q]) => `${q} before ${p}`))}`,
     },
     {
       'sub-score': 'SD scaffolding density',
-      score: r3(s.sd),
+      score: numericCell(s.sd),
       formula: `min(1, ${e.sd.scaffolds}/${e.sd.propositions} · α ${f3(e.sd.alpha)}) = min(1, ${f3(sdRaw)}) = ${f3(s.sd)}`,
       evidence:
         `${[...byCategory].map(([c, l]) => `${c}: ${l.join('; ')}`).join(' | ') || 'no indicator matched'}` +
@@ -457,19 +461,19 @@ export function explainScoring(scoring: PsiScoring, scenario: Scenario, weights?
     },
     {
       'sub-score': 'EF Ebbinghaus forgetting',
-      score: r3(s.ef),
+      score: numericCell(s.ef),
       formula: `Σ λ·e^(−t/S) over ${e.ef.mode === 'scenario' ? "the scenario's memory" : 'mentioned memory concepts'}${e.ef.fallback ? ' (fallback: none mentioned)' : ''} = ${f3(s.ef)}`,
       evidence: e.ef.terms.map((t) => `${t.concept}: ${f3(t.weight)} × ${f3(t.retention)}`).join(' | '),
     },
     {
       'sub-score': 'CL cognitive load',
-      score: r3(s.cl),
+      score: numericCell(s.cl),
       formula: e.cl.propositions === 0 ? 'empty response → 1' : `1 − ${e.cl.extraneous}/${e.cl.propositions} = ${f3(s.cl)}`,
       evidence: `extraneous markers: ${list(markers)}`,
     },
     {
       'sub-score': "RA Bloom's alignment",
-      score: r3(s.ra),
+      score: numericCell(s.ra),
       formula: `1 − |${e.ra.detected} − ${e.ra.target}|/5 = ${f3(s.ra)}`,
       evidence:
         `detected ${e.ra.detectedName} (${e.ra.detected})${e.ra.defaulted ? ' by default: no cue' : ''}, target ${e.ra.targetName} (${scenario.target_bloom})` +
@@ -477,7 +481,7 @@ export function explainScoring(scoring: PsiScoring, scenario: Scenario, weights?
     },
     {
       'sub-score': 'PSI composite',
-      score: r3(scoring.psi),
+      score: numericCell(scoring.psi),
       formula: equal ? `(${SUBSCORES.map((n) => f3(s[n])).join(' + ')}) / 6 = ${f3(scoring.psi)}` : `Σ w·S = ${f3(scoring.psi)}`,
       evidence: `weights: ${SUBSCORES.map((n) => `${SUBSCORE_SHORT[n]} ${f3(w[n])}`).join(', ')}`,
     },
@@ -576,14 +580,14 @@ export function selectionVsRegenerated(selectedRunIds: readonly string[], round2
 // ---------------------------------------------------------------------------------------------------
 // Ratings (notebook 13)
 
-/** Inter-rater κ rows (interRaterAgreement) rounded for display. */
+/** Inter-rater κ rows (interRaterAgreement) as table rows; agreement in percent. */
 export function interRaterTable(rows: ReadonlyArray<{ criterion: string; raterA: string; raterB: string; n: number; observedAgreement: number; kappa: number }>) {
   return rows.map((r) => ({
     criterion: r.criterion,
     raters: `${r.raterA} – ${r.raterB}`,
     'cases rated by both': r.n,
-    'observed agreement %': Number.isNaN(r.observedAgreement) ? null : pct(r.observedAgreement),
-    "Cohen's κ": r3(r.kappa),
+    'observed agreement %': percentCell(r.observedAgreement),
+    "Cohen's κ": numericCell(r.kappa),
     'κ (paper)': NOT_PRINTED,
   }));
 }
@@ -605,16 +609,16 @@ export function raterVsPsiTable(
     criterion: r.criterion,
     rater: r.rater,
     cases: r.n,
-    'rater yes %': r.n === 0 ? null : pct(r.humanRate),
+    'rater yes %': r.n === 0 ? null : percentCell(r.humanRate),
     'rater yes % (paper)': paper(paperRate[r.criterion]),
-    'PSI improved %': r.n === 0 ? null : pct(r.psiRate),
+    'PSI improved %': r.n === 0 ? null : percentCell(r.psiRate),
     'PSI improved % (paper)': published.table4.improved_rate,
     'both yes': r.bothYes,
     'rater only': r.humanOnly,
     'PSI only': r.psiOnly,
     'both no': r.bothNo,
-    'agreement %': r.n === 0 ? null : pct(r.observedAgreement),
-    "κ with PSI": r3(r.kappa),
+    'agreement %': r.n === 0 ? null : percentCell(r.observedAgreement),
+    "κ with PSI": numericCell(r.kappa),
     'κ with PSI (paper)': NOT_PRINTED,
   }));
 }

@@ -18,7 +18,8 @@ import {
   parsePublishedPsi,
   publishedRanking,
   rankingText,
-  round,
+  numericCell,
+  percentCell,
   scorePathsTable,
   selectionComparison,
   sensitivitySpread,
@@ -57,12 +58,31 @@ test('parsePublishedPsi reads the shipped file and names the missing field', () 
   assert.throws(() => parsePublishedPsi('{', 'p.json'), /p\.json: not valid JSON/);
 });
 
-test('round: three decimals, NaN → null, no negative zero', () => {
-  assert.equal(round(0.66032), 0.66);
-  assert.equal(round(0.0015), 0.002);
-  assert.equal(round(NaN), null);
-  assert.ok(Object.is(round(-0.0001), 0));
-  assert.equal(round(82.258, 1), 82.3);
+/** Tolerance for values worked out by hand in decimal (the code computes them in binary floating point). */
+const EPS = 1e-12;
+const near = (actual: unknown, expected: number, what = 'value') =>
+  assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < EPS, `${what}: expected ${expected}, got ${String(actual)}`);
+/** Same keys; numbers within EPS of the hand values, everything else equal. */
+function assertRowNear(actual: Record<string, unknown> | undefined, expected: Record<string, unknown>) {
+  assert.ok(actual, 'row missing');
+  assert.deepEqual(Object.keys(actual), Object.keys(expected));
+  for (const [k, v] of Object.entries(expected)) {
+    if (typeof v === 'number') near(actual[k], v, k);
+    else assert.equal(actual[k], v, k);
+  }
+}
+
+test('numericCell keeps full precision, missing or non-finite → null; percentCell scales by 100', () => {
+  assert.equal(numericCell(0.66032), 0.66032);
+  assert.equal(numericCell(2 / 3), 2 / 3);
+  assert.equal(numericCell(NaN), null);
+  assert.equal(numericCell(Infinity), null);
+  assert.equal(numericCell(undefined), null);
+  assert.equal(numericCell(null), null);
+  near(percentCell(51 / 62), 82.25806451612903); // 5100/62 = 82.258064516129032…
+  assert.equal(percentCell(0.75), 75);
+  assert.equal(percentCell(NaN), null);
+  assert.equal(percentCell(undefined), null);
 });
 
 test('paperModelMap maps simulated profiles to the model they mirror, paper names to themselves, extra wins', () => {
@@ -74,7 +94,7 @@ test('paperModelMap maps simulated profiles to the model they mirror, paper name
   });
 });
 
-test('Table I sets the paper values beside the computed means and says "not printed" otherwise', () => {
+test('Table I sets the paper values beside the computed means (full precision) and says "not printed" otherwise', () => {
   const rows = table1Comparison(
     [
       { model: A, n: 30, psi: 0.66032, kd: 0.8257, tv: 0.5577, sd: 0.42861, ef: 0.33309, cl: 0.9968, ra: 0.82 },
@@ -84,9 +104,9 @@ test('Table I sets the paper values beside the computed means and says "not prin
     mirrors,
   );
   assert.deepEqual(rows[0], {
-    model: A, 'paper model': 'ChatGPT', n: 30, PSI: 0.66, 'PSI (paper)': 0.638,
-    KD: 0.826, 'KD (paper)': NOT_PRINTED, TV: 0.558, 'TV (paper)': NOT_PRINTED, SD: 0.429, 'SD (paper)': 0.492,
-    EF: 0.333, 'EF (paper)': 0.334, CL: 0.997, 'CL (paper)': '≥ 0.996', RA: 0.82, 'RA (paper)': NOT_PRINTED,
+    model: A, 'paper model': 'ChatGPT', n: 30, PSI: 0.66032, 'PSI (paper)': 0.638,
+    KD: 0.8257, 'KD (paper)': NOT_PRINTED, TV: 0.5577, 'TV (paper)': NOT_PRINTED, SD: 0.42861, 'SD (paper)': 0.492,
+    EF: 0.33309, 'EF (paper)': 0.334, CL: 0.9968, 'CL (paper)': '≥ 0.996', RA: 0.82, 'RA (paper)': NOT_PRINTED,
   });
   assert.equal(rows[1]!['paper model'], null);
   assert.equal(rows[1]!['PSI (paper)'], NOT_PRINTED);
@@ -109,21 +129,27 @@ test('Table II: per-model rows take the paper standard PSI from Table I; the ove
   );
   assert.equal(rows.length, 2);
   assert.equal(rows[0]!['standard (paper)'], 0.557);
-  assert.equal(rows[0]!['Δ'], -0.006);
+  assert.equal(rows[0]!['Δ'], -0.0062);
+  assert.equal(rows[0]!.standard, 0.5791);
+  assert.equal(rows[0]!.defective, 0.5729);
   assert.equal(rows[0]!['Δ (paper)'], NOT_PRINTED);
   assert.deepEqual(rows[1], {
     model: 'all models', 'paper model': 'all models', 'n standard': 120, 'n defective': 120,
-    standard: 0.605, 'standard (paper)': NOT_PRINTED, defective: 0.607, 'defective (paper)': NOT_PRINTED, 'Δ': 0.002, 'Δ (paper)': -0.002,
+    standard: 0.60508, 'standard (paper)': NOT_PRINTED, defective: 0.60698, 'defective (paper)': NOT_PRINTED, 'Δ': 0.0019, 'Δ (paper)': -0.002,
   });
 });
 
 test('Table III and Table V carry the printed shifts and changes', () => {
   const shift = (measure: 'psi' | 'kd' | 'tv' | 'sd' | 'ef' | 'cl' | 'ra', before: number, after: number) => ({ measure, before, after, change: after - before });
   const t3 = table3Comparison([shift('psi', 0.6, 0.598), shift('tv', 0.5, 0.559), shift('cl', 0.99, 0.99)], published);
-  assert.deepEqual(t3.map((r) => [r.measure, r.shift, r['shift (paper)']]), [['PSI', -0.002, -0.002], ['TV', 0.059, 0.059], ['CL', 0, NOT_PRINTED]]);
+  assert.deepEqual(t3.map((r) => [r.measure, r['shift (paper)']]), [['PSI', -0.002], ['TV', 0.059], ['CL', NOT_PRINTED]]);
+  // shifts by hand: 0.598 − 0.6 = −0.002, 0.559 − 0.5 = 0.059, 0.99 − 0.99 = 0
+  assertRowNear(t3[0], { measure: 'PSI', standard: 0.6, defective: 0.598, shift: -0.002, 'shift (paper)': -0.002 });
+  near(t3[1]!.shift, 0.059, 'TV shift');
+  assert.equal(t3[2]!.shift, 0);
   const t5 = table5Comparison([shift('psi', 0.52, 0.57), shift('sd', 0.1, 0.4), shift('ef', 0.3, 0.3), shift('cl', 0.99, 1)], published);
-  assert.deepEqual(t5[0], { measure: 'PSI', before: 0.52, 'before (paper)': NOT_PRINTED, after: 0.57, 'after (paper)': NOT_PRINTED, change: 0.05, 'change (paper)': 0.049 });
-  assert.deepEqual(t5[1], { measure: 'SD', before: 0.1, 'before (paper)': 0.073, after: 0.4, 'after (paper)': 0.345, change: 0.3, 'change (paper)': 0.272 });
+  assertRowNear(t5[0], { measure: 'PSI', before: 0.52, 'before (paper)': NOT_PRINTED, after: 0.57, 'after (paper)': NOT_PRINTED, change: 0.05, 'change (paper)': 0.049 });
+  assertRowNear(t5[1], { measure: 'SD', before: 0.1, 'before (paper)': 0.073, after: 0.4, 'after (paper)': 0.345, change: 0.3, 'change (paper)': 0.272 });
   assert.equal(t5[2]!['change (paper)'], 0);
   assert.equal(t5[3]!['change (paper)'], NOT_PRINTED);
 });
@@ -148,10 +174,10 @@ test('Figure 1 table and the declining-trend check', () => {
   assert.equal(t[1]!['all models (paper)'], NOT_PRINTED);
   assert.equal(t[2]!['all models (paper)'], 0.56);
   const trend = bloomTrend(perModel, pooled);
-  assert.deepEqual(trend[0], { model: 'm1', levels: '1,2,4', 'PSI lowest level': 0.6, 'PSI highest level': 0.59, change: -0.01, 'declines overall': true, 'never rises': false });
+  assertRowNear(trend[0], { model: 'm1', levels: '1,2,4', 'PSI lowest level': 0.6, 'PSI highest level': 0.59, change: -0.01, 'declines overall': true, 'never rises': false });
   assert.equal(trend[1]!['never rises'], true);
   assert.equal(trend[2]!.model, 'all models');
-  assert.equal(trend[2]!.change, -0.105);
+  near(trend[2]!.change, -0.105, 'pooled change'); // 0.545 − 0.65
 });
 
 test('selection comparison sets the paper counts beside the selected ones', () => {
@@ -175,9 +201,10 @@ test('Table IV: overall row beside 62 / 51 / 82.3 % / +0.049, per-model cases be
     published,
     mirrors,
   );
-  assert.deepEqual(rows[0], {
+  // rate 5/6 = 83.333…% at full precision (the HTML shows it rounded), mean gain as given
+  assertRowNear(rows[0], {
     model: 'all models', 'paper model': 'all models', cases: 6, 'cases (paper)': 62, improved: 5, 'improved (paper)': 51,
-    'rate %': 83.3, 'rate % (paper)': 82.3, 'mean gain': 0.046, 'mean gain (paper)': 0.049,
+    'rate %': 83.33333333333333, 'rate % (paper)': 82.3, 'mean gain': 0.04567, 'mean gain (paper)': 0.049,
   });
   assert.equal(rows[1]!['cases (paper)'], 4);
   assert.equal(rows[1]!['improved (paper)'], NOT_PRINTED);
@@ -197,20 +224,20 @@ test('scorePathsTable and compareScorings', () => {
 });
 
 test('δ sensitivity table: PSI per model, ranking and whether it changed (worked by hand)', () => {
-  // Other sub-scores 0.6; overlap A 0.5, B 0.9. δ 0.65: KD 0.85 / 0.75 → PSI 0.6417 / 0.625 (A > B).
-  // δ 0.9: KD 0.6 / 1.0 → PSI 0.6 / 0.6667 (B > A).
+  // Other sub-scores 0.6; overlap A 0.5, B 0.9. δ 0.65: KD 0.85 / 0.75 → PSI 3.85/6 = 0.641666… / 3.75/6 = 0.625 (A > B).
+  // δ 0.9: KD 0.6 / 1.0 → PSI 3.6/6 = 0.6 / 4/6 = 0.666… (B > A). Mean S_KD (0.85 + 0.75)/2 = (0.6 + 1)/2 = 0.8.
   const mk = (id: string, model: string, overlap: number) =>
     rec(id, model, [0, 0.6, 0.6, 0.6, 0.6, 0.6], { evidence: { kd: { overlap } } as never });
   const scored = [mk('a1', A, 0.5), mk('b1', B, 0.9)];
   const result = deltaSensitivity(scored, [0.65, 0.9]);
   const table = deltaSensitivityTable(result, { names: mirrors });
-  assert.deepEqual(table, [
-    { 'δ_opt': 0.65, [A]: 0.642, [B]: 0.625, 'mean S_KD': 0.8, ranking: 'ChatGPT > Gemini', 'same ranking as δ=0.65': true },
-    { 'δ_opt': 0.9, [A]: 0.6, [B]: 0.667, 'mean S_KD': 0.8, ranking: 'Gemini > ChatGPT', 'same ranking as δ=0.65': false },
-  ]);
+  assert.equal(table.length, 2);
+  assertRowNear(table[0], { 'δ_opt': 0.65, [A]: 0.6416666666666667, [B]: 0.625, 'mean S_KD': 0.8, ranking: 'ChatGPT > Gemini', 'same ranking as δ=0.65': true });
+  assertRowNear(table[1], { 'δ_opt': 0.9, [A]: 0.6, [B]: 0.6666666666666666, 'mean S_KD': 0.8, ranking: 'Gemini > ChatGPT', 'same ranking as δ=0.65': false });
   assert.throws(() => deltaSensitivityTable(result, { baseline: 0.5 }), InputError);
   const spread = sensitivitySpread(result);
-  assert.deepEqual(spread[0], { model: A, 'min PSI': 0.6, 'max PSI': 0.642, range: 0.042, 'best rank': 1, 'worst rank': 2 });
+  // A: min 0.6, max 3.85/6, range 0.25/6 = 0.041666…
+  assertRowNear(spread[0], { model: A, 'min PSI': 0.6, 'max PSI': 0.6416666666666667, range: 0.041666666666666664, 'best rank': 1, 'worst rank': 2 });
 });
 
 test('weight sensitivity table lists the weights and flags ranking changes', () => {
@@ -224,7 +251,8 @@ test('weight sensitivity table lists the weights and flags ranking changes', () 
   assert.deepEqual(rows[1], {
     weights: 'sd-only', w_KD: 0, w_TV: 0, w_SD: 1, w_EF: 0, w_CL: 0, w_RA: 0, [A]: 0, [B]: 1, ranking: `${B} > ${A}`, 'same ranking as equal': false,
   });
-  assert.equal(rows[0]![A], 0.167);
+  near(rows[0]![A], 1 / 6, 'equal-weight PSI of A'); // (1 + 0 + 0 + 0 + 0 + 0)/6
+  near(rows[0]!.w_KD, 1 / 6, 'equal weight');
   assert.equal(rows[0]!['same ranking as equal'], true);
 });
 
@@ -269,6 +297,10 @@ test('explainScoring fills each formula with the response’s own numbers', () =
   assert.equal(rows[5]!.formula, '1 − |2 − 3|/5 = 0.800');
   assert.match(rows[5]!.evidence, /level scores R\/U\/Ap\/An\/E\/C: 0\/4\/1\/0\/0\/0 \| executable Python blocks: 1/);
   assert.match(rows[6]!.formula, /^\(0\.983 \+ 0\.500 \+ 0\.375 \+ 0\.371 \+ 0\.800 \+ 0\.800\) \/ 6 = 0\.638$/);
+  // the score column is numeric at full precision; PSI = 3.82926 / 6 = 0.63821
+  const scores = rows.map((r) => r.score);
+  assert.deepEqual(scores.slice(0, 6), [0.98333, 0.5, 0.375, 0.37093, 0.8, 0.8]);
+  near(scores[6], 0.63821, 'PSI');
 });
 
 test('conceptTable lists concepts in order of first mention with known/objective flags', () => {
@@ -329,8 +361,15 @@ test('ratings tables set the paper rates beside each rater and say κ was not pr
   );
   assert.equal(rows[0]!['rater yes % (paper)'], 74.2);
   assert.equal(rows[0]!['PSI improved %'], 75);
+  assert.equal(rows[0]!['rater yes %'], 50);
+  assert.equal(rows[0]!['agreement %'], 75);
+  assert.equal(rows[0]!['κ with PSI'], 0.5);
   assert.equal(rows[0]!['PSI improved % (paper)'], 82.3);
   assert.equal(rows[1]!['rater yes % (paper)'], 82.3);
   assert.equal(rows[1]!['rater yes %'], null);
   assert.equal(rows[1]!['κ with PSI'], null);
+  // a share that does not terminate in decimal stays unrounded: 2/3 agreement → 66.666…%
+  const [third] = interRaterTable([{ criterion: 'weaknesses_resolved', raterA: 'R1', raterB: 'R2', n: 3, observedAgreement: 2 / 3, kappa: NaN }]);
+  near(third!['observed agreement %'], 66.66666666666667, 'agreement %');
+  assert.equal(third!["Cohen's κ"], null);
 });
