@@ -19,3 +19,4 @@ export * from './kst-scoring';
 // The PSI helpers share names with the KST ones (table3Comparison, …), so they come as namespaces.
 export * as psiTables from './psi-tables';
 export * as psiFigures from './psi-figures';
+export * from './frames';
