@@ -30,7 +30,7 @@ export const command: Command = {
       .map((s) => s.trim())
       .filter((s) => s !== '');
     const check = checkState(domain, state);
-    if (!check.ok) throw new InputError(`--state ${JSON.stringify(parsed.values.state)}: ${check.reason}`);
+    if (!check.ok) throw new InputError(`${file}: --state ${JSON.stringify(parsed.values.state)}: ${check.reason}`, { file });
     process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
     return 0;
   },
