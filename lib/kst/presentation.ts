@@ -12,7 +12,7 @@ export interface Presentation {
   domain: string;
   /** 1-based order number k. */
   order: number;
-  /** SHA-256 hex of `kstbench:<domain.id>:order:<k>`; seeds the permutation. */
+  /** SHA-256 hex of `kstbench:<domain.id>:order:<k>` (`…:redraw:<r>` if redrawn); seeds the permutation. */
   seed: string;
   /** positions[i] = canonical ID shown at temporary position i + 1. */
   positions: string[];
@@ -22,26 +22,58 @@ export interface Presentation {
   toId(position: number): string;
 }
 
-/** The seed string of presentation order `k` of a domain: SHA-256 hex of `kstbench:<id>:order:<k>`. */
-export function presentationSeed(domainId: string, order: number): string {
-  return createHash('sha256').update(`kstbench:${domainId}:order:${order}`, 'utf8').digest('hex');
+/**
+ * The seed string of presentation order `k` of a domain: SHA-256 hex of `kstbench:<id>:order:<k>`, or of
+ * `kstbench:<id>:order:<k>:redraw:<r>` for the r-th redraw (see `presentation`).
+ */
+export function presentationSeed(domainId: string, order: number, redraw = 0): string {
+  const text = redraw === 0 ? `kstbench:${domainId}:order:${order}` : `kstbench:${domainId}:order:${order}:redraw:${redraw}`;
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function shuffled(ids: readonly string[], seed: string): string[] {
+  const rng = seedrandom(seed);
+  const positions = [...ids];
+  for (let i = positions.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [positions[i], positions[j]] = [positions[j]!, positions[i]!];
+  }
+  return positions;
+}
+
+function factorialAtLeast(n: number, k: number): boolean {
+  let f = 1;
+  for (let i = 2; i <= n && f < k; i++) f *= i;
+  return f >= k;
+}
+
+/**
+ * Positions and seed of order k. Two orders that happened to draw the same permutation would make the
+ * presentation comparison empty (likely for tiny domains: two components have only two orders), so an
+ * order that repeats an earlier one is redrawn with the next redraw seed, as long as the domain has at
+ * least k distinct permutations. For the study domains no redraw occurs.
+ */
+function drawOrder(domain: Domain, order: number): { seed: string; positions: string[] } {
+  const earlier = new Set<string>();
+  for (let k = 1; k < order; k++) earlier.add(drawOrder(domain, k).positions.join('\u0000'));
+  const distinctPossible = factorialAtLeast(domain.ids.length, order);
+  for (let redraw = 0; ; redraw++) {
+    const seed = presentationSeed(domain.id, order, redraw);
+    const positions = shuffled(domain.ids, seed);
+    if (!distinctPossible || !earlier.has(positions.join('\u0000'))) return { seed, positions };
+  }
 }
 
 /**
  * Builds presentation order k: Fisher–Yates over the canonical ID list driven by seedrandom(seed),
- * i.e. for i = n−1 down to 1 swap item i with item j = ⌊rng()·(i+1)⌋.
+ * i.e. for i = n−1 down to 1 swap item i with item j = ⌊rng()·(i+1)⌋; redrawn when it repeats an
+ * earlier order (see drawOrder).
  */
 export function presentation(domain: Domain, order: number): Presentation {
   if (!Number.isSafeInteger(order) || order < 1) {
     throw new InputError(`presentation order must be an integer ≥ 1, got ${order}`, { item: String(order) });
   }
-  const seed = presentationSeed(domain.id, order);
-  const rng = seedrandom(seed);
-  const positions = [...domain.ids];
-  for (let i = positions.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [positions[i], positions[j]] = [positions[j]!, positions[i]!];
-  }
+  const { seed, positions } = drawOrder(domain, order);
   const positionOf = new Map(positions.map((id, i) => [id, i + 1]));
   return {
     domain: domain.id,

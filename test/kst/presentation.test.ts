@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../lib/errors';
-import { presentation, presentationOrders, presentationSeed } from '../../lib/kst';
+import { buildDomain, loadDomain, presentation, presentationOrders, presentationSeed } from '../../lib/kst';
+import { join } from 'node:path';
 import { tiny } from './random-poset';
 
 const d = tiny(['A', 'B', 'C', 'D', 'E', 'F'], [['A', 'B']], 'slope');
@@ -54,4 +55,22 @@ test('unknown IDs and out-of-range positions raise InputError', () => {
   assert.throws(() => p!.toPosition('Z'), (e: unknown) => e instanceof InputError && /"Z"/.test(e.message));
   assert.throws(() => presentationOrders(d, 0), InputError);
   assert.throws(() => presentation(d, 0), InputError);
+});
+
+test('an order that repeats an earlier permutation is redrawn while distinct orders exist', () => {
+  // For id "duo" the plain seeds of orders 1 and 2 both give X,Y (checked by hand), so order 2 is redrawn.
+  const pair = buildDomain({ id: 'duo', title: 'Duo', source: 't', components: [{ id: 'X', description: 'x' }, { id: 'Y', description: 'y' }], prerequisites: [] });
+  const [first, second] = presentationOrders(pair, 2);
+  assert.deepEqual(first!.positions, ['X', 'Y']);
+  assert.deepEqual(second!.positions, ['Y', 'X']);
+  // Redraws 1 and 2 also give X,Y; redraw 3 is the first to give Y,X (worked out from the seeds).
+  assert.equal(second!.seed, presentationSeed('duo', 2, 3));
+  // Only two permutations exist: a third order necessarily repeats one and is taken as drawn.
+  const third = presentationOrders(pair, 3)[2]!;
+  assert.equal(third.seed, createHash('sha256').update('kstbench:duo:order:3').digest('hex'));
+  // The redraw rule never fires for the study domains' two orders (their seeds are the plain ones).
+  for (const file of ['linear-modelling', 'slope', 'graph-to-equation', 'equation-to-graph']) {
+    const d = loadDomain(join(__dirname, '..', '..', 'data', 'raw', 'domains', `${file}.json`));
+    presentationOrders(d).forEach((p, i) => assert.equal(p.seed, createHash('sha256').update(`kstbench:${d.id}:order:${i + 1}`).digest('hex')));
+  }
 });
