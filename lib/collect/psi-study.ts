@@ -7,10 +7,9 @@ import type { CellOutcome, Job, ResultHandler } from './engine';
 import type { CompletionRequest, Provider } from './providers/types';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
 
-
 /**
- * The PSI tutoring study for the collector: collects PSI tutoring responses through the generic collector engine
- * (lib/collect/engine.ts) and scores them.
+ * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
+ * collects tutoring responses and scores them (`kstbench psi collect` is a thin shell over this).
  *
  * Round 1: every scenario × {standard, defective} × model. Round 2: the weak defective cases of round 1
  * (lib/psi selection.ts), each regenerated with the PSI-guided regeneration prompt (regeneration.ts)
