@@ -53,7 +53,8 @@ export function createSimulatedProvider(model: string, options: SimulatedProvide
   const profile = options.profile ?? findSimulatedProfile(model);
   if (!profile) {
     throw new InputError(
-      `simulated:${model}: unknown simulated profile (available: ${SIMULATED_PROFILES.map((p) => p.name).join(', ')})`,
+      `simulated:${model}: unknown simulated profile (available: ${SIMULATED_PROFILES.map((p) => p.name).join(', ')})` +
+        (model.startsWith('sim-tutor-') ? '; sim-tutor-* are the simulated PSI tutors, used by `kstbench psi collect`' : ''),
       { item: `simulated:${model}` },
     );
   }
