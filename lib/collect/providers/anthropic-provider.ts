@@ -3,7 +3,7 @@
  * Loaded lazily by `createProvider`. One `complete` = one HTTP attempt (`maxRetries: 0`).
  */
 import { Anthropic, APIConnectionError, APIConnectionTimeoutError, APIError, AnthropicError } from '@anthropic-ai/sdk';
-import { abortError, providerErrorFromHttp, redactSecrets } from './classify';
+import { abortError, providerErrorFromHttp, redactSecrets, translateRemainingError } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
@@ -56,13 +56,7 @@ export function translateAnthropicError(err: unknown, secrets: readonly string[]
       secrets,
     );
   }
-  if (err instanceof AnthropicError || err instanceof SyntaxError) {
-    return new ProviderError(`${label}: unreadable response (${redactSecrets(err.message, secrets)})`, 'server_error');
-  }
-  if (err instanceof Error && err.name === 'AbortError') {
-    return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
-  }
-  return err instanceof Error ? err : new Error(String(err));
+  return translateRemainingError(err, label, secrets, err instanceof AnthropicError);
 }
 
 export interface AnthropicProviderOptions extends AnthropicClientOptions {

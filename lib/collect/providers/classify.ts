@@ -118,6 +118,21 @@ export function providerErrorFromHttp(provider: string, failure: HttpFailure, se
   return new ProviderError(`${provider} HTTP ${failure.status}${tag}${detail}`, errorClass, info);
 }
 
+/**
+ * The last steps of translating what an SDK threw, shared by the providers once their API and connection
+ * errors are handled: an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
+ * AbortError the whole-response deadline (timeout); anything else is our own bug and passes through.
+ */
+export function translateRemainingError(err: unknown, label: string, secrets: readonly string[], fromSdk: boolean): Error {
+  if (fromSdk || err instanceof SyntaxError) {
+    return new ProviderError(`${label}: unreadable response (${redactSecrets((err as Error).message, secrets)})`, 'server_error');
+  }
+  if (err instanceof Error && err.name === 'AbortError') {
+    return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
 /** The error thrown when the caller's AbortSignal fires (not a transport failure; the collector is stopping). */
 export function abortError(): Error {
   const err = new Error('request aborted by caller');

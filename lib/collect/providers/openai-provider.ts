@@ -6,7 +6,7 @@
  * retries) and per-request `timeout` = `req.timeoutMs`, plus our own deadline over the body.
  */
 import { OpenAI, APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
-import { abortError, providerErrorFromHttp, redactSecrets } from './classify';
+import { abortError, providerErrorFromHttp, redactSecrets, translateRemainingError } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { openAIChatBody, openAIResult } from './openai-format';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
@@ -68,13 +68,7 @@ export function translateOpenAIError(err: unknown, label: string, secrets: reado
       secrets,
     );
   }
-  if (err instanceof OpenAIError || err instanceof SyntaxError) {
-    return new ProviderError(`${label}: unreadable response (${redactSecrets(err.message, secrets)})`, 'server_error');
-  }
-  if (err instanceof Error && err.name === 'AbortError') {
-    return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
-  }
-  return err instanceof Error ? err : new Error(String(err));
+  return translateRemainingError(err, label, secrets, err instanceof OpenAIError);
 }
 
 export interface OpenAIProviderOptions extends OpenAIClientOptions {
