@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pngPixels } from '../support/png';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,27 +62,7 @@ test('saveFigure exports HTML, SVG and PNG that render in Chromium', { skip }, a
     assert.ok(svg.texts.includes('Three traces (simulated data)'));
 
     // The PNG: draw it on a canvas and count pixels that are not the white background.
-    await page.goto('about:blank');
-    await page.setContent('<canvas id="c"></canvas>');
-    const png = readFileSync(fig.files.png).toString('base64');
-    const counts = await page.evaluate(async (b64) => {
-      const g = globalThis as unknown as {
-        Image: new () => { src: string; decode(): Promise<void>; width: number; height: number };
-        document: { getElementById(id: string): { width: number; height: number; getContext(k: string): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } };
-      };
-      const img = new g.Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = g.document.getElementById('c');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext('2d');
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, img.width, img.height);
-      let nonWhite = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i]! < 250 || data[i + 1]! < 250 || data[i + 2]! < 250) nonWhite++;
-      return { width: img.width, height: img.height, nonWhite };
-    }, png);
+    const counts = await pngPixels(page, readFileSync(fig.files.png));
     assert.equal(counts.width, 800);
     assert.equal(counts.height, 500);
     // Bars, lines, axes and text cover a few percent of the image at least; a blank export has none.

@@ -13,6 +13,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pngPixels } from '../support/png';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -218,11 +219,6 @@ interface SvgView {
 }
 
 /** Pixels of a PNG drawn on a canvas: size and how many differ from the top-left (background) colour. */
-interface PngView {
-  width: number;
-  height: number;
-  differing: number;
-}
 
 /** PNG signature and IHDR size read in Node (independent of the browser's decoder). */
 function pngHeader(buf: Buffer): { width: number; height: number } {
@@ -267,29 +263,7 @@ for (const name of names) {
       assert.deepEqual(errors, []);
 
       // The PNG decoded by the browser: same size, and a real share of pixels that are not background.
-      await page.goto('about:blank');
-      await page.setContent('<canvas id="c"></canvas>');
-      const pixels: PngView = await page.evaluate(async (b64) => {
-        const g = globalThis as unknown as {
-          Image: new () => { src: string; decode(): Promise<void>; width: number; height: number };
-          document: { getElementById(id: string): { width: number; height: number; getContext(k: string): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } } };
-        };
-        const img = new g.Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const canvas = g.document.getElementById('c');
-        canvas.width = img.width;
-        canvas.height = img.height;
-        const ctx = canvas.getContext('2d');
-        ctx.drawImage(img, 0, 0);
-        const { data } = ctx.getImageData(0, 0, img.width, img.height);
-        const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
-        let differing = 0;
-        for (let i = 0; i < data.length; i += 4) {
-          if (Math.abs(data[i]! - r0) > 8 || Math.abs(data[i + 1]! - g0) > 8 || Math.abs(data[i + 2]! - b0) > 8) differing++;
-        }
-        return { width: img.width, height: img.height, differing };
-      }, png.toString('base64'));
+      const pixels = await pngPixels(page, png);
       assert.equal(pixels.width, expected.width);
       assert.equal(pixels.height, expected.height);
       // A blank export has 0%; the sparsest committed figure (01-space-slope: thin lines and dots on white)
