@@ -8,6 +8,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../lib/io/atomic';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
+import { describeChromium } from '../lib/figures/browser';
 import { readNotebook } from '../lib/notebook/ipynb';
 import { effectiveParameters } from '../lib/notebook/parameters';
 import { projectRoot } from '../lib/notebook/project';
@@ -19,7 +20,7 @@ export function writeEnvironment(target: string, root = projectRoot()): void {
     const shown = relative(root, join(dir, n));
     return { file: shown, parameters: effectiveParameters(readNotebook(join(dir, n)), {}, shown) };
   });
-  writeFileAtomic(target, renderEnvironment(collectEnvironment(root, notebooks)));
+  writeFileAtomic(target, renderEnvironment(collectEnvironment(root, notebooks, { chromium: describeChromium() })));
 }
 
 if (require.main === module) {

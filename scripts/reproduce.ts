@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
+import { describeChromium } from '../lib/figures/browser';
 import { describeFailure, NotebookSession } from '../lib/notebook/execute';
 import { parseNotebook, writeNotebook } from '../lib/notebook/ipynb';
 import { checkGlobalParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
@@ -115,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
         log('environment.md not refreshed: only some notebooks were run');
       } else {
         const target = resolve(values.environment ?? join(root, 'environment.md'));
-        writeFileAtomic(target, renderEnvironment(collectEnvironment(root, ran)));
+        writeFileAtomic(target, renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })));
         log(`wrote ${relative(root, target)}`);
       }
     }

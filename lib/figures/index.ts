@@ -9,5 +9,5 @@ export { finalSpec, figureHtml, figureSize, figureSeed, SIMULATED_LABEL } from '
 export type { FigureSpec, FigureOptions } from './spec';
 export { saveTable, toTable, toCsv, toHtmlTable, csvCell, htmlCell } from './table';
 export type { SavedTable, Table, TableInput, DataFrameLike } from './table';
-export { closeFigureBrowser, chromiumPath, CHROMIUM_ARGS, withPage } from './browser';
+export { closeFigureBrowser, describeChromium, resolveChromium, CHROMIUM_ARGS, withPage, type ChromiumSource } from './browser';
 export { showSvg, showHtml, showMarkdown, inNotebook } from './display';

@@ -78,7 +78,7 @@ function npmVersion(): string {
 export function collectEnvironment(
   root: string,
   notebooks: Array<{ file: string; parameters: ParameterValues }>,
-  options: { chromiumPath?: string } = {},
+  options: { chromium?: string } = {},
 ): EnvironmentInfo {
   const pkg = readJson(join(root, 'package.json')) ?? {};
   const wanted = {
@@ -92,12 +92,11 @@ export function collectEnvironment(
       wanted: wanted[name]!,
       installed: String(readJson(join(root, 'node_modules', name, 'package.json'))?.['version'] ?? 'not installed'),
     }));
-  const chromium = options.chromiumPath ?? (process.env['CHROMIUM_PATH'] || '/usr/bin/chromium');
   return {
     node: process.version,
     npm: npmVersion(),
     os: osName(),
-    chromium: existsSync(chromium) ? commandVersion(chromium, ['--version']) : 'not installed',
+    chromium: options.chromium ?? 'not recorded',
     tslab: {
       version: String(readJson(join(root, 'node_modules', 'tslab', 'package.json'))?.['version'] ?? 'not installed'),
       typescript: String(

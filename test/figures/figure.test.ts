@@ -5,13 +5,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromiumPath, closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
 import { saveFigure } from '../../lib/figures/save';
 import { finalSpec, SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
 
-// Chromium is required in CI (CI=true → fail); on a developer machine without it these tests skip.
-const haveChromium = existsSync(chromiumPath());
-const skip = !haveChromium && !process.env['CI'] ? `Chromium not found at ${chromiumPath()} (apt-get install -y chromium); skipped` : false;
 
 const dir = mkdtempSync(join(tmpdir(), 'kstbench-fig-'));
 const spec: FigureSpec = {
@@ -40,7 +37,7 @@ test('simulated figures carry a watermark and a title note; real ones do not', (
   assert.equal(real.layout!['height'], 500);
 });
 
-test('saveFigure exports HTML, SVG and PNG that render in Chromium', { skip }, async () => {
+test('saveFigure exports HTML, SVG and PNG that render in Chromium', async () => {
   const fig = await saveFigure('three-traces', spec, { title: 'Three traces', simulated: true, dir });
   for (const f of Object.values(fig.files)) assert.ok(existsSync(f), f);
   assert.equal(fig.svg, readFileSync(fig.files.svg, 'utf8'));
@@ -84,7 +81,7 @@ test('saveFigure exports HTML, SVG and PNG that render in Chromium', { skip }, a
   });
 });
 
-test('exports are byte-stable: the same figure saved twice gives identical files', { skip }, async () => {
+test('exports are byte-stable: the same figure saved twice gives identical files', async () => {
   const a = await saveFigure('stable', spec, { title: 'Stable', simulated: false, dir: join(dir, 'a') });
   const b = await saveFigure('stable', spec, { title: 'Stable', simulated: false, dir: join(dir, 'b') });
   for (const kind of ['html', 'svg', 'png'] as const) {

@@ -17,15 +17,12 @@ import { pngPixels } from '../support/png';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromiumPath, closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
 import { figureManifest, type FigureManifest } from '../../lib/figures/save';
 import { SIMULATED_LABEL } from '../../lib/figures/spec';
 import { cellSource, readNotebook } from '../../lib/notebook/ipynb';
 import { projectRoot } from '../../lib/notebook/project';
 
-// Chromium is required in CI (CI set → the tests run and fail without it); elsewhere they skip.
-const haveChromium = existsSync(chromiumPath());
-const skip = !haveChromium && !process.env['CI'] ? `Chromium not found at ${chromiumPath()} (apt-get install -y chromium); skipped` : false;
 
 const root = projectRoot();
 const figuresDir = join(root, 'figures');
@@ -228,7 +225,7 @@ function pngHeader(buf: Buffer): { width: number; height: number } {
 }
 
 for (const name of names) {
-  test(`figures/${name}.svg and .png render in Chromium as the spec says`, { skip }, async () => {
+  test(`figures/${name}.svg and .png render in Chromium as the spec says`, async () => {
     const expected = expectedFor(name);
     const groups = expectedGroups(name, expected.types);
     const png = readFileSync(join(figuresDir, `${name}.png`));

@@ -6,14 +6,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseNotebook, type Notebook, type Output } from '../../lib/notebook/ipynb';
 import type { CellFailure } from '../../lib/notebook/execute';
-import { chromiumPath } from '../../lib/figures/browser';
 
 // The fixture notebook imports the built library (../../../dist/lib/...): `npm test` builds first.
 const FIXTURE = 'test/fixtures/notebooks/01-fixture.ipynb';
 const FAILING = 'test/fixtures/notebooks/02-fails.ipynb';
 const tmp = mkdtempSync(join(tmpdir(), 'kstbench-nb-'));
-// The figure cell needs Chromium: required in CI, skipped (figure cell left empty) elsewhere without it.
-const makeFigure = existsSync(chromiumPath()) || Boolean(process.env['CI']);
+// The figure cell always runs: the bundled Chromium is installed by npm ci.
+const makeFigure = true;
 type Result = { text: string; failure: CellFailure | null } | { thrown: { name: string; message: string } };
 let results: Result[] = [];
 
