@@ -99,7 +99,7 @@ function splitCsv(text: string, file: string, line: number): string[] {
 function relocate(err: unknown, parsed: ParsedMatrix, file: string): never {
   if (!(err instanceof InputError)) throw err;
   let firstLine: number | undefined;
-  const message = err.message.replace(/^[^:]*: /, '').replace(/\b(basis|states)\[(\d+)\]/g, (_, _form, i: string) => {
+  const message = err.message.replace(/^[^:]*: /, '').replace(/^states (does|is) /, 'the family $1 ').replace(/\b(basis|states)\[(\d+)\]/g, (_, _form, i: string) => {
     const line = parsed.lines[Number(i)]!;
     firstLine ??= line;
     return `line ${line}`;
