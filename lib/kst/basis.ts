@@ -109,25 +109,26 @@ export function isStateFromBasis(model: BasisModel, state: Uint32Array): boolean
 export function outerFringeFromBasis(model: BasisModel, state: Uint32Array, out: Uint32Array = emptyBits(model.n)): Uint32Array {
   const { words, m, basis, notion, notionBits } = model;
   out.fill(0);
-  const rest = new Uint32Array(words);
   for (let b = 0; b < m; b++) {
     const o = b * words;
     let low = -1;
     for (let w = 0; w < words; w++) {
       const d = basis[o + w]! & ~state[w]!;
-      rest[w] = d;
-      if (low < 0 && d !== 0) low = (w << 5) + 31 - Math.clz32(d & -d);
+      if (d !== 0) {
+        low = (w << 5) + 31 - Math.clz32(d & -d);
+        break;
+      }
     }
     if (low < 0) continue;
     const k = notion[low]! * words;
     let oneNotion = true;
     for (let w = 0; w < words; w++) {
-      if ((rest[w]! & ~notionBits[k + w]!) !== 0) {
+      if ((basis[o + w]! & ~state[w]! & ~notionBits[k + w]!) !== 0) {
         oneNotion = false;
         break;
       }
     }
-    if (oneNotion) for (let w = 0; w < words; w++) out[w]! |= rest[w]!;
+    if (oneNotion) for (let w = 0; w < words; w++) out[w]! |= basis[o + w]! & ~state[w]!;
   }
   return out;
 }
@@ -140,7 +141,16 @@ export function outerFringeFromBasis(model: BasisModel, state: Uint32Array, out:
  */
 export function innerFringeFromBasis(model: BasisModel, state: Uint32Array, out: Uint32Array = emptyBits(model.n)): Uint32Array {
   const { n, words, m, basis, notion, notionBits } = model;
-  const need = new Uint32Array(n * words).fill(0xffffffff);
+  const need = scratchFor(model, n * words);
+  // Only rows of items in the state are read below; reset just those.
+  for (let w = 0; w < words; w++) {
+    let word = state[w]!;
+    while (word !== 0) {
+      const lowBit = word & -word;
+      need.fill(0xffffffff, ((w << 5) + 31 - Math.clz32(lowBit)) * words, ((w << 5) + 32 - Math.clz32(lowBit)) * words);
+      word ^= lowBit;
+    }
+  }
   for (let b = 0; b < m; b++) {
     const o = b * words;
     let inside = true;
@@ -161,19 +171,32 @@ export function innerFringeFromBasis(model: BasisModel, state: Uint32Array, out:
       }
     }
   }
-  const blocked = new Uint32Array(words);
+  out.fill(0);
   for (let w = 0; w < words; w++) {
     let word = state[w]!;
     while (word !== 0) {
       const lowBit = word & -word;
       const r = (w << 5) + 31 - Math.clz32(lowBit);
       const k = notion[r]! * words;
-      for (let v = 0; v < words; v++) blocked[v]! |= need[r * words + v]! & ~notionBits[k + v]!;
+      for (let v = 0; v < words; v++) out[v]! |= need[r * words + v]! & ~notionBits[k + v]!;
       word ^= lowBit;
     }
   }
-  for (let w = 0; w < words; w++) out[w] = state[w]! & ~blocked[w]!;
+  // out holds the blocked items; the fringe is the rest of the state.
+  for (let w = 0; w < words; w++) out[w] = state[w]! & ~out[w]!;
   return out;
+}
+
+const scratch = new WeakMap<BasisModel, Uint32Array>();
+
+/** A per-model scratch buffer (the fringe functions run millions of times; no allocation per call). */
+function scratchFor(model: BasisModel, size: number): Uint32Array {
+  let buffer = scratch.get(model);
+  if (!buffer || buffer.length < size) {
+    buffer = new Uint32Array(size);
+    scratch.set(model, buffer);
+  }
+  return buffer;
 }
 
 /**
@@ -186,7 +209,8 @@ export function innerFringeFromBasis(model: BasisModel, state: Uint32Array, out:
  * elements. Items outside M are forced out at no cost (the walk jumps to the next undecided item of M),
  * taking an item in never changes A, and leaving it out removes the elements containing it from A.
  * Every feasible branch ends in at least one state and distinct leaves differ on some decided item, so
- * there is one leaf per state and fewer than one binary split per state: O(states · m · words).
+ * there is one leaf per state and fewer than one binary split per state. M' is rebuilt from a table of
+ * unions of 8-element blocks, so a split costs O(m/8 · words) plus the scan for the next item.
  */
 export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void): number {
   const { n, words, m, basis, basisWords: bw, column } = model;
@@ -195,6 +219,19 @@ export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array)
     return 1;
   }
   const depthMax = n + 2;
+  // unionTable[(k · 256 + byte) · words ..] = union of the basis elements 8k + i with bit i set in
+  // byte: M' = ∪A' then costs one OR per 8 basis elements instead of one per element.
+  const blocks = (m + 7) >>> 3;
+  const unionTable = new Uint32Array(blocks * 256 * words);
+  for (let k = 0; k < blocks; k++) {
+    for (let byte = 1; byte < 256; byte++) {
+      const low = 31 - Math.clz32(byte & -byte);
+      const b = 8 * k + low;
+      const o = (k * 256 + byte) * words;
+      const prev = (k * 256 + (byte & (byte - 1))) * words;
+      for (let w = 0; w < words; w++) unionTable[o + w] = unionTable[prev + w]! | (b < m ? basis[b * words + w]! : 0);
+    }
+  }
   const available = new Uint32Array(depthMax * bw);
   const reach = new Uint32Array(depthMax * words);
   const taken = new Uint32Array(depthMax * words);
@@ -229,12 +266,13 @@ export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array)
       for (let j = 0; j < bw; j++) available[a1 + j] = available[a + j]! & ~column[x * bw + j]!;
       for (let w = 0; w < words; w++) reach[r1 + w] = 0;
       for (let j = 0; j < bw; j++) {
-        let word = available[a1 + j]!;
-        while (word !== 0) {
-          const low = word & -word;
-          const o = ((j << 5) + 31 - Math.clz32(low)) * words;
-          for (let w = 0; w < words; w++) reach[r1 + w]! |= basis[o + w]!;
-          word ^= low;
+        const word = available[a1 + j]!;
+        if (word === 0) continue;
+        for (let q = 0; q < 4; q++) {
+          const byte = (word >>> (8 * q)) & 255;
+          if (byte === 0) continue;
+          const o = (((j << 2) + q) * 256 + byte) * words;
+          for (let w = 0; w < words; w++) reach[r1 + w]! |= unionTable[o + w]!;
         }
       }
       let feasible = true;
