@@ -9,7 +9,8 @@
  * functions: notebooks render the rows.
  */
 import { z } from 'zod';
-import { describeZodIssues, InputError } from '../errors';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 import { SUBSCORES, validateWeights, type SubscoreName, type Subscores } from '../psi/parameters';
 import type { MeanRow, RegenerationSummary, ScoredRecord, ShiftRow } from '../psi/aggregate';
 import type { Scenario } from '../psi/schema';
@@ -38,15 +39,7 @@ export type PublishedPsi = z.infer<typeof PublishedPsiSchema>;
 
 /** Parses the published-numbers file; InputError naming the file and the offending field. */
 export function parsePublishedPsi(text: string, file: string): PublishedPsi {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`, { file });
-  }
-  const parsed = PublishedPsiSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
-  return parsed.data;
+  return parseJsonFile(text, file, PublishedPsiSchema);
 }
 
 /** Short column labels of the sub-scores, as the paper abbreviates them. */

@@ -27,7 +27,7 @@ test('parseRatings names the file and item of each problem', () => {
   bad({ ...base, ratings: [rating('R1', 'c1', true, true), rating('R1', 'c1', false, true)] }, /ratings\[1\]: rater "R1" rates "c1" a second time/);
   bad({ simulated: false, raters: [{ id: 'R1' }, { id: 'R1' }], ratings: [] }, /raters\[1\]: duplicate rater id "R1"/);
   bad({ raters: [{ id: 'R1' }], ratings: [] }, /simulated/);
-  assert.throws(() => parseRatings('{oops', 'r.json'), /r\.json: not valid JSON/);
+  assert.throws(() => parseRatings('{oops', 'r.json'), /r\.json:1: not valid JSON/);
 });
 
 function pair(id: string, before: number, after: number, sdBefore = 0.1, sdAfter = 0.1): RegenerationPair {
