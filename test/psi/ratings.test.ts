@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import type { RegenerationPair, ScoredRecord } from '../../lib/psi/aggregate';
-import { illustrativeRatings, illustrativeYesProbability } from '../../lib/psi/ratings-illustrative';
+import { illustrativeRatings, illustrativeYesProbability } from '../../lib/simulation/psi-tutor/illustrative-ratings';
 import { interRaterAgreement, parseRatings, raterAgreementWithPsi, type RatingsFile } from '../../lib/psi/ratings';
 
 const rating = (rater: string, run_id: string, mi: boolean, wr: boolean) => ({ rater, run_id, meaningful_improvement: mi, weaknesses_resolved: wr });
