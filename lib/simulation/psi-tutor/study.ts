@@ -15,6 +15,7 @@ import { buildRegenerationPrompt } from '../../psi/regeneration';
 import type { PsiCourse, Scenario, Variant } from '../../psi/schema';
 import { scoreResponse } from '../../psi/score';
 import { selectWeakCases } from '../../psi/selection';
+import { mean } from '../../stats/mean';
 import { simulateTutorResponse } from './provider';
 import { paperModelStoodInFor } from '../paper-models';
 import { TUTOR_PROFILE_IDS, type TutorProfileId } from './profiles';
@@ -89,7 +90,6 @@ export function simulatePsiStudy(
   return { round1, round2 };
 }
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /** The study's headline numbers, keyed like data/published/psi-2026.json (models by the paper's names). */
 export interface PsiStudySummary {
