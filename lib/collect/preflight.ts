@@ -11,8 +11,15 @@ import type { CompletionRequest, Provider } from './providers/types';
 
 export type PreflightResult = { ok: true; notes: string[] } | { ok: false; message: string; remedy: string };
 
-/** The optional provider hook (lib/collect/providers implements it where the API allows). */
-export type PreflightProvider = Provider & { preflight?(req: CompletionRequest): Promise<PreflightResult> };
+/**
+ * The optional provider hooks of the providers contract (lib/collect/providers implements them where
+ * the API allows): `preflight`, and `settings` — every setting that defines a cell (API, sampling,
+ * reasoning effort, thinking, output cap), recorded in the fingerprint and each final record.
+ */
+export type PreflightProvider = Provider & {
+  preflight?(req: CompletionRequest): Promise<PreflightResult>;
+  settings?(): Record<string, unknown>;
+};
 
 export class PreflightError extends InputError {
   constructor(
