@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
+import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
 import {
   checkBatchModels,
@@ -19,6 +20,11 @@ import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from './providers/types';
 import { readCompleted, storePaths } from './store';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
+import { runBatchCollection } from './batch-mode';
+import { createBatchClient } from './providers/batch';
+import { runCollection } from './engine';
+import { loadPriceTable } from './prices';
+import { createProvider } from './providers';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -72,7 +78,6 @@ export function round1Jobs(
   models: readonly string[],
   seed: string,
 ): Array<Job<PsiCellMeta>> {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   const jobs: Array<Job<PsiCellMeta>> = [];
   for (const s of scenarios) {
     for (const variant of ['standard', 'defective'] as const) {
@@ -107,7 +112,6 @@ export function round2Jobs(
   seed: string,
   threshold: number | undefined,
 ): { jobs: Array<Job<PsiCellMeta>>; perModel: Record<string, number>; considered: number } {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   const allowed = new Set(models);
   const scored = round1
     .filter((r) => r.round === 1 && allowed.has(r.model))
@@ -151,7 +155,6 @@ export function extractAnswer(text: string): string {
 
 /** Builds PSI records from engine outcomes, scoring every valid answer with the current scorer. */
 export function psiResultHandler(course: PsiCourse, isSimulated: (model: string) => boolean, seed: string): ResultHandler<PsiCellMeta> {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   return {
     finalRecord(job: Job<PsiCellMeta>, _request: CompletionRequest, outcome: CellOutcome): Record<string, unknown> {
       const m = job.meta;
@@ -241,7 +244,6 @@ interface PsiDesign {
 
 /** Loads the course and builds one round's jobs; refuses empty and duplicate designs. Writes nothing. */
 function preparePsiDesign(params: PsiCollectParams): PsiDesign {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   if (params.models.length === 0) throw new EmptyDesignError('--models is empty: the design has no cell', { item: 'models' });
   for (const m of params.models) parseModelSpec(m);
   if (params.scenarios !== undefined) {
@@ -296,7 +298,6 @@ function preparePsiDesign(params: PsiCollectParams): PsiDesign {
 
 /** `psi collect --dry-run`: pending calls, tokens and cost of one round; nothing is sent or written. */
 export function dryRunPsi(params: PsiCollectParams): DryRunReport {
-  const { loadPriceTable } = require('../../lib/collect/prices') as typeof import('../../lib/collect/prices');
   if (params.batch) checkBatchModels(params.models);
   const design = preparePsiDesign(params);
   const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
@@ -305,8 +306,6 @@ export function dryRunPsi(params: PsiCollectParams): DryRunReport {
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */
 export async function collectPsi(params: PsiCollectParams) {
-  const { runCollection } = require('../../lib/collect/engine') as typeof import('../../lib/collect/engine');
-  const { loadPriceTable } = require('../../lib/collect/prices') as typeof import('../../lib/collect/prices');
   const design = preparePsiDesign(params);
   const { course, jobs, selection, fingerprint, outFile } = design;
   const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });
@@ -343,11 +342,10 @@ export async function collectPsi(params: PsiCollectParams) {
     const create =
       params.createBatchClient ??
       ((spec: string, o: { baseUrl?: string; timeoutMs?: number }) =>
-        (require('./providers/batch') as typeof import('./providers/batch')).createBatchClient(spec, o));
+        createBatchClient(spec, o));
     const clients = new Map<string, BatchTransport>();
     for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, timeoutMs: params.timeoutMs }));
     const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
-    const { runBatchCollection } = require('./batch-mode') as typeof import('./batch-mode');
     const result = await runBatchCollection<PsiCellMeta>({
       ...common,
       fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
@@ -364,15 +362,10 @@ export async function collectPsi(params: PsiCollectParams) {
 
   const providers = new Map<string, Provider>();
   for (const spec of params.models) {
-    const { provider, model } = parseModelSpec(spec);
+    const { provider } = parseModelSpec(spec);
     if (params.createProvider) providers.set(spec, params.createProvider(spec));
-    else if (provider === 'simulated') {
-      const { createSimulatedTutor } = require('../../lib/psi/simulated-tutor') as typeof import('../../lib/psi/simulated-tutor');
-      providers.set(spec, createSimulatedTutor(model, { course }));
-    } else {
-      const { createProvider } = require('../../lib/collect/providers') as typeof import('../../lib/collect/providers');
-      providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
-    }
+    else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
+    else providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
   }
   const deterministic = [...providers.values()].every((p) => p.simulated);
   const isSimulated = (m: string) => providers.get(m)!.simulated;
