@@ -388,6 +388,7 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
         }
         // Attempt lines first, then the final records, then the ledger line: a crash in between only
         // means this batch is collected again (lines already logged are not repeated).
+        for (const line of attemptLines) ctx.checkAttempt(line);
         ctx.countAttempts(attemptLines.length);
         await Promise.all(attemptLines.filter((a) => !logged.has(`${batch.batch_id}|${a.run_id}`)).map((a) => ctx.attemptsLog.append(a)));
         await Promise.all(finals.map((f) => ctx.responsesLog.append(f)));

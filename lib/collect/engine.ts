@@ -114,6 +114,7 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
       };
       // In deterministic mode an attempt line is buffered with its job; otherwise queued at once.
       const logAttempt = (sink: unknown[], record: Record<string, unknown>): void => {
+        ctx.checkAttempt(record);
         ctx.countAttempts(1);
         sink.push(deterministic ? record : ctx.attemptsLog.append(record));
       };

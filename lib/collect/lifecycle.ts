@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic';
 import { InputError } from '../errors';
+import type { ZodType } from 'zod';
+import { AttemptLineSchema, EventLineSchema } from '../records/attempt';
 import { RunFileSchema } from '../records/run-file';
 import { CircuitBreaker, defaultRemedy, type BreakerFailure, type BreakerTrip } from './circuit-breaker';
 import { estimateCost, roundUsd, type CostEstimate, type PriceTable } from './prices';
@@ -51,6 +53,8 @@ export type CellOutcome =
 export interface ResultHandler<M = unknown> {
   /** Builds the final record for `job`. Must contain `run_id` and a string `status`. */
   finalRecord(job: Job<M>, request: CompletionRequest, outcome: CellOutcome): Record<string, unknown>;
+  /** The record schema (lib/records) every final record is checked against before it is written. */
+  recordSchema?: ZodType;
 }
 
 export type RunStatus = 'running' | 'complete' | 'quota_stopped' | 'interrupted' | 'failed';
@@ -161,6 +165,8 @@ export interface RunContext<M> {
   /** Counts a final record once it is queued for writing (status tally, progress, resume map). */
   countFinal(record: Record<string, unknown>): void;
   countAttempts(n: number): void;
+  /** Checks an attempt line against its schema (lib/records/attempt.ts) before it is written. */
+  checkAttempt(line: Record<string, unknown>): void;
   addCost(usd: number | null): void;
   /**
    * A cell failed deterministically: it gets no record (stays re-requestable), the run will end
@@ -314,6 +320,18 @@ export function classify(err: unknown): Failure {
   return { errorClass: 'unknown', message: String((err as Error)?.message ?? err) };
 }
 
+/**
+ * Checks a record against its schema before it is written (the writer side of the lib/records
+ * contract). A failure is our bug, not the user's: the message names the record kind and the field.
+ */
+export function checkRecord(schema: ZodType, value: unknown, what: string): void {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`internal: ${what} does not match its schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+}
+
 function fileLabel(file: string, paths: StorePaths): string {
   return file === paths.attempts ? 'attempts.jsonl' : file === paths.responses ? 'responses.jsonl' : file;
 }
@@ -337,18 +355,20 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
   let responsesLog: Appender | null = null;
   let startedAt: string | null = null;
   let runningWritten = false;
-  const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) =>
-    writeFileAtomic(
-      paths.run,
-      `${redact(JSON.stringify({ ...options.runInfo, fingerprint: options.fingerprint, status, started_at: startedAt, ...extra }, null, 2))}\n`,
-    );
+  const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) => {
+    const run = { ...options.runInfo, fingerprint: options.fingerprint, status, started_at: startedAt, ...extra };
+    checkRecord(RunFileSchema, run, 'run.json');
+    writeFileAtomic(paths.run, `${redact(JSON.stringify(run, null, 2))}\n`);
+  };
   try {
     const previous = readRunJson(paths.run);
     checkFingerprint(paths.run, previous, options.fingerprint);
     attemptsLog = new Appender(paths.attempts, redact);
     const log = attemptsLog;
     const event = async (name: string, detail: Record<string, unknown> = {}) => {
-      await log.append({ type: 'event', event: name, at: stamp(), ...detail });
+      const line = { type: 'event', event: name, at: stamp(), ...detail };
+      checkRecord(EventLineSchema, line, 'attempts.jsonl event');
+      await log.append(line);
     };
 
     // Repair torn tails before reading anything (attempts first: its repair is itself logged there).
@@ -418,14 +438,17 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
       costOf,
       finalFor(job, request, outcome, extra = {}) {
         const settings = options.settingsFor?.(job.model);
-        return {
+        const record = {
           ...options.handler.finalRecord(job, request, outcome),
           ...extra,
           ...(settings !== undefined ? { settings } : {}),
           ...(completed.get(job.runId)?.status === 'missing' ? { supersedes_missing: true } : {}),
           completed_at: stamp(),
         };
+        if (options.handler.recordSchema) checkRecord(options.handler.recordSchema, record, 'final record');
+        return record;
       },
+      checkAttempt: (line) => checkRecord(AttemptLineSchema, line, 'attempts.jsonl attempt'),
       countFinal(record) {
         const runId = record.run_id as string;
         completed.delete(runId);

@@ -6,7 +6,7 @@ import type { BatchStatus, BatchTransport } from '../../lib/collect/batch-transp
 import { readLedger } from '../../lib/collect/batch-ledger';
 import { collectPsi, dryRunPsi } from '../../lib/collect/psi-study';
 import type { CompletionRequest, CompletionResult, ProviderError } from '../../lib/collect/providers/types';
-import { answerPosition1, okResult, readLines, tempDir, writePrices, writeTinyDomains } from './helpers';
+import { answerPosition1, okResult, readLines, stubCollectParams, tempDir, writeTinyDomains } from './helpers';
 
 /**
  * The batch transport through the BatchTransport interface (an in-memory provider): a batch that
@@ -58,22 +58,7 @@ function memoryBatches(plan: Plan) {
 }
 
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
-  return {
-    domainsDir,
-    models: ['openai:stub'],
-    outDir: out,
-    conditions: ['P0', 'P1', 'P2', 'P3'],
-    orders: 2,
-    concurrency: 1,
-    maxOutputTokens: 16000,
-    timeoutMs: 1000,
-    maxRetries: 2,
-    seed: '42',
-    pricesFile: writePrices(tempDir()),
-    batch: true,
-    pollIntervalMs: 1,
-    ...extra,
-  };
+  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, pollIntervalMs: 1, ...extra });
 }
 
 const ok = (r: CompletionRequest) => okResult(answerPosition1(r));

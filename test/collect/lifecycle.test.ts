@@ -13,7 +13,7 @@ import type { Provider } from '../../lib/collect/providers/types';
 import { KstFinalRecordSchema } from '../../lib/records/kst-final';
 import { RunFileSchema } from '../../lib/records/run-file';
 import { AttemptsFileLineSchema } from '../../lib/records/attempt';
-import { answerPosition1, okResult, providerError, readLines, stubProvider, tempDir, writePrices, writeTinyDomains } from './helpers';
+import { answerPosition1, okResult, providerError, readLines, stubCollectParams, stubProvider, tempDir, writeTinyDomains } from './helpers';
 
 /** Issue 9 (collector lifecycle): circuit breaker, failed status, rate control, design checks, OS errors. */
 
@@ -22,20 +22,7 @@ const CLI = join(ROOT, 'bin', 'kstbench.js');
 const CELLS = 8 * 4 * 2;
 
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
-  return {
-    domainsDir,
-    models: ['openai:stub'],
-    outDir: out,
-    conditions: ['P0', 'P1', 'P2', 'P3'],
-    orders: 2,
-    concurrency: 1,
-    maxOutputTokens: 16000,
-    timeoutMs: 1000,
-    maxRetries: 2,
-    seed: '42',
-    pricesFile: writePrices(tempDir()),
-    ...extra,
-  };
+  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, ...extra });
 }
 
 function deps(providers: Record<string, Provider>, extra: Record<string, unknown> = {}) {
