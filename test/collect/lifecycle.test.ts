@@ -285,3 +285,37 @@ test('a failure after run.json said running leaves run.json saying failed, with 
   assert.match(run.result.reason, /extracted\.jsonl/);
   assert.equal(readCompleted(join(out, 'responses.jsonl')).size, 16, 'the answers themselves are kept');
 });
+
+test('adaptive concurrency in a run: three 429s take 8 parallel calls down to 1; retry-after is waited', async () => {
+  const domainsDir = writeTinyDomains();
+  let inFlight = 0;
+  let limited = 0;
+  const startsAfter: number[] = [];
+  const p: Provider = {
+    provider: 'openai',
+    model: 'stub',
+    simulated: false,
+    async complete(req) {
+      inFlight += 1;
+      if (limited >= 3) startsAfter.push(inFlight);
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight -= 1;
+      if (limited < 3) {
+        limited += 1;
+        throw providerError('rate_limit', 'openai HTTP 429 rate_limit_exceeded', { httpStatus: 429, retryAfterMs: 1500 });
+      }
+      return okResult(answerPosition1(req));
+    },
+  };
+  const sleeps: number[] = [];
+  const r = await collectKst(
+    params(tempDir(), domainsDir, { concurrency: 8 }),
+    deps({ 'openai:stub': p }, { clockMs: () => 0, sleep: async (ms: number) => void sleeps.push(ms) }),
+  );
+  assert.equal(r.status, 'complete');
+  assert.deepEqual(sleeps, [1500, 1500, 1500], 'each 429 waits its retry-after');
+  // the calls started once the limit was down to 1 found no other call of the model in flight,
+  // except those that had started before the third 429 and were still running
+  const late = startsAfter.slice(8);
+  assert.ok(late.length >= 50 && late.every((n) => n === 1), `in flight at start: ${startsAfter.join(',')}`);
+});
