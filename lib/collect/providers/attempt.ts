@@ -1,6 +1,5 @@
 /**
- * Plumbing shared by the SDK-backed providers: request validation, the per-attempt deadline, and
- * reading API keys from the environment.
+ * Plumbing shared by the SDK-backed providers: request validation and the per-attempt deadline.
  */
 import { InputError } from '../../errors';
 import type { CompletionRequest } from './types';
@@ -67,27 +66,4 @@ export function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptD
       caller?.removeEventListener('abort', onCallerAbort);
     },
   };
-}
-
-/** Looks up an API key variable; the error names the variable, never a value. */
-export function requireEnvKey(env: NodeJS.ProcessEnv, variable: string, forWhat: string): string {
-  const value = env[variable];
-  if (value === undefined || value.trim() === '') {
-    throw new InputError(`${forWhat} needs an API key: set the environment variable ${variable}`, { item: variable });
-  }
-  return value.trim();
-}
-
-/** Validates a --base-url value (http/https) and drops trailing slashes; InputError naming the URL otherwise. */
-export function checkBaseUrl(baseUrl: string, spec: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} is not a valid URL`, { item: baseUrl });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} must be http(s)`, { item: baseUrl });
-  }
-  return baseUrl.replace(/\/+$/, '');
 }
