@@ -2,9 +2,11 @@
  * Provider factory. Each back-end module (and its SDK) is required only when a model of that kind
  * is used, so loading this module stays cheap for the CLI.
  */
-import { InputError } from '../../errors';
 import { planProvider, type CreateProviderOptions } from './plan';
 import { parseModelSpec, type Provider } from './types';
+import type { PsiCourse } from '../../psi/schema';
+import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
+import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
 
 export * from './types';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';
@@ -23,7 +25,11 @@ export { planProvider, type CreateProviderOptions } from './plan';
  */
 export function createProvider(spec: string, options: CreateProviderOptions = {}): Provider {
   const { provider, model } = parseModelSpec(spec);
-  if (provider === 'simulated') return loadSimulated(model);
+  if (provider === 'simulated') {
+    // The simulators live in lib/simulation; the collector sees them only as Providers made here.
+    if (options.psiCourse !== undefined && model.startsWith('sim-tutor-')) return createSimulatedTutor(model, { course: options.psiCourse });
+    return createSimulatedProvider(model);
+  }
   const env = options.env ?? process.env;
   const plan = planProvider(spec, options);
   switch (provider) {
@@ -49,28 +55,4 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
       return mod.createAnthropicProvider({ model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
     }
   }
-}
-
-/** The simulated respondent lives in `./simulated` (`createSimulatedProvider(model)`), written separately. */
-function loadSimulated(model: string): Provider {
-  let mod: { createSimulatedProvider?: (model: string) => Provider };
-  try {
-    mod = require('./simulated');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('./simulated')) {
-      throw new InputError(
-        `simulated:${model}: the simulated provider is not available (lib/collect/providers/simulated.ts is missing)`,
-        { item: `simulated:${model}` },
-      );
-    }
-    throw err;
-  }
-  if (typeof mod.createSimulatedProvider !== 'function') {
-    throw new InputError(
-      `simulated:${model}: lib/collect/providers/simulated does not export createSimulatedProvider(model)`,
-      { item: `simulated:${model}` },
-    );
-  }
-  return mod.createSimulatedProvider(model);
 }

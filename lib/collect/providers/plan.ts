@@ -8,6 +8,7 @@ import { catalogueWarnings, loadCatalogue, type Catalogue } from './catalogue';
 import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL } from './defaults';
 import { checkBaseUrl, hostOf, resolveApiKey, type ModelOptions } from './endpoints';
 import { resolveModelSettings, type ModelSettings } from './model-settings';
+import type { PsiCourse } from '../../psi/schema';
 import { parseModelSpec } from './types';
 
 export interface CreateProviderOptions {
@@ -23,6 +24,8 @@ export interface CreateProviderOptions {
   model?: ModelOptions;
   /** Model catalogue; default the shipped config/models.json. */
   catalogue?: Catalogue;
+  /** The PSI course a simulated tutor (`simulated:sim-tutor-*`) answers from; without it only KST respondents are simulated. */
+  psiCourse?: PsiCourse;
 }
 
 /**
