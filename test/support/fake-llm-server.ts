@@ -690,6 +690,19 @@ interface AnthropicBatchState {
   results: Array<{ custom_id: string; result: any }>;
 }
 
+/**
+ * The answer schema a model call asked for, whatever the structured-output mode: OpenAI
+ * `response_format.json_schema` (with its name), Anthropic native `output_config.format` (no name on
+ * the wire) or an Anthropic tool (`tool_choice` / first tool, named).
+ */
+export function answerSchemaOf(call: FakeCall): { name: string | null; schema: Record<string, any> } {
+  const b = call.body ?? {};
+  if (call.api === 'openai') return { name: b.response_format?.json_schema?.name ?? null, schema: b.response_format?.json_schema?.schema ?? {} };
+  if (b.output_config?.format?.schema) return { name: null, schema: b.output_config.format.schema };
+  const tool = (b.tools ?? []).find((t: any) => t.name === b.tool_choice?.name) ?? b.tools?.[0];
+  return { name: tool?.name ?? null, schema: tool?.input_schema ?? {} };
+}
+
 /** A plan that answers in sequence: `plans[count-1]`, then `then` (default: the last plan) for later calls. */
 export function sequence(plans: FakePlan[], then?: FakePlan): FakeHandler {
   if (plans.length === 0 && !then) throw new Error('sequence: no plans');
