@@ -6,6 +6,9 @@ import type { CompletionRequest } from './types';
 
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Largest delay `setTimeout` honours (2^31 − 1 ms); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * Checks the parts of a request the APIs would reject anyway, so the mistake is reported as ours
  * (InputError naming the run) rather than as an opaque HTTP 400.
@@ -22,6 +25,11 @@ export function validateRequest(req: CompletionRequest): void {
     if (!Number.isInteger(value) || value <= 0) {
       throw new InputError(`run ${req.runId}: ${name} must be a positive integer, got ${JSON.stringify(value)}`, where);
     }
+  }
+  // Node's timers take at most 2^31 − 1 ms; a longer delay fires after 1 ms (issue 9 item 2: a
+  // --timeout of 2,147,484 s silently became 1 ms), so refuse it instead.
+  if (req.timeoutMs > MAX_TIMER_MS) {
+    throw new InputError(`run ${req.runId}: timeoutMs ${req.timeoutMs} is above the largest timer Node supports (${MAX_TIMER_MS} ms ≈ 24.8 days)`, where);
   }
 }
 

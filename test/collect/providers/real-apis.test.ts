@@ -390,3 +390,11 @@ test('pre-flight: ok with notes; unknown model, Responses-only model, refused pa
   const flaky = await createProvider('openai:gpt-4o', { baseUrl: server.openaiBaseUrl, env }).preflight!(request());
   assert.ok(flaky.ok && /inconclusive/.test(flaky.notes.join('\n')));
 });
+
+test('--models-file option module: parsed into params; an empty value is a usage error', () => {
+  const { modelsFileParam, MODELS_FILE_OPTION } = require('../../../cli/commands/models-option') as typeof import('../../../cli/commands/models-option');
+  assert.deepEqual(MODELS_FILE_OPTION, { 'models-file': { type: 'string' } });
+  assert.deepEqual(modelsFileParam({ 'models-file': 'models.json' }), { modelsFile: 'models.json' });
+  assert.deepEqual(modelsFileParam({}), {});
+  assert.throws(() => modelsFileParam({ 'models-file': ' ' }), /--models-file needs a file name/);
+});
