@@ -362,8 +362,9 @@ test('item 14: cached and reasoning tokens recorded; cached input priced at its 
 
 test('pre-flight: ok with notes; unknown model, Responses-only model, refused parameter and no server each stop with a remedy', async () => {
   server.script(() => ({ kind: 'json', content: ANSWER }));
-  const good = await createProvider('openai:gpt-4o-2024-08-06', { baseUrl: server.openaiBaseUrl, env, model: { spec: 'openai:gpt-4o-2024-08-06' } }).preflight!(request());
-  assert.equal(good.ok, false, 'the fake server does not know the dated name gpt-4o-2024-08-06');
+  // The catalogue resolves the dated name to gpt-4o, but this server does not serve it: 404 → stop.
+  const dated = await createProvider('openai:gpt-4o-2024-08-06', { baseUrl: server.openaiBaseUrl, env }).preflight!(request());
+  assert.equal(dated.ok, false);
   const ok = await createProvider('openai:gpt-4o', { baseUrl: server.openaiBaseUrl, env }).preflight!(request());
   assert.ok(ok.ok);
   assert.match(ok.notes.join('\n'), /max_completion_tokens ≤ 16384/);
