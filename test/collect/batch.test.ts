@@ -14,7 +14,7 @@ import { kstJobs } from '../../lib/collect/kst-study';
 import { createBatchClient, type BatchClient } from '../../lib/collect/providers/batch';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
-import { startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
+import { answerSchemaOf, startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
 import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
 
 const KEY = 'sk-planted-BATCHMODE-0123456789abcdef';
@@ -95,7 +95,8 @@ function designIndex(domainsDir: string) {
 }
 
 function schemaName(call: FakeCall): string {
-  return call.api === 'openai' ? call.body.response_format.json_schema.name : call.body.tool_choice.name;
+  const { name, schema } = answerSchemaOf(call); // Anthropic's native JSON output carries no schema name
+  return name ?? (schema.properties?.prerequisites ? 'kst_next_steps_with_graph' : 'kst_next_steps');
 }
 
 /**
