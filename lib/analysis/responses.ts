@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { readJsonl } from '../io/jsonl';
 import type { Condition } from '../conditions';
