@@ -11,7 +11,7 @@ import {
   type Domain,
   type DomainFile,
 } from '../kst';
-import { parseMatrixFile, formatMatrixChunks, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { csvCells, parseMatrixFile, formatMatrixChunks, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 
 /** What a structure file holds, for import and export. */
 export const STRUCTURE_KINDS = ['basis', 'space', 'structure', 'relation', 'surmise'] as const;
@@ -59,40 +59,10 @@ export function readItemDescriptions(text: string, file: string): ItemDescriptio
 }
 
 function parseCsvRows(text: string, file: string): Array<{ line: number; cells: string[] }> {
-  // Reuse the format parser's cell splitting through a one-column-agnostic pass.
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   if (lines[lines.length - 1] === '') lines.pop();
   if (lines.length === 0) throw new InputError(`${file}: empty file`, { file });
-  return lines.map((l, i) => ({ line: i + 1, cells: splitCsv(l, file, i + 1) }));
-}
-
-function splitCsv(text: string, file: string, line: number): string[] {
-  const cells: string[] = [];
-  let i = 0;
-  for (;;) {
-    let cell = '';
-    if (text[i] === '"') {
-      i++;
-      for (;;) {
-        if (i >= text.length) throw new InputError(`${file}:${line}: unterminated quoted field`, { file, line });
-        if (text[i] === '"' && text[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-        } else if (text[i] === '"') {
-          i++;
-          break;
-        } else cell += text[i++];
-      }
-    } else {
-      const end = text.indexOf(',', i);
-      cell = text.slice(i, end < 0 ? text.length : end);
-      i = end < 0 ? text.length : end;
-    }
-    cells.push(cell);
-    if (i >= text.length) break;
-    i++;
-  }
-  return cells;
+  return lines.map((l, i) => ({ line: i + 1, cells: csvCells(file, i + 1, l) }));
 }
 
 /** Maps "basis[i]" / "states[i]" in a domain-construction message to the file line of row i. */

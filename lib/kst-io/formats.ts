@@ -138,7 +138,7 @@ function parseMatrixFamily(text: string, file: string, format: 'matrix' | 'kst' 
 }
 
 /** One CSV line split on commas, with R-style double quotes removed ("a","b" or a,b). */
-function csvCells(file: string, lineNo: number, text: string): string[] {
+export function csvCells(file: string, lineNo: number, text: string): string[] {
   const cells: string[] = [];
   let i = 0;
   for (;;) {
