@@ -5,7 +5,7 @@
  * (Table 3, Table 4, the contrasts, …) is computed once and only when a claim asks for it, so a
  * notebook cell can evaluate just its own claims cheaply.
  */
-import { contrasts as computeContrasts, domainCondition, orderAgreement, scoreRecords, table1, table3, table4, type InferenceOptions, type ResponseRecord, type ScoredRecord } from '../analysis';
+import { contrasts as computeContrasts, DEFAULT_INFERENCE, domainCondition, orderAgreement, scoreRecords, table1, table3, table4, type InferenceOptions, type ResponseRecord, type ScoredRecord } from '../analysis';
 import * as breakdowns from '../analysis/breakdowns';
 import type { Domain } from '../kst';
 import type { ClaimEntry } from '../records/published-claims';
@@ -21,11 +21,11 @@ export interface KstClaimInputs {
   published: PublishedKst;
   /** The validated response records (extracted.jsonl); their `simulated` flags are the provenance. */
   records: readonly ResponseRecord[];
-  /** The final records' status and invalid reason (responses.jsonl), for the truncation count. */
-  finalRecords: ReadonlyArray<{ status: string; reason?: string | null }>;
+  /** The final records' status and invalid reason (responses.jsonl); needed by the truncation claim only. */
+  finalRecords?: ReadonlyArray<{ status: string; reason?: string | null }>;
   domains: readonly Domain[];
-  /** Bootstrap / sign-flip settings for the contrast claims (the paper's: 10,000 / 100,000). */
-  inference: InferenceOptions;
+  /** Bootstrap / sign-flip settings for the contrast claims (default: the paper's 10,000 / 100,000, seed 20260908). */
+  inference?: InferenceOptions;
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? Number.NaN : 100 * x);
@@ -55,7 +55,7 @@ class KstResults {
     return this.once('dc', () => new Map(domainCondition(this.scored).map((r) => [`${r.domain}|${r.condition}`, r.exact])));
   }
   get contrasts() {
-    return this.once('contrasts', () => computeContrasts(this.scored, this.inputs.inference));
+    return this.once('contrasts', () => computeContrasts(this.scored, this.inputs.inference ?? DEFAULT_INFERENCE));
   }
   /** computed model → paper Table 4 row it is set beside. */
   get mirrors(): Record<string, string> {
@@ -89,7 +89,10 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.collection\.calls$/, (_m, k) => num(k.inputs.records.length)],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
-  [/^kst\.collection\.truncated$/, (_m, k) => num(k.inputs.finalRecords.filter((r) => r.status === 'invalid' && r.reason === 'truncated').length)],
+  [/^kst\.collection\.truncated$/, (_m, k) => {
+    if (k.inputs.finalRecords === undefined) throw new Error('claim kst.collection.truncated: needs the final records (responses.jsonl) with their invalid reasons');
+    return num(k.inputs.finalRecords.filter((r) => r.status === 'invalid' && r.reason === 'truncated').length);
+  }],
   [/^kst\.overall\.(exact|precision|recall|f1|jaccard)$/, (m, k) => num(pct(breakdowns.overallMeans(k.scored)[m[1] as 'exact']))],
   [/^kst\.overall\.terminal-responses$/, (_m, k) => num(terminalSummary(k.scored).responses)],
   [/^kst\.overall\.terminal-correct$/, (_m, k) => num(terminalSummary(k.scored).correct)],
