@@ -6,7 +6,8 @@
  */
 import { CONDITIONS, type Condition } from '../conditions';
 import { compareProportions, competitionRanks } from '../stats';
-import { groupBy, mean } from './group';
+import { groupBy } from './group';
+import { mean } from '../stats/mean';
 import type { ScoredRecord } from './score';
 import type { Table4Row } from './table4';
 

@@ -14,6 +14,7 @@ import { paperRows } from '../report/mirrors';
 import { terminalSummary } from '../report/agreement';
 import { modelComparison } from '../report/kst-figures';
 import { pairedDifferences, stateMeans } from '../stats';
+import { mean } from '../stats/mean';
 import { evaluateClaims, type ClaimRow, type Computed } from './ledger';
 import { CONDITIONS, type Condition } from '../conditions';
 
@@ -101,7 +102,7 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.contrasts\.P1-P0\.recall\.estimate$/, (_m, k) => {
     const means = (c: Condition) => stateMeans(k.scored.filter((r) => r.condition === c), { state: (r) => r.stateKey, value: (r) => r.scores.recall });
     const { differences } = pairedDifferences(means('P1'), means('P0'));
-    return num(pct(differences.reduce((a, b) => a + b, 0) / differences.length), `${differences.length} states`);
+    return num(pct(mean(differences)), `${differences.length} states`);
   }],
   [/^kst\.contrasts\.(P[0-3]-P[0-3])\.(exact|f1)\.(estimate|ci-low|ci-high|p-holm)$/, (m, k) => {
     const row = k.contrasts.find((r) => r.contrast === m[1] && r.metric === m[2]);

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeZodIssues, InputError } from '../errors';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 import { ClaimEntrySchema, refineClaims } from './published-claims';
 
 const where = z.string().min(1);
@@ -86,15 +87,7 @@ export type PublishedKst = z.infer<typeof PublishedKstSchema>;
 
 /** Parses the KST published-numbers file; InputError naming the file and every offending field. */
 export function parsePublishedKst(text: string, file: string): PublishedKst {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`, { file });
-  }
-  const parsed = PublishedKstSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
-  return parsed.data;
+  return parseJsonFile(text, file, PublishedKstSchema);
 }
 
 /** Reads and parses the KST published-numbers file (OS errors name the file). */

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeZodIssues, InputError } from '../errors';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 import { ClaimEntrySchema, refineClaims } from './published-claims';
 
 const num = z.number();
@@ -89,15 +90,7 @@ export type PublishedPsi = z.infer<typeof PublishedPsiSchema>;
 
 /** Parses the PSI published-numbers file; InputError naming the file and every offending field. */
 export function parsePublishedPsi(text: string, file: string): PublishedPsi {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`, { file });
-  }
-  const parsed = PublishedPsiSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
-  return parsed.data;
+  return parseJsonFile(text, file, PublishedPsiSchema);
 }
 
 /** Reads and parses the PSI published-numbers file (OS errors name the file). */

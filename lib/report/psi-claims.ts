@@ -8,6 +8,7 @@ import { linearRegression, probit, sampleStandardDeviation } from 'simple-statis
 import type { ScoredRecord } from '../psi/aggregate';
 import type { BloomSlope } from '../psi/bloom-trend';
 import type { PublishedPsi } from '../records/published-psi';
+import { mean } from '../stats/mean';
 
 /** The trend per model: slope of PSI per Bloom level and whether it is negative (the claim's reading). */
 export function bloomSlopeTable(slopes: readonly BloomSlope[], mirrors: Readonly<Record<string, string>>) {
@@ -51,7 +52,7 @@ export function selectionSpreadTable(
       model,
       'paper model': pm ?? null,
       cases: selection.consideredPerModel[model] ?? psi.length,
-      'defective PSI mean': psi.length ? psi.reduce((a, b) => a + b, 0) / psi.length : null,
+      'defective PSI mean': psi.length ? mean(psi) : null,
       'defective PSI SD': psi.length > 1 ? sampleStandardDeviation(psi) : null,
       selected: selection.perModel[model] ?? 0,
       'selected (paper)': pm === undefined ? null : (published.table4.selected_per_model[pm] ?? null),

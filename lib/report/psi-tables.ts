@@ -14,7 +14,7 @@ import { SUBSCORES, validateWeights, type SubscoreName, type Subscores } from '.
 import type { MeanRow, RegenerationSummary, ScoredRecord, ShiftRow } from '../psi/aggregate';
 import type { Scenario } from '../psi/schema';
 import type { PsiScoring } from '../psi/score';
-import { TUTOR_PROFILES } from '../psi/simulated-profiles';
+import { paperModelStoodInFor } from '../simulation/paper-models';
 
 /** What a paper column shows where the paper's running text prints no value. */
 export const NOT_PRINTED = 'not printed';
@@ -45,16 +45,16 @@ const paper = (x: number | undefined | null): number | string => (x === undefine
 
 /**
  * Which paper model each collected model stands for: simulated tutors (`simulated:sim-tutor-a`) map
- * to the model their profile imitates (lib/psi/simulated-profiles.ts), a model already named as in the
+ * to the model their profile imitates (lib/simulation/paper-models.ts), a model already named as in the
  * paper maps to itself, and `extra` (e.g. `{ "openai:gpt-4.5": "ChatGPT" }`) wins over both.
  * Models with no counterpart are left out. Example: ['simulated:sim-tutor-b'] → { 'simulated:sim-tutor-b': 'Gemini' }.
  */
 export function paperModelMap(models: readonly string[], extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const model of models) {
-    const profileId = model.startsWith('simulated:') ? model.slice('simulated:'.length) : model;
-    const profile = (TUTOR_PROFILES as Record<string, { mirrors: string } | undefined>)[profileId];
-    const mapped = extra[model] ?? profile?.mirrors ?? ((PAPER_MODELS as readonly string[]).includes(model) ? model : undefined);
+    const standIn = paperModelStoodInFor(model);
+    const tutorModel = standIn?.study === 'psi' ? standIn.paperModel : undefined;
+    const mapped = extra[model] ?? tutorModel ?? ((PAPER_MODELS as readonly string[]).includes(model) ? model : undefined);
     if (mapped !== undefined) out[model] = mapped;
   }
   return out;
