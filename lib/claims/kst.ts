@@ -8,14 +8,13 @@
 import { contrasts as computeContrasts, DEFAULT_INFERENCE, domainCondition, orderAgreement, scoreRecords, table1, table3, table4, type InferenceOptions, type ResponseRecord, type ScoredRecord } from '../analysis';
 import * as breakdowns from '../analysis/breakdowns';
 import type { Domain } from '../kst';
-import type { ClaimEntry } from '../records/published-claims';
 import type { PublishedKst } from '../records/published-kst';
 import { paperRows } from '../report/mirrors';
 import { terminalSummary } from '../report/agreement';
 import { modelComparison } from '../report/kst-figures';
 import { pairedDifferences, stateMeans } from '../stats';
 import { mean } from '../stats/mean';
-import { evaluateClaims, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
 import { CONDITIONS, type Condition } from '../conditions';
 
 export interface KstClaimInputs {
@@ -205,15 +204,5 @@ export function kstRebuildFor(id: string): Rebuild | undefined {
  * ids such as "claims-table3"; all claims when omitted). Only the inputs those claims need are computed.
  */
 export function kstClaimRows(inputs: KstClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
-  const wanted = (c: ClaimEntry) => options.cells === undefined || (c.rebuilt !== undefined && options.cells.includes(c.rebuilt.cell.split('#')[1]!));
-  const claims = inputs.published.claims.filter(wanted);
-  const results = new KstResults(inputs);
-  const values = new Map<string, Computed>();
-  for (const c of claims) {
-    if (c.rebuilt === undefined) continue;
-    const pattern = KST_REBUILDS.find(([re]) => re.test(c.id));
-    if (!pattern) throw new Error(`claim ${c.id}: no rebuild in lib/claims/kst.ts matches it`);
-    values.set(c.id, pattern[1](c.id.match(pattern[0])!, results));
-  }
-  return evaluateClaims(inputs.published, claims, values, inputs.records.some((r) => r.simulated));
+  return claimRowsFor(inputs.published, KST_REBUILDS, new KstResults(inputs), inputs.records.some((r) => r.simulated), options.cells);
 }

@@ -101,3 +101,26 @@ export function claimsCoverageTable(rows: readonly ClaimRow[]) {
     return { id: r.id, where: r.where, claim: r.claim, paper: r.printed, computed: r.computed, status: r.status, note: r.note, notebook, cell: cellId, anchor: r.cell === null ? null : `${notebook}#${cellId}` };
   });
 }
+
+/**
+ * The claims of `doc` whose counterpart cell is one of `cells` (all claims when omitted), each rebuilt
+ * by the first pattern of `rebuilds` its id matches (an Error naming the claim when none does), then
+ * evaluated by the rule. `results` is the paper's lazily computed inputs, handed to every rebuild.
+ */
+export function claimRowsFor<R>(
+  doc: { claims: readonly ClaimEntry[] },
+  rebuilds: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray, results: R) => Computed]>,
+  results: R,
+  simulated: boolean,
+  cells?: readonly string[],
+): ClaimRow[] {
+  const claims = doc.claims.filter((c) => cells === undefined || (c.rebuilt !== undefined && cells.includes(c.rebuilt.cell.split('#')[1]!)));
+  const values = new Map<string, Computed>();
+  for (const c of claims) {
+    if (c.rebuilt === undefined) continue;
+    const pattern = rebuilds.find(([re]) => re.test(c.id));
+    if (!pattern) throw new Error(`claim ${c.id}: no rebuild in lib/claims matches it`);
+    values.set(c.id, pattern[1](c.id.match(pattern[0])!, results));
+  }
+  return evaluateClaims(doc, claims, values, simulated);
+}

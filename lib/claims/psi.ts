@@ -9,10 +9,9 @@ import { bloomTrendSlopes } from '../psi/bloom-trend';
 import type { PsiParameters } from '../psi/parameters';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { selectWeakCases } from '../psi/selection';
-import type { ClaimEntry } from '../records/published-claims';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap, rankingText } from '../report/psi-tables';
-import { evaluateClaims, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
 
 export interface PsiClaimInputs {
   published: PublishedPsi;
@@ -135,16 +134,5 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
 
 /** The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the inputs. */
 export function psiClaimRows(inputs: PsiClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
-  const wanted = (c: ClaimEntry) => options.cells === undefined || (c.rebuilt !== undefined && options.cells.includes(c.rebuilt.cell.split('#')[1]!));
-  const claims = inputs.published.claims.filter(wanted);
-  const results = new PsiResults(inputs);
-  const values = new Map<string, Computed>();
-  for (const c of claims) {
-    if (c.rebuilt === undefined) continue;
-    const pattern = PSI_REBUILDS.find(([re]) => re.test(c.id));
-    if (!pattern) throw new Error(`claim ${c.id}: no rebuild in lib/claims/psi.ts matches it`);
-    values.set(c.id, pattern[1](c.id.match(pattern[0])!, results));
-  }
-  const simulated = [...inputs.round1, ...inputs.round2].some((r) => r.simulated);
-  return evaluateClaims(inputs.published, claims, values, simulated);
+  return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), [...inputs.round1, ...inputs.round2].some((r) => r.simulated), options.cells);
 }

@@ -2,7 +2,7 @@
  * What the simulated inputs do not reproduce, per group of claims (longest id prefix wins). A rebuilt
  * claim that differs on simulated input is `differs-simulated` only when its group is listed here (the
  * difference is expected and explained); otherwise it is `differs`. The text describes mechanisms of
- * the simulators (lib/collect/providers/SIMULATED.md, lib/psi/SIMULATED.md), not numbers of one corpus:
+ * the simulators (lib/simulation/kst-respondent/README.md, lib/simulation/psi-tutor/README.md), not numbers of one corpus:
  * the cells print the numbers beside it.
  */
 
@@ -13,7 +13,7 @@ const KST_PARTIAL =
 const KST_PER_MODEL_DOMAIN =
   'Nothing is fitted per model × domain: a profile\'s accuracy in a domain follows from its overall edge-error rates times the shared domain difficulty, so which profile leads a given domain × condition cell, and by how much, is a draw rather than a reproduction of the paper\'s per-domain rankings.';
 const PSI_HABITS =
-  'The simulated tutors write texts from hand-tuned habits per profile (recaps, scaffolds, Bloom vocabulary, asides), and PSI is computed from the text by the project\'s scorer; the habits were tuned towards the paper\'s headline means, not fitted to them (lib/psi/SIMULATED.md, "Known gaps").';
+  'The simulated tutors write texts from hand-tuned habits per profile (recaps, scaffolds, Bloom vocabulary, asides), and PSI is computed from the text by the project\'s scorer; the habits were tuned towards the paper\'s headline means, not fitted to them (lib/simulation/psi-tutor/README.md, "Known gaps").';
 
 const GAPS: ReadonlyArray<[prefix: string, text: string]> = [
   ['kst.collection.valid', 'The simulated respondent deliberately returns a small share of invalid outputs (0.2–0.4 % per profile, seven kinds, truncation among them) so that validation is exercised; the paper\'s run had none.'],

@@ -9,7 +9,10 @@
  * rule in lib/claims/rule.ts. The entry is a strict object, so a `status` written into the file is
  * rejected when the file is read.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 
 /** `lib/<path>.ts#<exported function>`, e.g. `lib/analysis/table3.ts#table3`. */
 export const FUNCTION_REF = /^lib\/[a-z0-9/_-]+\.ts#[A-Za-z_$][\w$]*$/;
@@ -76,4 +79,15 @@ export function refineClaims(doc: { claims: readonly ClaimEntry[] }, ctx: z.Refi
       ctx.addIssue({ code: 'custom', path: ['claims', i, 'decimals'], message: `claim ${c.id}: a number needs "decimals"` });
     }
   });
+}
+
+/** Reads a published-numbers file and checks it against its schema; InputError naming the file (OS errors included). */
+export function loadPublishedFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
+  }
+  return parseJsonFile(text, file, schema);
 }

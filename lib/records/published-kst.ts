@@ -3,11 +3,9 @@
  * (Steiner & Hochweber, 2026) and its claims ledger. Read with parsePublishedKst / loadPublishedKst;
  * everything that uses the published numbers takes the inferred type `PublishedKst`.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { ClaimEntrySchema, refineClaims } from './published-claims';
+import { ClaimEntrySchema, loadPublishedFile, refineClaims } from './published-claims';
 
 const where = z.string().min(1);
 const count = z.number().int().nonnegative();
@@ -92,11 +90,5 @@ export function parsePublishedKst(text: string, file: string): PublishedKst {
 
 /** Reads and parses the KST published-numbers file (OS errors name the file). */
 export function loadPublishedKst(file: string): PublishedKst {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
-  }
-  return parsePublishedKst(text, file);
+  return loadPublishedFile(file, PublishedKstSchema);
 }

@@ -3,11 +3,9 @@
  * text (its table cells were lost in extraction) and its claims ledger. Read with parsePublishedPsi /
  * loadPublishedPsi; everything that uses the published numbers takes the inferred type `PublishedPsi`.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { ClaimEntrySchema, refineClaims } from './published-claims';
+import { ClaimEntrySchema, loadPublishedFile, refineClaims } from './published-claims';
 
 const num = z.number();
 const count = z.number().int().nonnegative();
@@ -95,11 +93,5 @@ export function parsePublishedPsi(text: string, file: string): PublishedPsi {
 
 /** Reads and parses the PSI published-numbers file (OS errors name the file). */
 export function loadPublishedPsi(file: string): PublishedPsi {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
-  }
-  return parsePublishedPsi(text, file);
+  return loadPublishedFile(file, PublishedPsiSchema);
 }
