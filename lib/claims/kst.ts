@@ -5,12 +5,12 @@
  * (Table 3, Table 4, the contrasts, …) is computed once and only when a claim asks for it, so a
  * notebook cell can evaluate just its own claims cheaply.
  */
-import { contrasts as computeContrasts, DEFAULT_INFERENCE, domainCondition, orderAgreement, scoreRecords, table1, table3, table4, type InferenceOptions, type ResponseRecord, type ScoredRecord } from '../analysis';
+import { contrasts as computeContrasts, DEFAULT_INFERENCE, domainCondition, orderAgreement, scoreKstResponses, table1, table3, table4, type InferenceOptions, type ResponseRecord, type ScoredRecord } from '../analysis';
 import * as breakdowns from '../analysis/breakdowns';
 import type { Domain } from '../kst';
 import type { PublishedKst } from '../records/published-kst';
 import { paperRows } from '../report/mirrors';
-import { terminalSummary } from '../report/agreement';
+import { terminalSummary } from '../report/kst-presentation-agreement';
 import { modelComparison } from '../report/kst-figures';
 import { pairedDifferences, stateMeans } from '../stats';
 import { mean } from '../stats/mean';
@@ -40,7 +40,7 @@ class KstResults {
     return this.memo.get(key) as T;
   }
   get scored(): ScoredRecord[] {
-    return this.once('scored', () => scoreRecords(this.inputs.records).scored);
+    return this.once('scored', () => scoreKstResponses(this.inputs.records).scored);
   }
   get table3() {
     return this.once('t3', () => table3(this.scored));

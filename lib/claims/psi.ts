@@ -34,10 +34,10 @@ class PsiResults {
     return this.memo.get(key) as T;
   }
   get scored1() {
-    return this.once('s1', () => aggregate.scoreRecords(this.inputs.round1, this.inputs.course, this.inputs.params ?? {}).scored);
+    return this.once('s1', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, this.inputs.params ?? {}).scored);
   }
   get scored2() {
-    return this.once('s2', () => aggregate.scoreRecords(this.inputs.round2, this.inputs.course, this.inputs.params ?? {}).scored);
+    return this.once('s2', () => aggregate.scorePsiRecords(this.inputs.round2, this.inputs.course, this.inputs.params ?? {}).scored);
   }
   get mirrors(): Record<string, string> {
     return this.once('mirrors', () => paperModelMap([...new Set(this.inputs.round1.map((r) => r.model))]));

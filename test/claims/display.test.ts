@@ -5,7 +5,7 @@ import { claimsCoverageTable, evaluateClaims, type Computed } from '../../lib/cl
 import type { ClaimEntry } from '../../lib/records/published-claims';
 import type { PublishedPsi } from '../../lib/records/published-psi';
 import type { ModelDomainConditionRow } from '../../lib/analysis/breakdowns';
-import { claimsNotes, claimsTable, coverageRow, differingTable } from '../../lib/report/claims';
+import { claimsNotes, claimsTable, coverageRow, differingTable } from '../../lib/claims/display';
 import { leadersTable, modelDomainFigureSpec, modelDomainTable } from '../../lib/report/kst-models';
 import { impliedSelectionSpread } from '../../lib/report/psi-claims';
 

@@ -3,7 +3,7 @@
  * in lib/claims/rule.ts) and a Markdown note that counts the statuses and says, once per distinct
  * reason, what the simulation does not reproduce for the claims that differ. Pure functions.
  */
-import { claimsCoverage, type ClaimRow } from '../claims/ledger';
+import { claimsCoverage, type ClaimRow } from './ledger';
 
 /** Table rows: the note column points to the numbered notes of `claimsNotes` instead of repeating them. */
 export function claimsTable(rows: readonly ClaimRow[]) {
