@@ -70,25 +70,56 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** How a value is shown in the HTML table: non-integers rounded to `digits` decimals when given. */
+/** How a value is shown in the HTML table: numbers with `digits` decimals when given. */
 export function htmlCell(value: unknown, digits?: number): string {
-  if (typeof value === 'number' && digits !== undefined && !Number.isInteger(value) && Number.isFinite(value)) {
-    return value.toFixed(digits);
-  }
+  if (typeof value === 'number' && digits !== undefined && Number.isFinite(value)) return value.toFixed(digits);
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** An HTML table (numbers right-aligned), with an optional caption. */
+/** Percentages are printed with one decimal, as both papers print them (61.3, 88.0). */
+export const PERCENT_DIGITS = 1;
+
+/** A string that stands for a number ("< .0001", "-0.25", "12 %"): right-aligned like one. */
+const NUMBER_LIKE = /^[<>=≤≥~± ]*[-+−]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*%?$/i;
+
+/**
+ * How each column is shown. Numeric columns (numbers, number-like strings and placeholders such as
+ * "not printed", at least one real number) are right-aligned, the others left-aligned — explicitly,
+ * since Jupyter's stylesheets right-align every cell. Decimals per column: a column whose header has
+ * "%" gets PERCENT_DIGITS for every number in it (88 → 88.0, beside a paper's 88.0); another column
+ * with any non-integer gets `digits` for every number (when given); all-integer columns (counts) stay
+ * integers. So a computed value and its paper value in the next column get the same decimals.
+ */
+export function columnFormats(table: Table, digits?: number): Array<{ numeric: boolean; digits: number | undefined }> {
+  return table.columns.map((column, j) => {
+    const cells = table.rows.map((r) => r[j]).filter((v) => v !== null && v !== undefined);
+    const numbers = cells.filter((v): v is number => typeof v === 'number');
+    const numberLike = cells.filter((v) => typeof v === 'string' && NUMBER_LIKE.test(v.trim())).length;
+    const placeholders = cells.filter((v) => typeof v === 'string' && !/\d/.test(v)).length;
+    const numeric = numbers.length + numberLike > 0 && numbers.length + numberLike + placeholders === cells.length;
+    const decimal = numbers.some((v) => Number.isFinite(v) && !Number.isInteger(v));
+    const columnDigits = column.includes('%') && numbers.length > 0 ? PERCENT_DIGITS : decimal ? digits : undefined;
+    return { numeric, digits: columnDigits };
+  });
+}
+
+/** Tables wider than this many columns scroll sideways and wrap their headers, so they stay readable. */
+const WIDE_TABLE = 8;
+
+/** An HTML table (numbers right-aligned, text left-aligned), with an optional caption. */
 export function toHtmlTable(table: Table, options: { caption?: string; digits?: number } = {}): string {
-  const numeric = table.columns.map((_, j) => table.rows.length > 0 && table.rows.every((r) => r[j] === null || typeof r[j] === 'number'));
-  const align = (j: number) => (numeric[j] ? ' style="text-align:right"' : '');
-  const head = table.columns.map((c, j) => `<th${align(j)}>${escapeHtml(c)}</th>`).join('');
+  const formats = columnFormats(table, options.digits);
+  const wide = table.columns.length > WIDE_TABLE;
+  const align = (j: number) => `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
+  const headStyle = (j: number) => (wide ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : align(j));
+  const head = table.columns.map((c, j) => `<th style="${headStyle(j)}">${escapeHtml(c)}</th>`).join('');
   const body = table.rows
-    .map((r) => `<tr>${r.map((v, j) => `<td${align(j)}>${escapeHtml(htmlCell(v, options.digits))}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map((v, j) => `<td style="${align(j)}">${escapeHtml(htmlCell(v, formats[j]!.digits))}</td>`).join('')}</tr>`)
     .join('\n');
   const caption = options.caption ? `<caption>${escapeHtml(options.caption)}</caption>\n` : '';
-  return `<table class="kstbench-table">\n${caption}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
+  const html = `<table class="kstbench-table"${wide ? ' style="font-size:12px"' : ''}>\n${caption}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
+  return wide ? `<div class="kstbench-table-wide" style="overflow-x:auto;max-width:100%">\n${html}</div>\n` : html;
 }
 
 export interface SavedTable {
@@ -103,8 +134,9 @@ export interface SavedTable {
 
 /**
  * Writes `<dir>/<name>.csv` and `<dir>/<name>.html` (default dir `<project>/data/processed/tables`)
- * together, atomically. `title` becomes the HTML caption; `digits` rounds non-integers in the HTML only
- * (the CSV keeps full precision).
+ * together, atomically. `title` becomes the HTML caption; `digits` sets the decimals of non-integer
+ * columns in the HTML only (percent columns get PERCENT_DIGITS; see columnFormats); the CSV keeps full
+ * precision.
  */
 export function saveTable(
   name: string,

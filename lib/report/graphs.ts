@@ -42,7 +42,7 @@ export function graphVerdictSpec(
   options: { title: string; labels?: Readonly<Record<string, string>> },
 ): FigureSpec {
   const y = rows.map((r) => options.labels?.[r.group] ?? r.group);
-  const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number) => ({
+  const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number, textColour: string) => ({
     type: 'bar',
     orientation: 'h',
     name,
@@ -50,13 +50,16 @@ export function graphVerdictSpec(
     x: rows.map((r) => pct(count(r), r.responses)),
     text: rows.map((r) => `${count(r)}`),
     textposition: 'inside',
+    insidetextanchor: 'middle',
+    textfont: { color: textColour },
     marker: { color },
   });
+  // Okabe–Ito blue, orange and reddish purple: told apart with the common colour-vision deficiencies.
   return {
     data: [
-      bar('(a) correct', '#4c78a8', (r) => r.correct),
-      bar('(b) wrong structure, applied consistently', '#f58518', (r) => r['wrong-structure']),
-      bar('(c) inconsistent with own graph', '#e45756', (r) => r.inconsistent),
+      bar('(a) correct', '#0072B2', (r) => r.correct, 'white'),
+      bar('(b) wrong structure, applied consistently', '#E69F00', (r) => r['wrong-structure'], 'black'),
+      bar('(c) inconsistent with own graph', '#CC79A7', (r) => r.inconsistent, 'black'),
     ],
     layout: {
       title: { text: options.title },
@@ -71,10 +74,15 @@ export function graphVerdictSpec(
   };
 }
 
+/** A set of IDs in a table cell: space-separated, `∅` when empty (so an empty set is not a blank cell). */
+export function idSetCell(ids: readonly string[]): string {
+  return ids.length === 0 ? '∅' : ids.join(' ');
+}
+
 /**
- * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs,
- * pairs as "p>q", edge scores unrounded.
- * Example: pairs [['A','B']] → "A>B"; an empty set → "".
+ * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs
+ * (`∅` for the empty set), pairs as "p>q" (`∅` when none), edge scores unrounded.
+ * Example: pairs [['A','B']] → "A>B"; an empty set → "∅".
  */
 export function graphRowsTable(rows: readonly GraphRow[]) {
   return rows.map((r) => ({
@@ -82,13 +90,13 @@ export function graphRowsTable(rows: readonly GraphRow[]) {
     model: r.model,
     domain: r.domain,
     order: r.order,
-    state: r.state.join(' '),
-    returned_pairs: r.pairs.map(([p, q]) => `${p}>${q}`).join(' '),
+    state: idSetCell(r.state),
+    returned_pairs: idSetCell(r.pairs.map(([p, q]) => `${p}>${q}`)),
     self_pairs: r.selfPairs,
     cyclic: r.cyclic,
-    recommended: r.recommended.join(' '),
-    reference_fringe: r.reference.join(' '),
-    own_graph_fringe: r.implied.join(' '),
+    recommended: idSetCell(r.recommended),
+    reference_fringe: idSetCell(r.reference),
+    own_graph_fringe: idSetCell(r.implied),
     verdict: r.verdict,
     follows_own_graph: r.consistent,
     direct_precision: r.direct.precision,
@@ -96,4 +104,18 @@ export function graphRowsTable(rows: readonly GraphRow[]) {
     closure_precision: r.closure.precision,
     closure_recall: r.closure.recall,
   }));
+}
+
+/**
+ * A few rows of graphRowsTable turned on their side for showing: one row per field, one column per
+ * response (headed by `column(row)`, e.g. its verdict), so 17 fields read down the page instead of
+ * running off its side. Values are kept as they are (numbers stay numbers).
+ * Example: [{ run_id: 'r1', verdict: 'correct' }] with column = verdict →
+ * [{ field: 'run_id', correct: 'r1' }, { field: 'verdict', correct: 'correct' }].
+ */
+export function fieldsByRow<T extends Record<string, unknown>>(rows: readonly T[], column: (row: T, index: number) => string): Array<Record<string, unknown>> {
+  const headers = rows.map(column);
+  if (new Set(headers).size !== headers.length) throw new RangeError(`fieldsByRow: column headers repeat (${headers.join(', ')})`);
+  const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r, i) => [headers[i]!, r[field] ?? null])) }));
 }
