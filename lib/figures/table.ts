@@ -89,10 +89,11 @@ const NUMBER_LIKE = /^[<>=≤≥~± ]*[-+−]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*%?
  * since Jupyter's stylesheets right-align every cell. Decimals per column: a column whose header has
  * "%" gets PERCENT_DIGITS for every number in it (88 → 88.0, beside a paper's 88.0); another column
  * with any non-integer gets `digits` for every number (when given); all-integer columns (counts) stay
- * integers. So a computed value and its paper value in the next column get the same decimals.
+ * integers; a column "X (paper)" shares the decimals of column "X". So a computed value and the paper's
+ * value beside it are printed alike.
  */
 export function columnFormats(table: Table, digits?: number): Array<{ numeric: boolean; digits: number | undefined }> {
-  return table.columns.map((column, j) => {
+  const formats = table.columns.map((column, j) => {
     const cells = table.rows.map((r) => r[j]).filter((v) => v !== null && v !== undefined);
     const numbers = cells.filter((v): v is number => typeof v === 'number');
     const numberLike = cells.filter((v) => typeof v === 'string' && NUMBER_LIKE.test(v.trim())).length;
@@ -102,14 +103,30 @@ export function columnFormats(table: Table, digits?: number): Array<{ numeric: b
     const columnDigits = column.includes('%') && numbers.length > 0 ? PERCENT_DIGITS : decimal ? digits : undefined;
     return { numeric, digits: columnDigits };
   });
+  // A computed column and its "… (paper)" twin share their decimals (a paper's 81.0 stored as 81 is
+  // shown as 81.0 beside a computed 83.9).
+  table.columns.forEach((column, j) => {
+    const m = /^(.*) \(paper\)$/.exec(column);
+    const k = m ? table.columns.indexOf(m[1]!) : -1;
+    if (k < 0) return;
+    const shared = formats[k]!.digits ?? formats[j]!.digits;
+    formats[j]!.digits = shared;
+    formats[k]!.digits = shared;
+  });
+  return formats;
 }
 
 /** Tables wider than this many columns scroll sideways and wrap their headers, so they stay readable. */
 const WIDE_TABLE = 8;
 
-/** An HTML table (numbers right-aligned, text left-aligned), with an optional caption. */
-export function toHtmlTable(table: Table, options: { caption?: string; digits?: number } = {}): string {
+/**
+ * An HTML table (numbers right-aligned, text left-aligned), with an optional caption. With `fieldsDown`
+ * (a column name) the table is shown on its side: one row per column, one column per row, headed by
+ * that column's values — for a few examples of a wide record (17 fields read down the page).
+ */
+export function toHtmlTable(table: Table, options: { caption?: string; digits?: number; fieldsDown?: string } = {}): string {
   const formats = columnFormats(table, options.digits);
+  if (options.fieldsDown !== undefined) return fieldsDownHtml(table, formats, options.fieldsDown, options.caption);
   const wide = table.columns.length > WIDE_TABLE;
   const align = (j: number) => `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
   const headStyle = (j: number) => (wide ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : align(j));
@@ -120,6 +137,23 @@ export function toHtmlTable(table: Table, options: { caption?: string; digits?: 
   const caption = options.caption ? `<caption>${escapeHtml(options.caption)}</caption>\n` : '';
   const html = `<table class="kstbench-table"${wide ? ' style="font-size:12px"' : ''}>\n${caption}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
   return wide ? `<div class="kstbench-table-wide" style="overflow-x:auto;max-width:100%">\n${html}</div>\n` : html;
+}
+
+/** toHtmlTable's `fieldsDown` layout; each value keeps its column's format. */
+function fieldsDownHtml(table: Table, formats: ReturnType<typeof columnFormats>, by: string, caption?: string): string {
+  const key = table.columns.indexOf(by);
+  if (key < 0) throw new InputError(`table: fieldsDown names ${JSON.stringify(by)}, which is not a column (${table.columns.join(', ')})`);
+  const headers = table.rows.map((r) => htmlCell(r[key]));
+  if (new Set(headers).size !== headers.length) throw new InputError(`table: fieldsDown column ${JSON.stringify(by)} repeats a value (${headers.join(', ')})`);
+  const head = `<th style="text-align:left">field</th>${headers.map((h) => `<th style="text-align:left">${escapeHtml(h)}</th>`).join('')}`;
+  const body = table.columns
+    .map((c, j) => {
+      const align = `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
+      return `<tr><th style="text-align:left">${escapeHtml(c)}</th>${table.rows.map((r) => `<td style="${align}">${escapeHtml(htmlCell(r[j], formats[j]!.digits))}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
+  const captionHtml = caption ? `<caption>${escapeHtml(caption)}</caption>\n` : '';
+  return `<table class="kstbench-table">\n${captionHtml}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
 }
 
 export interface SavedTable {
@@ -136,21 +170,22 @@ export interface SavedTable {
  * Writes `<dir>/<name>.csv` and `<dir>/<name>.html` (default dir `<project>/data/processed/tables`)
  * together, atomically. `title` becomes the HTML caption; `digits` sets the decimals of non-integer
  * columns in the HTML only (percent columns get PERCENT_DIGITS; see columnFormats); the CSV keeps full
- * precision.
+ * precision; `fieldsDown` shows the HTML on its side (see toHtmlTable), the CSV keeps one row per record.
  */
 export function saveTable(
   name: string,
   input: TableInput,
-  options: { title?: string; digits?: number; dir?: string } = {},
+  options: { title?: string; digits?: number; dir?: string; fieldsDown?: string } = {},
 ): SavedTable {
   checkOutputName(name, 'table');
   const root = projectRoot();
   const dir = options.dir ?? join(root, 'data', 'processed', 'tables');
   const table = toTable(input);
   const csv = toCsv(table);
-  const htmlOptions: { caption?: string; digits?: number } = {};
+  const htmlOptions: { caption?: string; digits?: number; fieldsDown?: string } = {};
   if (options.title !== undefined) htmlOptions.caption = options.title;
   if (options.digits !== undefined) htmlOptions.digits = options.digits;
+  if (options.fieldsDown !== undefined) htmlOptions.fieldsDown = options.fieldsDown;
   const html = toHtmlTable(table, htmlOptions);
   const files = { csv: join(dir, `${name}.csv`), html: join(dir, `${name}.html`) };
   writeFilesAtomic([

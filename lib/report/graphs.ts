@@ -106,16 +106,3 @@ export function graphRowsTable(rows: readonly GraphRow[]) {
   }));
 }
 
-/**
- * A few rows of graphRowsTable turned on their side for showing: one row per field, one column per
- * response (headed by `column(row)`, e.g. its verdict), so 17 fields read down the page instead of
- * running off its side. Values are kept as they are (numbers stay numbers).
- * Example: [{ run_id: 'r1', verdict: 'correct' }] with column = verdict →
- * [{ field: 'run_id', correct: 'r1' }, { field: 'verdict', correct: 'correct' }].
- */
-export function fieldsByRow<T extends Record<string, unknown>>(rows: readonly T[], column: (row: T, index: number) => string): Array<Record<string, unknown>> {
-  const headers = rows.map(column);
-  if (new Set(headers).size !== headers.length) throw new RangeError(`fieldsByRow: column headers repeat (${headers.join(', ')})`);
-  const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return fields.map((field) => ({ field, ...Object.fromEntries(rows.map((r, i) => [headers[i]!, r[field] ?? null])) }));
-}

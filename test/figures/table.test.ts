@@ -66,12 +66,30 @@ test('percent columns get one decimal (the papers\' precision), counts stay inte
   ]);
 });
 
+test('a column "X (paper)" gets the decimals of column "X" (the paper\'s 81.0 stored as 81)', () => {
+  const formats = columnFormats({ columns: ['f1', 'f1 (paper)', 'n', 'n (paper)'], rows: [[83.94, 81, 600, 600]] }, 1);
+  assert.deepEqual(formats.map((f) => f.digits), [1, 1, undefined, undefined]);
+});
+
 test('a table with many columns scrolls sideways and wraps its headers', () => {
   const columns = Array.from({ length: 17 }, (_, i) => `column ${i + 1}`);
   const html = toHtmlTable({ columns, rows: [columns.map((_, i) => i)] });
   assert.match(html, /^<div class="kstbench-table-wide" style="overflow-x:auto;max-width:100%">\n<table /);
   assert.equal([...html.matchAll(/white-space:normal;max-width:8em/g)].length, 17);
   assert.doesNotMatch(toHtmlTable({ columns: ['a', 'b'], rows: [[1, 2]] }), /overflow-x/);
+});
+
+test('fieldsDown shows a wide record on its side: one row per field, one column per record', () => {
+  const table = { columns: ['run', 'verdict', 'precision'], rows: [['r1', 'correct', 0.5], ['r2', 'inconsistent', 1]] };
+  assert.equal(
+    toHtmlTable(table, { fieldsDown: 'verdict', digits: 2 }),
+    '<table class="kstbench-table">\n<thead><tr><th style="text-align:left">field</th><th style="text-align:left">correct</th><th style="text-align:left">inconsistent</th></tr></thead>\n<tbody>\n' +
+      '<tr><th style="text-align:left">run</th><td style="text-align:left">r1</td><td style="text-align:left">r2</td></tr>\n' +
+      '<tr><th style="text-align:left">verdict</th><td style="text-align:left">correct</td><td style="text-align:left">inconsistent</td></tr>\n' +
+      '<tr><th style="text-align:left">precision</th><td style="text-align:right">0.50</td><td style="text-align:right">1.00</td></tr>\n</tbody>\n</table>\n',
+  );
+  assert.throws(() => toHtmlTable(table, { fieldsDown: 'nope' }), /fieldsDown names "nope", which is not a column \(run, verdict, precision\)/);
+  assert.throws(() => toHtmlTable({ ...table, rows: [table.rows[0]!, table.rows[0]!] }, { fieldsDown: 'verdict' }), /repeats a value \(correct, correct\)/);
 });
 
 test('saveTable writes CSV and HTML side by side and rejects unsafe names', () => {

@@ -253,17 +253,6 @@ test('graph tables: flat per-response rows and the summary in percent', async ()
   assert.equal(graphRowsTable([{ ...row, pairs: [], recommended: [] }])[0]!.returned_pairs, '∅');
 });
 
-test('fieldsByRow: one row per field, one column per example', async () => {
-  const { fieldsByRow } = await import('../../lib/report');
-  const rows = [{ id: 'r1', verdict: 'correct', n: 2 }, { id: 'r2', verdict: 'inconsistent', n: 3 }];
-  assert.deepEqual(fieldsByRow(rows, (r) => r.verdict), [
-    { field: 'id', correct: 'r1', inconsistent: 'r2' },
-    { field: 'verdict', correct: 'correct', inconsistent: 'inconsistent' },
-    { field: 'n', correct: 2, inconsistent: 3 },
-  ]);
-  assert.throws(() => fieldsByRow([rows[0]!, rows[0]!], (r) => r.verdict), /column headers repeat \(correct, correct\)/);
-});
-
 test('figure 1 with paper markers: each marker shares its bar\'s offset group', async () => {
   const { figure1WithPaper } = await import('../../lib/report');
   const spec = figure1WithPaper([{ condition: 'P0', n: 600, exact: 0.6, precision: 0.8, recall: 0.9, f1: 0.82, jaccard: 0.77 }], published, { simulated: true });
