@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { mean } from '../stats/mean';
 import { composite, resolvePsiParameters, SUBSCORES, type PsiParameters, type SubscoreName, type Subscores } from './parameters';
 import { BLOOM_LEVELS, getScenario, type PsiCourse, type PsiRecord, type Variant } from './schema';
 import { scoreResponse, type PsiEvidence } from './score';
@@ -67,7 +68,6 @@ export function scoreRecords(
   return { scored, paths };
 }
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Mean PSI and sub-scores of a group. */

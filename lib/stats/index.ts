@@ -1,5 +1,6 @@
 /** Inferential helpers of §4.4: state-level means, paired contrasts, bootstrap, sign-flip test, Holm, ranks. */
-export { mean, assertFiniteValues } from './values';
+export { mean, sum } from './mean';
+export { assertFiniteValues } from './values';
 export { percentileLinear } from './percentile';
 export { bootstrapMeans, bootstrapMeanInterval } from './bootstrap';
 export type { BootstrapOptions, BootstrapInterval } from './bootstrap';

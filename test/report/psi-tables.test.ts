@@ -55,7 +55,7 @@ function rec(run_id: string, model: string, psiSubs: [number, number, number, nu
 test('parsePublishedPsi reads the shipped file and names the missing field', () => {
   assert.equal(published.table1.psi['ChatGPT'], 0.638);
   assert.throws(() => parsePublishedPsi('{"table1": {}}', 'p.json'), (e: unknown) => e instanceof InputError && /p\.json: .*table1\.psi/.test(e.message));
-  assert.throws(() => parsePublishedPsi('{', 'p.json'), /p\.json: not valid JSON/);
+  assert.throws(() => parsePublishedPsi('{', 'p.json'), /p\.json:1: not valid JSON/);
 });
 
 /** Tolerance for values worked out by hand in decimal (the code computes them in binary floating point). */

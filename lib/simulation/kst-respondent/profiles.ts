@@ -2,10 +2,10 @@ import type { Condition } from '../../conditions';
 
 /**
  * The six behavioural profiles of the simulated respondent and their parameters. Each profile is a
- * stand-in that is calibrated (scripts/calibrate-simulated.ts) so that its exact-set accuracy per
+ * stand-in that is calibrated (lib/simulation/kst-respondent/calibrate.ts) so that its exact-set accuracy per
  * prompt condition lands near one row of Table 4 of paper 000; `mirrors` names that row. The names are
  * deliberately neutral (`sim-a` … `sim-f`): a simulated profile never carries a real model's name.
- * See SIMULATED.md for the behavioural model and the measured calibration.
+ * See README.md for the behavioural model and the measured calibration.
  */
 
 /** Invalid-output kinds the simulator can produce (paper 000 §4.2), each mapped to a validateResponse reason. */
@@ -88,7 +88,7 @@ const EVEN_INVALID: Partial<Record<SimulatedInvalidKind, number>> = {
   truncated: 1,
 };
 
-/** The calibrated profiles (parameters from scripts/calibrate-simulated.ts; see SIMULATED.md). */
+/** The calibrated profiles (parameters from lib/simulation/kst-respondent/calibrate.ts; see README.md). */
 export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
   {
     name: 'sim-a',
