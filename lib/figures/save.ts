@@ -43,6 +43,26 @@ export function decodeDataUrl(url: string): Buffer {
 /** PNGs are exported at twice the figure's size (print resolution; sharp on high-density screens). */
 export const PNG_SCALE = 2;
 
+/** Attributes of the root <svg> element in the order canonicalSvg writes them; others follow by name. */
+const SVG_ROOT_ORDER = ['class', 'xmlns', 'xmlns:xlink', 'width', 'height', 'viewBox', 'style'];
+
+/**
+ * Plotly's SVG export with its root element's attributes in one fixed order, and an empty `style=""`
+ * left out. Plotly sets the root's `style` at a moment that depends on timing (under load it comes
+ * before or after `viewBox`), which changed the bytes of an otherwise identical SVG from run to run.
+ * Example: `<svg class="main-svg" width="9" viewBox="0 0 9 9" style="">` → `<svg class="main-svg" width="9" viewBox="0 0 9 9">`.
+ */
+export function canonicalSvg(svg: string): string {
+  const root = /^<svg\b([^>]*)>/.exec(svg);
+  if (!root) throw new Error(`plotly's SVG export does not start with <svg: ${svg.slice(0, 40)}`);
+  const attrs = [...root[1]!.matchAll(/\s([A-Za-z_:][-A-Za-z0-9_:.]*)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!] as const);
+  const rank = (name: string) => (SVG_ROOT_ORDER.includes(name) ? SVG_ROOT_ORDER.indexOf(name) : SVG_ROOT_ORDER.length);
+  const kept = attrs
+    .filter(([name, value]) => !(name === 'style' && value.trim() === ''))
+    .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return `<svg${kept.map(([name, value]) => ` ${name}="${value}"`).join('')}>${svg.slice(root[0].length)}`;
+}
+
 /** What a figure's sidecar `figures/<name>.json` records: enough to check the exported SVG/PNG against. */
 export interface FigureManifest {
   name: string;
@@ -134,7 +154,7 @@ export async function renderFigure(html: string, size: { width: number; height: 
       const png = await P.toImage('figure', { format: 'png', width, height, scale });
       return { svg, png };
     }, { ...size, scale: PNG_SCALE });
-    return { svg: decodeDataUrl(urls.svg).toString('utf8'), png: decodeDataUrl(urls.png) };
+    return { svg: canonicalSvg(decodeDataUrl(urls.svg).toString('utf8')), png: decodeDataUrl(urls.png) };
   });
 }
 

@@ -129,7 +129,10 @@ export function toHtmlTable(table: Table, options: { caption?: string; digits?: 
   if (options.fieldsDown !== undefined) return fieldsDownHtml(table, formats, options.fieldsDown, options.caption);
   const wide = table.columns.length > WIDE_TABLE;
   const align = (j: number) => `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
-  const headStyle = (j: number) => (wide ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : align(j));
+  // Wide tables: numeric headers wrap within 8em (the numbers under them are short); text columns keep
+  // the width of their contents.
+  const headStyle = (j: number) =>
+    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : `${align(j)};vertical-align:bottom`;
   const head = table.columns.map((c, j) => `<th style="${headStyle(j)}">${escapeHtml(c)}</th>`).join('');
   const body = table.rows
     .map((r) => `<tr>${r.map((v, j) => `<td style="${align(j)}">${escapeHtml(htmlCell(v, formats[j]!.digits))}</td>`).join('')}</tr>`)

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
-import { saveFigure } from '../../lib/figures/save';
+import { canonicalSvg, saveFigure } from '../../lib/figures/save';
 import { finalSpec, SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
 
 
@@ -103,6 +103,17 @@ test('exports are byte-stable: the same figure saved twice gives identical files
     assert.ok(readFileSync(a.files[kind]).equals(readFileSync(b.files[kind])), `${kind} differs between runs`);
   }
   assert.ok(!a.svg.includes(SIMULATED_LABEL));
+});
+
+test('canonicalSvg: the root element\'s attributes in one order, whatever order plotly wrote them in', () => {
+  const tail = '<rect x="0" style=""/></svg>';
+  const a = canonicalSvg(`<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="9" height="8" style="" viewBox="0 0 9 8">${tail}`);
+  const b = canonicalSvg(`<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="9" height="8" viewBox="0 0 9 8" style="">${tail}`);
+  assert.equal(a, `<svg class="main-svg" xmlns="http://www.w3.org/2000/svg" width="9" height="8" viewBox="0 0 9 8">${tail}`);
+  assert.equal(b, a);
+  // A non-empty style is kept, after viewBox; unknown attributes come last, by name.
+  assert.equal(canonicalSvg('<svg style="x: 1" data-b="2" width="1" data-a="3"></svg>'), '<svg width="1" style="x: 1" data-a="3" data-b="2"></svg>');
+  assert.throws(() => canonicalSvg('<?xml?><svg></svg>'), /does not start with <svg/);
 });
 
 test('a figure name that is not a safe file name is refused before anything is drawn', async () => {
