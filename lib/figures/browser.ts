@@ -109,7 +109,17 @@ function fontconfigFor(dir: string): string {
  */
 async function unpackBundled(version: string): Promise<string> {
   const dir = bundledCacheDir(version);
-  if (existsSync(join(dir, 'chromium')) && existsSync(join(dir, 'fonts.conf'))) return dir;
+  if (existsSync(join(dir, 'chromium')) && existsSync(join(dir, 'fonts.conf'))) {
+    // fonts.conf names its folders by absolute path: a project moved or copied elsewhere (node_modules
+    // included) would point fontconfig at the old place, and find no fonts. Rewrite it for this place.
+    const wanted = fontconfigFor(dir);
+    if (readFileSync(join(dir, 'fonts.conf'), 'utf8') !== wanted) {
+      const tmp = join(dir, `fonts.conf.${process.pid}.tmp`);
+      writeFileSync(tmp, wanted);
+      renameSync(tmp, join(dir, 'fonts.conf'));
+    }
+    return dir;
+  }
   mkdirSync(dirname(dir), { recursive: true });
   const staging = mkdtempSync(`${dir}.partial-`);
   const savedTmp = process.env['TMPDIR'];
