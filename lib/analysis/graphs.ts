@@ -1,6 +1,6 @@
 /**
  * Reconstructed prerequisite graphs (condition P1) against the reference structure — the analysis that
- * paper 000 §5.4 proposes as further work. Under P1 the model returns its own direct prerequisite pairs
+ * [KST-2026] §5.4 proposes as further work. Under P1 the model returns its own direct prerequisite pairs
  * and then its recommendation. Three questions per response:
  *
  * 1. How close is the returned graph to the reference? Compared twice: as a *direct* relation (the

@@ -20,7 +20,7 @@ export interface ScoredRecord {
   evidence?: PsiEvidence;
 }
 
-export interface ScoreRecordsResult {
+export interface ScorePsiRecordsResult {
   scored: ScoredRecord[];
   /** How many records took each path; `missing` records (status 'missing') are skipped. */
   paths: { recorded: number; rescored: number; skippedMissing: number };
@@ -33,12 +33,12 @@ export interface ScoreRecordsResult {
  * evidence-based analyses such as deltaSensitivity). Records with status 'missing' are skipped and
  * counted. Input order is preserved.
  */
-export function scoreRecords(
+export function scorePsiRecords(
   records: readonly PsiRecord[],
   course: PsiCourse,
   params: Partial<PsiParameters> = {},
   options: { rescore?: 'auto' | 'always' } = {},
-): ScoreRecordsResult {
+): ScorePsiRecordsResult {
   const p = resolvePsiParameters(params);
   const paths = { recorded: 0, rescored: 0, skippedMissing: 0 };
   const scored: ScoredRecord[] = [];

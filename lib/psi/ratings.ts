@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import type { RegenerationPair } from './aggregate';
-import { agreementWithPsi, cohensKappa } from './agreement';
+import { agreementWithPsi, cohensKappa } from './human-agreement';
 
 /** The two yes/no criteria of the paper's manual evaluation. */
 export const RATING_CRITERIA = ['meaningful_improvement', 'weaknesses_resolved'] as const;

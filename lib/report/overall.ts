@@ -1,5 +1,5 @@
 /**
- * The all-responses line of paper 000 §4.5.1 (exact 79.7 %, precision 89.6 %, … over 2,400 responses):
+ * The all-responses line of [KST-2026] §4.5.1 (exact 79.7 %, precision 89.6 %, … over 2,400 responses):
  * the macro average over every scored response, whatever its condition.
  */
 import type { ScoredRecord } from '../analysis/score';

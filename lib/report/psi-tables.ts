@@ -168,7 +168,7 @@ export function table2Comparison(result: StandardVsDefective, published: Publish
  * Table III: mean of each measure under standard and defective prompts (all models) and the shift
  * defective − standard, beside the paper's shifts (PSI −0.002, TV +0.059, KD −0.041, SD −0.043).
  */
-export function table3Comparison(shifts: readonly ShiftRow[], published: PublishedPsi) {
+export function defectiveShiftsComparison(shifts: readonly ShiftRow[], published: PublishedPsi) {
   return shifts.map((s) => ({
     measure: measureLabel(s.measure),
     standard: numericCell(s.before),
@@ -305,7 +305,7 @@ export function table5Comparison(shifts: readonly ShiftRow[], published: Publish
 }
 
 /**
- * How a set of records was scored (ScoreRecordsResult.paths) as table rows. Example:
+ * How a set of records was scored (ScorePsiRecordsResult.paths) as table rows. Example:
  * { recorded: 240, rescored: 0, skippedMissing: 0 } → three rows.
  */
 export function scorePathsTable(label: string, paths: { recorded: number; rescored: number; skippedMissing: number }) {

@@ -13,3 +13,5 @@ export { stateMeans, pairedDifferences } from './aggregate';
 export type { StateAccessors, PairedDifferences } from './aggregate';
 export { conditionContrast } from './contrast';
 export type { ContrastOptions, ConditionContrast } from './contrast';
+export { cohensKappa } from './kappa';
+export type { KappaLabel } from './kappa';

@@ -31,7 +31,7 @@ import {
   type SimulatedProfile,
 } from './provider';
 
-/** Published domain × condition exact-set accuracy (paper 000 §4.5.2; G2E / E2G from the domain totals). */
+/** Published domain × condition exact-set accuracy ([KST-2026] §4.5.2; G2E / E2G from the domain totals). */
 export const PUBLISHED_DOMAIN_UNGROUNDED: Record<string, { P0: number; P1: number }> = {
   slope: { P0: 36.4, P1: 25.8 },
   'linear-modelling': { P0: 58.3, P1: 60.1 },
