@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { arch, platform, release } from 'node:os';
+import { arch, platform } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ParameterValues } from './parameters';
@@ -57,10 +57,15 @@ function readJson(file: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * The distribution and platform, without the kernel release: that is the host's (a container or VM
+ * gets a different one from run to run), it changes no output, and it would make environment.md differ
+ * on every machine.
+ */
 function osName(): string {
   const osRelease = existsSync('/etc/os-release') ? readFileSync('/etc/os-release', 'utf8') : '';
   const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(osRelease)?.[1];
-  return `${pretty ? `${pretty}, ` : ''}${platform()} ${arch()} (kernel ${release()})`;
+  return `${pretty ? `${pretty}, ` : ''}${platform()} ${arch()}`;
 }
 
 function commandVersion(command: string, args: string[]): string {
