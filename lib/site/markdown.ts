@@ -207,7 +207,7 @@ function renderList(lines: string[], start: number, out: string[], options: Mark
       // A blank line ends the list unless the next line continues it (indented, or another item).
       const next = lines[i + 1];
       const nextItem = next !== undefined ? LIST_ITEM.exec(next) : null;
-      if (next !== undefined && (/^\s+\S/.test(next) && next.search(/\S/) > indent || (nextItem && nextItem[1]!.length === indent))) {
+      if (next !== undefined && (/^\s+\S/.test(next) && next.search(/\S/) > indent || (nextItem && nextItem[1]!.length === indent && /\d/.test(nextItem[2]!) === ordered))) {
         items[items.length - 1]!.push('');
         i++;
         continue;
@@ -228,9 +228,9 @@ function renderList(lines: string[], start: number, out: string[], options: Mark
   for (const body of items) {
     const text = body.join('\n');
     const html = renderMarkdown(text, options);
-    // Tight items: a single paragraph is shown without <p>.
-    const tight = /^<p>([\s\S]*)<\/p>$/.exec(html);
-    out.push(`<li>${tight && !tight[1]!.includes('<p>') ? tight[1] : html}</li>`);
+    // A tight item (no blank line inside) shows its first paragraph without <p>, as CommonMark does.
+    const loose = body.join('\n').trim().includes('\n\n');
+    out.push(`<li>${loose ? html : html.replace(/^<p>([\s\S]*?)<\/p>/, '$1')}</li>`);
   }
   out.push(`</${tag}>`);
   return i;
