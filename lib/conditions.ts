@@ -1,5 +1,5 @@
 /**
- * The four structural-information conditions of the KST benchmark (paper 000, Table 2), in their
+ * The four structural-information conditions of the KST benchmark ([KST-2026], Table 2), in their
  * canonical order, and the three adjacent contrasts the inference reports (P1−P0, P2−P1, P3−P2).
  */
 export const CONDITIONS = ['P0', 'P1', 'P2', 'P3'] as const;

@@ -1,5 +1,6 @@
 import { CONDITIONS, type Condition } from '../conditions';
-import { groupBy, mean } from './group';
+import { mean } from '../stats/mean';
+import { groupBy } from './group';
 import type { ScoredRecord } from './score';
 
 export interface DomainConditionRow {

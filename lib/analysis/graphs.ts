@@ -1,6 +1,6 @@
 /**
  * Reconstructed prerequisite graphs (condition P1) against the reference structure — the analysis that
- * paper 000 §5.4 proposes as further work. Under P1 the model returns its own direct prerequisite pairs
+ * [KST-2026] §5.4 proposes as further work. Under P1 the model returns its own direct prerequisite pairs
  * and then its recommendation. Three questions per response:
  *
  * 1. How close is the returned graph to the reference? Compared twice: as a *direct* relation (the
@@ -19,6 +19,7 @@
  */
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
+import { mean } from '../stats/mean';
 import { coverRelation, surmiseRelation, type Domain } from '../kst';
 import { scoreResponse } from '../metrics';
 import type { ResponseRecord } from './responses';
@@ -318,7 +319,7 @@ export function graphSummaryBy(rows: readonly GraphRow[], key: 'model' | 'domain
     if (!g) groups.set(k, (g = []));
     g.push(r);
   }
-  const meanOf = (g: GraphRow[], f: (r: GraphRow) => number) => g.reduce((s, r) => s + f(r), 0) / g.length;
+  const meanOf = (g: GraphRow[], f: (r: GraphRow) => number) => mean(g.map(f));
   const count = (g: GraphRow[], f: (r: GraphRow) => boolean) => g.filter(f).length;
   return [...groups.keys()].sort().map((group) => {
     const g = groups.get(group)!;

@@ -5,14 +5,14 @@ import { contrasts, type ContrastRow, type InferenceOptions } from './contrasts'
 import { domainCondition, type DomainConditionRow } from './domain-condition';
 import { orderAgreement, type OrderAgreement } from './order-agreement';
 import type { ResponseRecord } from './responses';
-import { scoreRecords, type ScoredRecord } from './score';
+import { scoreKstResponses, type ScoredRecord } from './score';
 import { table1, type Table1Row } from './table1';
 import { table3, type Table3Row } from './table3';
 import { table4, type Table4Row } from './table4';
 
 export { loadResponses, validateResponses, ResponseLineSchema } from './responses';
 export type { ResponseLine, ResponseRecord } from './responses';
-export { scoreRecords } from './score';
+export { scoreKstResponses } from './score';
 export { analysisProvenance } from './provenance';
 export type { ScoredRecord, ResponseScores } from './score';
 export { table1, table3, table4, domainCondition, contrasts, orderAgreement, toCsv };
@@ -33,7 +33,7 @@ export interface Analysis {
 
 /** Runs the whole analysis of the paper (Tables 1, 3, 4, the domain × condition grid, contrasts, order agreement). */
 export function analyze(domains: readonly Domain[], records: readonly ResponseRecord[], inference: InferenceOptions = DEFAULT_INFERENCE): Analysis {
-  const { scored, missing } = scoreRecords(records);
+  const { scored, missing } = scoreKstResponses(records);
   return {
     table1: table1(domains),
     table3: table3(scored),

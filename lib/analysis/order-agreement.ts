@@ -1,5 +1,6 @@
 import { setAgreement } from '../metrics';
-import { groupBy, mean } from './group';
+import { mean } from '../stats/mean';
+import { groupBy } from './group';
 import type { ResponseRecord } from './responses';
 
 export interface OrderAgreement {

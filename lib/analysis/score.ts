@@ -19,7 +19,7 @@ export interface ScoredRecord extends ResponseRecord {
  * a valid response is compared as a set with the reference; a returned invalid response scores 0 on every
  * measure; a technical-missing record has no model output and is excluded (returned in `missing`).
  */
-export function scoreRecords(records: readonly ResponseRecord[]): { scored: ScoredRecord[]; missing: ResponseRecord[] } {
+export function scoreKstResponses(records: readonly ResponseRecord[]): { scored: ScoredRecord[]; missing: ResponseRecord[] } {
   const scored: ScoredRecord[] = [];
   const missing: ResponseRecord[] = [];
   for (const r of records) {

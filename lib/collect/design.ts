@@ -1,3 +1,4 @@
+import { shuffleInPlace } from '../stats/shuffle';
 import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
 import { InputError } from '../errors';
@@ -55,16 +56,8 @@ export function runIdFor(cell: Omit<DesignCell, 'runId'>): string {
   return `${cell.domain}.${cell.condition}.o${cell.order}.${hash}`;
 }
 
-/** In-place Fisher–Yates shuffle driven by `rng` (uniform in [0,1)). */
-export function shuffleInPlace<T>(items: T[], rng: () => number): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    const tmp = items[i]!;
-    items[i] = items[j]!;
-    items[j] = tmp;
-  }
-  return items;
-}
+/** The one seeded Fisher–Yates shuffle lives in lib/stats; re-exported for the design's callers. */
+export { shuffleInPlace };
 
 /**
  * Builds the design: models in the given order; within a model, every (domain, state, condition, order)

@@ -3,9 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
-import type { CellOutcome, Job, ResultHandler } from './engine';
-import type { CompletionRequest, Provider } from './providers/types';
+import * as psi from '../psi';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
+import { runCollection, type CellOutcome, type Job, type ResultHandler } from './engine';
+import { loadPriceTable } from './prices';
+import { createProvider } from './providers';
+import { parseModelSpec, type CompletionRequest, type Provider } from './providers/types';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -59,7 +62,6 @@ export function round1Jobs(
   models: readonly string[],
   seed: string,
 ): Array<Job<PsiCellMeta>> {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   const jobs: Array<Job<PsiCellMeta>> = [];
   for (const s of scenarios) {
     for (const variant of ['standard', 'defective'] as const) {
@@ -94,7 +96,6 @@ export function round2Jobs(
   seed: string,
   threshold: number | undefined,
 ): { jobs: Array<Job<PsiCellMeta>>; perModel: Record<string, number>; considered: number } {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   const allowed = new Set(models);
   const scored = round1
     .filter((r) => r.round === 1 && allowed.has(r.model))
@@ -138,7 +139,6 @@ export function extractAnswer(text: string): string {
 
 /** Builds PSI records from engine outcomes, scoring every valid answer with the current scorer. */
 export function psiResultHandler(course: PsiCourse, isSimulated: (model: string) => boolean, seed: string): ResultHandler<PsiCellMeta> {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
   return {
     finalRecord(job: Job<PsiCellMeta>, _request: CompletionRequest, outcome: CellOutcome): Record<string, unknown> {
       const m = job.meta;
@@ -202,24 +202,15 @@ export interface PsiCollectParams {
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */
 export async function collectPsi(params: PsiCollectParams) {
-  const psi = require('../../lib/psi') as typeof import('../../lib/psi');
-  const { runCollection } = require('../../lib/collect/engine') as typeof import('../../lib/collect/engine');
-  const { loadPriceTable } = require('../../lib/collect/prices') as typeof import('../../lib/collect/prices');
-  const { parseModelSpec } = require('../../lib/collect/providers/types') as typeof import('../../lib/collect/providers/types');
   const course = psi.loadPsiCourse(params.courseDir);
   const scenarios = params.scenarios ? params.scenarios.map((id) => psi.getScenario(course, id)) : course.scenarios;
 
   const providers = new Map<string, Provider>();
   for (const spec of params.models) {
-    const { provider, model } = parseModelSpec(spec);
+    const { provider } = parseModelSpec(spec);
     if (params.createProvider) providers.set(spec, params.createProvider(spec));
-    else if (provider === 'simulated') {
-      const { createSimulatedTutor } = require('../../lib/psi/simulated-tutor') as typeof import('../../lib/psi/simulated-tutor');
-      providers.set(spec, createSimulatedTutor(model, { course }));
-    } else {
-      const { createProvider } = require('../../lib/collect/providers') as typeof import('../../lib/collect/providers');
-      providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
-    }
+    else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
+    else providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
   }
   const deterministic = [...providers.values()].every((p) => p.simulated);
   const isSimulated = (m: string) => providers.get(m)!.simulated;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
+import { shuffleInPlace } from '../stats/shuffle';
 import { InputError } from '../errors';
 import type { Domain } from './domain';
 
@@ -32,13 +33,7 @@ export function presentationSeed(domainId: string, order: number, redraw = 0): s
 }
 
 function shuffled(ids: readonly string[], seed: string): string[] {
-  const rng = seedrandom(seed);
-  const positions = [...ids];
-  for (let i = positions.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [positions[i], positions[j]] = [positions[j]!, positions[i]!];
-  }
-  return positions;
+  return shuffleInPlace([...ids], seedrandom(seed));
 }
 
 function factorialAtLeast(n: number, k: number): boolean {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io/atomic';
+import { parseJsonFile } from '../io/json';
 
 /**
  * The Jupyter notebook format (nbformat 4), as much of it as this project reads and writes.
@@ -107,12 +108,7 @@ export interface Notebook {
 
 /** Validates parsed JSON as a notebook; InputError names the file and the first offending cell/field. */
 export function parseNotebook(text: string, file: string): Notebook {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
+  const json = parseJsonFile(text, file, z.unknown());
   const parsed = notebookSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

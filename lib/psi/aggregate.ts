@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { mean } from '../stats/mean';
 import { composite, resolvePsiParameters, SUBSCORES, type PsiParameters, type SubscoreName, type Subscores } from './parameters';
 import { BLOOM_LEVELS, getScenario, type PsiCourse, type PsiRecord, type Variant } from './schema';
 import { scoreResponse, type PsiEvidence } from './score';
@@ -19,7 +20,7 @@ export interface ScoredRecord {
   evidence?: PsiEvidence;
 }
 
-export interface ScoreRecordsResult {
+export interface ScorePsiRecordsResult {
   scored: ScoredRecord[];
   /** How many records took each path; `missing` records (status 'missing') are skipped. */
   paths: { recorded: number; rescored: number; skippedMissing: number };
@@ -32,12 +33,12 @@ export interface ScoreRecordsResult {
  * evidence-based analyses such as deltaSensitivity). Records with status 'missing' are skipped and
  * counted. Input order is preserved.
  */
-export function scoreRecords(
+export function scorePsiRecords(
   records: readonly PsiRecord[],
   course: PsiCourse,
   params: Partial<PsiParameters> = {},
   options: { rescore?: 'auto' | 'always' } = {},
-): ScoreRecordsResult {
+): ScorePsiRecordsResult {
   const p = resolvePsiParameters(params);
   const paths = { recorded: 0, rescored: 0, skippedMissing: 0 };
   const scored: ScoredRecord[] = [];
@@ -67,7 +68,6 @@ export function scoreRecords(
   return { scored, paths };
 }
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Mean PSI and sub-scores of a group. */

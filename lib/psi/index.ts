@@ -65,10 +65,10 @@ export {
   psiByBloomLevel,
   regenerationResults,
   regenerationSubscoreChanges,
-  scoreRecords,
+  scorePsiRecords,
   standardVsDefective,
   weightSensitivity,
 } from './aggregate';
-export type { MeanRow, RegenerationPair, RegenerationSummary, ScoreRecordsResult, ScoredRecord, ShiftRow } from './aggregate';
-export { agreementWithPsi, cohensKappa } from './agreement';
-export type { HumanJudgedCase } from './agreement';
+export type { MeanRow, RegenerationPair, RegenerationSummary, ScorePsiRecordsResult, ScoredRecord, ShiftRow } from './aggregate';
+export { agreementWithPsi, cohensKappa } from './human-agreement';
+export type { HumanJudgedCase } from './human-agreement';

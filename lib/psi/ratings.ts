@@ -24,9 +24,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeZodIssues, InputError } from '../errors';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 import type { RegenerationPair } from './aggregate';
-import { agreementWithPsi, cohensKappa } from './agreement';
+import { agreementWithPsi, cohensKappa } from './human-agreement';
 
 /** The two yes/no criteria of the paper's manual evaluation. */
 export const RATING_CRITERIA = ['meaningful_improvement', 'weaknesses_resolved'] as const;
@@ -58,19 +59,7 @@ export type RatingsFile = z.infer<typeof RatingsFileSchema>;
  * (e.g. `ratings[3]`).
  */
 export function parseRatings(text: string, file: string): RatingsFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`, { file });
-  }
-  const parsed = RatingsFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]?.path ?? [];
-    const item = first.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-    throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file, ...(item ? { item } : {}) });
-  }
-  const data = parsed.data;
+  const data = parseJsonFile(text, file, RatingsFileSchema);
   const raters = new Set<string>();
   data.raters.forEach((r, i) => {
     if (raters.has(r.id)) throw new InputError(`${file}: raters[${i}]: duplicate rater id "${r.id}"`, { file, item: `raters[${i}]` });

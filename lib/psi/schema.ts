@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
-import { readJsonl } from '../io';
+import { parseJsonFile, readJsonl } from '../io';
 import { checkState, parseDomain, surmiseRelation, type Domain } from '../kst';
 import { SUM_TOLERANCE } from './parameters';
+import { PsiRecordSchema, type PsiRecord } from '../records/psi-record';
 
 /** Number of course weeks (CSCI 150 is a 15-week course). */
 export const COURSE_WEEKS = 15;
@@ -25,8 +26,8 @@ export type DefectCategory = (typeof DEFECT_CATEGORIES)[number];
 /** Bloom's revised taxonomy levels 1..6. */
 export const BLOOM_LEVELS = ['Remember', 'Understand', 'Apply', 'Analyze', 'Evaluate', 'Create'] as const;
 
-export const VARIANTS = ['standard', 'defective'] as const;
-export type Variant = (typeof VARIANTS)[number];
+export { VARIANTS, PsiRecordSchema, RecordedScoresSchema } from '../records/psi-record';
+export type { PsiRecord, RecordedScores, Variant } from '../records/psi-record';
 
 /**
  * The concept taxonomy: a KST domain whose every component also has `keywords` (phrases matched in
@@ -48,11 +49,7 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: malformed JSON: ${(err as Error).message}`, { file });
-  }
+  return parseJsonFile(text, file, z.unknown());
 }
 
 function readText(file: string, what: string): string {
@@ -256,42 +253,6 @@ export function getScenario(course: PsiCourse, id: string): Scenario {
   return s;
 }
 
-const Unit = z.number().min(0).max(1);
-
-/** Recorded PSI scores, when a record carries them (the authors' data would). */
-export const RecordedScoresSchema = z.object({
-  psi: Unit,
-  kd: Unit,
-  tv: Unit,
-  sd: Unit,
-  ef: Unit,
-  cl: Unit,
-  ra: Unit,
-});
-export type RecordedScores = z.infer<typeof RecordedScoresSchema>;
-
-/**
- * One PSI response record (a line of round1.jsonl / round2.jsonl). Unknown extra fields are kept.
- * Round-2 records must name the round-1 run they regenerate in `parent_run_id`.
- */
-export const PsiRecordSchema = z
-  .looseObject({
-    run_id: z.string().min(1),
-    round: z.union([z.literal(1), z.literal(2)]),
-    scenario: z.string().min(1),
-    variant: z.enum(VARIANTS),
-    model: z.string().min(1),
-    simulated: z.boolean(),
-    text: z.string(),
-    status: z.enum(['valid', 'missing']),
-    scores: RecordedScoresSchema.optional(),
-    parent_run_id: z.string().min(1).optional(),
-  })
-  .refine((r) => r.round === 1 || r.parent_run_id !== undefined, {
-    message: 'a round-2 record needs parent_run_id',
-    path: ['parent_run_id'],
-  });
-export type PsiRecord = z.infer<typeof PsiRecordSchema>;
 
 /**
  * Validates parsed JSONL lines as PSI records: schema, unique run_id, and (with a course) a known

@@ -1,5 +1,5 @@
 /**
- * Plain-language readings of the condition contrasts (paper 000 §4.5.1), generated from the numbers of a
+ * Plain-language readings of the condition contrasts ([KST-2026] §4.5.1), generated from the numbers of a
  * ContrastRow so that the words in a notebook can never contradict the table above them.
  */
 import type { ContrastRow } from '../analysis';

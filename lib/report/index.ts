@@ -8,15 +8,15 @@ export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';
 export { simulatedNotice, anySimulated, markSimulated } from './simulated';
 export { paperDomainOrder, paperFigure3For, figure1WithPaper, figure2WithPaper, figure3WithPaper, figure3Comparison } from './kst-paper-figures';
 export type { PublishedKstFigures } from './kst-paper-figures';
-export { agreementTable, terminalSummary, terminalComparison } from './agreement';
-export type { TerminalSummary } from './agreement';
+export { agreementTable, terminalSummary, terminalComparison } from './kst-presentation-agreement';
+export type { TerminalSummary } from './kst-presentation-agreement';
 export { graphSummaryTable, graphVerdictSpec, graphRowsTable } from './graphs';
 export { overallComparison } from './overall';
 export * from './kst-diagrams';
 export * from './kst-foundations';
 export * from './kst-collection';
 export * from './kst-scoring';
-// The PSI helpers share names with the KST ones (table3Comparison, …), so they come as namespaces.
+// The PSI helpers share names with the KST ones (table4Comparison, …), so they come as namespaces.
 export * as psiTables from './psi-tables';
 export * as psiFigures from './psi-figures';
 export * from './frames';

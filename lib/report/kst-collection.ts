@@ -9,14 +9,16 @@ import { join } from 'node:path';
 import { InputError } from '../errors';
 import { buildDesign } from '../collect/design';
 import { parseModelSpec } from '../collect/providers/types';
-import { SIMULATED_PROFILES } from '../collect/providers/simulated-profiles';
+import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
 import { enumerateStates, presentationOrders, type Domain } from '../kst';
 
 /** The six simulated respondents, one per model of the paper's panel, as `simulated:<profile>` specs. */
-export const SIMULATED_MODEL_SPECS: readonly string[] = SIMULATED_PROFILES.map((p) => `simulated:${p.name}`);
+export const SIMULATED_MODEL_SPECS: readonly string[] = simulatedModelSpecs('kst');
 
 /** Which paper model each simulated profile stands in for (`simulated:sim-a` → `Claude Fable 5`, …). */
-export const SIMULATED_MIRRORS: Readonly<Record<string, string>> = Object.fromEntries(SIMULATED_PROFILES.map((p) => [`simulated:${p.name}`, p.mirrors]));
+export const SIMULATED_MIRRORS: Readonly<Record<string, string>> = Object.fromEntries(
+  SIMULATED_MODEL_SPECS.map((spec) => [spec, paperModelStoodInFor(spec)!.paperModel]),
+);
 
 export interface DesignRow {
   domain: string;

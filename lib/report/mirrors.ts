@@ -1,9 +1,9 @@
 /**
  * Which row of the paper's Table 4 a model is set beside. A simulated profile (`simulated:sim-a`) is
- * calibrated towards one published model and says which (SIMULATED_PROFILES[].mirrors); a real model is
+ * calibrated towards one published model (lib/simulation/paper-models.ts says which); a real model is
  * matched to a published name by letters and digits only ("openai:gpt-5.6-sol" ↔ "GPT-5.6 Sol").
  */
-import { SIMULATED_PROFILES } from '../collect/providers/simulated-profiles';
+import { paperModelStoodInFor } from '../simulation/paper-models';
 
 const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -21,8 +21,8 @@ export function shortModelName(model: string): string {
 export function paperRowFor(model: string, publishedModels: readonly string[]): string | undefined {
   const short = shortModelName(model);
   if (model.startsWith('simulated:') || short.startsWith('sim-')) {
-    const profile = SIMULATED_PROFILES.find((p) => p.name === short);
-    if (profile) return profile.mirrors;
+    const standIn = paperModelStoodInFor(short);
+    if (standIn?.study === 'kst') return standIn.paperModel;
   }
   return publishedModels.find((name) => letters(name) === letters(short));
 }

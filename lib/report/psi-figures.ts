@@ -1,5 +1,5 @@
 /**
- * Plotly figure specifications for the PSI notebooks (paper 002's Figure 1, regeneration before/after,
+ * Plotly figure specifications for the PSI notebooks ([PSI-2026]'s Figure 1, regeneration before/after,
  * sensitivity), as plain data (no plotly import): tested here, rendered and exported by lib/figures.
  * PSI values are on 0–1. Where the paper prints a value it is drawn as a black open diamond. The specs
  * carry no simulated-data note themselves: lib/figures `saveFigure(name, spec, { simulated: true })`

@@ -9,12 +9,13 @@
  * functions: notebooks render the rows.
  */
 import { z } from 'zod';
-import { describeZodIssues, InputError } from '../errors';
+import { InputError } from '../errors';
+import { parseJsonFile } from '../io/json';
 import { SUBSCORES, validateWeights, type SubscoreName, type Subscores } from '../psi/parameters';
 import type { MeanRow, RegenerationSummary, ScoredRecord, ShiftRow } from '../psi/aggregate';
 import type { Scenario } from '../psi/schema';
 import type { PsiScoring } from '../psi/score';
-import { TUTOR_PROFILES } from '../psi/simulated-profiles';
+import { paperModelStoodInFor } from '../simulation/paper-models';
 
 /** What a paper column shows where the paper's running text prints no value. */
 export const NOT_PRINTED = 'not printed';
@@ -38,15 +39,7 @@ export type PublishedPsi = z.infer<typeof PublishedPsiSchema>;
 
 /** Parses the published-numbers file; InputError naming the file and the offending field. */
 export function parsePublishedPsi(text: string, file: string): PublishedPsi {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`, { file });
-  }
-  const parsed = PublishedPsiSchema.safeParse(json);
-  if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
-  return parsed.data;
+  return parseJsonFile(text, file, PublishedPsiSchema);
 }
 
 /** Short column labels of the sub-scores, as the paper abbreviates them. */
@@ -68,16 +61,16 @@ const paper = (x: number | undefined | null): number | string => (x === undefine
 
 /**
  * Which paper model each collected model stands for: simulated tutors (`simulated:sim-tutor-a`) map
- * to the model their profile imitates (lib/psi/simulated-profiles.ts), a model already named as in the
+ * to the model their profile imitates (lib/simulation/paper-models.ts), a model already named as in the
  * paper maps to itself, and `extra` (e.g. `{ "openai:gpt-4.5": "ChatGPT" }`) wins over both.
  * Models with no counterpart are left out. Example: ['simulated:sim-tutor-b'] → { 'simulated:sim-tutor-b': 'Gemini' }.
  */
 export function paperModelMap(models: readonly string[], extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const model of models) {
-    const profileId = model.startsWith('simulated:') ? model.slice('simulated:'.length) : model;
-    const profile = (TUTOR_PROFILES as Record<string, { mirrors: string } | undefined>)[profileId];
-    const mapped = extra[model] ?? profile?.mirrors ?? ((PAPER_MODELS as readonly string[]).includes(model) ? model : undefined);
+    const standIn = paperModelStoodInFor(model);
+    const tutorModel = standIn?.study === 'psi' ? standIn.paperModel : undefined;
+    const mapped = extra[model] ?? tutorModel ?? ((PAPER_MODELS as readonly string[]).includes(model) ? model : undefined);
     if (mapped !== undefined) out[model] = mapped;
   }
   return out;
@@ -175,7 +168,7 @@ export function table2Comparison(result: StandardVsDefective, published: Publish
  * Table III: mean of each measure under standard and defective prompts (all models) and the shift
  * defective − standard, beside the paper's shifts (PSI −0.002, TV +0.059, KD −0.041, SD −0.043).
  */
-export function table3Comparison(shifts: readonly ShiftRow[], published: PublishedPsi) {
+export function defectiveShiftsComparison(shifts: readonly ShiftRow[], published: PublishedPsi) {
   return shifts.map((s) => ({
     measure: measureLabel(s.measure),
     standard: numericCell(s.before),
@@ -312,7 +305,7 @@ export function table5Comparison(shifts: readonly ShiftRow[], published: Publish
 }
 
 /**
- * How a set of records was scored (ScoreRecordsResult.paths) as table rows. Example:
+ * How a set of records was scored (ScorePsiRecordsResult.paths) as table rows. Example:
  * { recorded: 240, rescored: 0, skippedMissing: 0 } → three rows.
  */
 export function scorePathsTable(label: string, paths: { recorded: number; rescored: number; skippedMissing: number }) {

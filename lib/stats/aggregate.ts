@@ -4,6 +4,7 @@
  * condition contrasts are paired differences of those state means.
  */
 import { InputError } from '../errors';
+import { mean } from './mean';
 
 export interface StateAccessors<R, K> {
   /** The key of the state a record belongs to (e.g. `${domain}/${stateId}`). */
@@ -13,14 +14,14 @@ export interface StateAccessors<R, K> {
 }
 
 /**
- * Mean value per state: Map key → (Σ values of its records) / (number of its records), summed in record
- * order; keys appear in order of first occurrence. A non-finite value is an InputError naming the record.
+ * Mean value per state: Map key → the mean (lib/stats/mean.ts, compensated) of its records' values;
+ * keys appear in order of first occurrence. A non-finite value is an InputError naming the record.
  *
  * Example: stateMeans([{ s: 'A', v: 1 }, { s: 'B', v: 0 }, { s: 'A', v: 0 }], { state: r => r.s, value: r => r.v })
  * → Map { 'A' => 0.5, 'B' => 0 }.
  */
 export function stateMeans<R, K>(records: Iterable<R>, accessors: StateAccessors<R, K>): Map<K, number> {
-  const sums = new Map<K, { sum: number; count: number }>();
+  const values = new Map<K, number[]>();
   let index = 0;
   for (const record of records) {
     const key = accessors.state(record);
@@ -30,14 +31,13 @@ export function stateMeans<R, K>(records: Iterable<R>, accessors: StateAccessors
         item: String(key),
       });
     }
-    const entry = sums.get(key) ?? { sum: 0, count: 0 };
-    entry.sum += value;
-    entry.count += 1;
-    sums.set(key, entry);
+    const list = values.get(key);
+    if (list) list.push(value);
+    else values.set(key, [value]);
     index += 1;
   }
   const means = new Map<K, number>();
-  for (const [key, { sum, count }] of sums) means.set(key, sum / count);
+  for (const [key, list] of values) means.set(key, mean(list));
   return means;
 }
 

@@ -11,7 +11,8 @@
  */
 import seedrandom from 'seedrandom';
 import { percentileLinear } from './percentile';
-import { assertCount, assertFiniteValues, mean } from './values';
+import { mean } from './mean';
+import { assertCount, assertFiniteValues } from './values';
 
 export interface BootstrapOptions {
   /** Number of bootstrap resamples R (default 10,000). */

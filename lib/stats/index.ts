@@ -1,5 +1,6 @@
 /** Inferential helpers of §4.4: state-level means, paired contrasts, bootstrap, sign-flip test, Holm, ranks. */
-export { mean, assertFiniteValues } from './values';
+export { mean, sum } from './mean';
+export { assertFiniteValues } from './values';
 export { percentileLinear } from './percentile';
 export { bootstrapMeans, bootstrapMeanInterval } from './bootstrap';
 export type { BootstrapOptions, BootstrapInterval } from './bootstrap';
@@ -12,3 +13,5 @@ export { stateMeans, pairedDifferences } from './aggregate';
 export type { StateAccessors, PairedDifferences } from './aggregate';
 export { conditionContrast } from './contrast';
 export type { ContrastOptions, ConditionContrast } from './contrast';
+export { cohensKappa } from './kappa';
+export type { KappaLabel } from './kappa';

@@ -23,7 +23,8 @@
  * scores in [0, 1].
  */
 import seedrandom from 'seedrandom';
-import { assertCount, assertFiniteValues, mean } from './values';
+import { mean } from './mean';
+import { assertCount, assertFiniteValues } from './values';
 
 export interface SignFlipOptions {
   /** Number of random sign patterns B (default 100,000). */

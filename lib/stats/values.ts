@@ -1,5 +1,5 @@
 /**
- * Guards and the plain mean shared by the inferential helpers. Every statistic here is computed from
+ * Guards shared by the inferential helpers (their mean is lib/stats/mean.ts). Every statistic here is computed from
  * finite numbers only; a NaN (e.g. a score averaged over zero responses) must fail loudly instead of
  * silently poisoning an interval or a p value.
  */
@@ -12,17 +12,6 @@ export function assertFiniteValues(values: readonly number[], what: string): voi
     const v = values[i]!;
     if (!Number.isFinite(v)) throw new InputError(`${what}: value ${i} is ${v}, expected a finite number`, { item: `${what}[${i}]` });
   }
-}
-
-/**
- * Arithmetic mean (Σ xᵢ) / n, summed left to right in input order (so a value vector and its copy give
- * bit-identical means). Example: mean([1, 2, 6]) = 3.
- */
-export function mean(values: readonly number[]): number {
-  assertFiniteValues(values, 'mean');
-  let sum = 0;
-  for (let i = 0; i < values.length; i += 1) sum += values[i]!;
-  return sum / values.length;
 }
 
 /** Throws a RangeError unless `count` (a number of resamples or flips) is a positive integer. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../lib/collect/psi-study';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
 import { scoreResponse } from '../../lib/psi/score';
+import { buildRegenerationPrompt } from '../../lib/psi/regeneration';
 
 const courseDir = join(__dirname, '..', '..', 'data', 'raw', 'psi');
 const course = loadPsiCourse(courseDir);
@@ -48,7 +49,12 @@ test('round 1 and round 2 on a subset: complete, valid records, byte-identical w
     for (const r of round2) {
       assert.equal(r.round, 2);
       assert.ok(parents.has(r.parent_run_id!), `${r.run_id} regenerates a defective round-1 case`);
-      assert.ok(Array.isArray((r as Record<string, unknown>)['checklist']));
+      // The recorded checklist is the one the parent's own scoring calls for: re-derive it from the
+      // parent's text (fresh scoring → diagnosis → checklist) and compare item by item.
+      const parent = round1.find((p) => p.run_id === r.parent_run_id)!;
+      const parentScenario = course.scenarioById.get(parent.scenario)!;
+      const expected = buildRegenerationPrompt(parentScenario, parent.variant, parent.text, scoreResponse(parent.text, parentScenario, course)).checklist;
+      assert.deepEqual((r as Record<string, unknown>)['checklist'], expected, `${r.run_id} checklist`);
     }
     // Resume: the same command again requests nothing and leaves the file unchanged.
     const before = readFileSync(join(dirs[0]!, 'round1.jsonl'), 'utf8');
@@ -71,7 +77,7 @@ test('shipped corpus: valid records, 240 in round 1, and regenerating a subset r
   // Round 2 regenerates exactly the defective round-1 cases whose recorded PSI is below the default 0.59.
   const weak = r1.filter((r) => r.variant === 'defective' && r.scores!.psi < 0.59).map((r) => r.run_id).sort();
   assert.deepEqual(r2.map((r) => r.parent_run_id!).sort(), weak);
-  // Written by the current profiles (version 2 of the habits; see lib/psi/SIMULATED.md).
+  // Written by the current profiles (version 2 of the habits; see lib/simulation/psi-tutor/README.md).
   for (const r of [...r1, ...r2]) assert.match(String((r as Record<string, unknown>)['model_version']), /^sim-tutor-[a-d]@2$/, r.run_id);
 
   const dir = mkdtempSync(join(tmpdir(), 'psi-ship-'));

@@ -96,7 +96,7 @@ test('cellSource and cellTags read both on-disk shapes', () => {
 });
 
 test('parseNotebook names the file and the offending field', () => {
-  assert.throws(() => parseNotebook('{', 'nb/bad.ipynb'), (e: unknown) => e instanceof InputError && /^nb\/bad\.ipynb: not valid JSON/.test(e.message));
+  assert.throws(() => parseNotebook('{', 'nb/bad.ipynb'), (e: unknown) => e instanceof InputError && /^nb\/bad\.ipynb:1: not valid JSON/.test(e.message));
   const wrong = JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [{ cell_type: 'code', source: 1 }] });
   assert.throws(
     () => parseNotebook(wrong, 'nb/x.ipynb'),

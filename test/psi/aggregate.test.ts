@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import {
   agreementWithPsi,
-  cohensKappa,
   defectiveShifts,
   deltaSensitivity,
   leaveOneOutWeights,
@@ -12,7 +11,7 @@ import {
   psiByBloomLevel,
   regenerationResults,
   regenerationSubscoreChanges,
-  scoreRecords,
+  scorePsiRecords,
   standardVsDefective,
   weightSensitivity,
   type PsiRecord,
@@ -83,7 +82,7 @@ test('Tables IV/V: regeneration pairs, improvement rate, gains, sub-score change
   assert.throws(() => pairRegenerations(round1, [...round2, rec('a3-again', 'A', 'defective', 'S01', 0.5, 2, 'a3')]), /more than once/);
 });
 
-test('scoreRecords: recorded scores kept, text re-scored, missing skipped; δ and weight sensitivity', () => {
+test('scorePsiRecords: recorded scores kept, text re-scored, missing skipped; δ and weight sensitivity', () => {
   const course = fixtureCourse();
   const base = { round: 1 as const, scenario: 'S01', variant: 'standard' as const, simulated: true, status: 'valid' as const };
   const records: PsiRecord[] = [
@@ -91,12 +90,12 @@ test('scoreRecords: recorded scores kept, text re-scored, missing skipped; δ an
     { ...base, run_id: 'x2', model: 'N', text: 'ignored', scores: { psi: 0.5, kd: 0.5, tv: 0.5, sd: 0.5, ef: 0.5, cl: 0.5, ra: 0.5 } },
     { ...base, run_id: 'x3', model: 'N', text: '', status: 'missing' },
   ];
-  const { scored, paths } = scoreRecords(records, course);
+  const { scored, paths } = scorePsiRecords(records, course);
   assert.deepEqual(paths, { recorded: 1, rescored: 1, skippedMissing: 1 });
   close(scored[0]!.psi, 0.6354332, 1e-6); // T1's hand-worked PSI (score.test.ts)
   assert.equal(scored[1]!.scoreSource, 'recorded');
   assert.throws(() => deltaSensitivity(scored, [0.5]), /x2.*recorded scores only/);
-  const always = scoreRecords(records, course, {}, { rescore: 'always' }).scored;
+  const always = scorePsiRecords(records, course, {}, { rescore: 'always' }).scored;
   const ds = deltaSensitivity(always.slice(0, 1), [0.65, 0.5]);
   close(ds[0]!.perModel[0]!.psi, 0.6354332, 1e-6);
   // δ 0.5: KD 1 − |2/3 − 0.5| = 0.833333, PSI drops by (0.983333 − 0.833333)/6 = 0.025
@@ -108,21 +107,6 @@ test('scoreRecords: recorded scores kept, text re-scored, missing skipped; δ an
   assert.deepEqual(ws[0]!.ranking, ['A', 'B']);
   close(ws[0]!.perModel[0]!.psi, 0.7);
   assert.throws(() => weightSensitivity(round1, [{ name: 'bad', weights: { kd: 1, tv: 1, sd: 0, ef: 0, cl: 0, ra: 0 } }]), /sum to 1/);
-});
-
-test("Cohen's kappa: textbook 2×2 example, a 3-category example, edge cases", () => {
-  // Wikipedia "Cohen's kappa" worked example: 50 items; A yes/B yes 20, A yes/B no 5, A no/B yes 10,
-  // no/no 15. p_o = 35/50 = 0.7; p_e = 0.5·0.6 + 0.5·0.4 = 0.5; κ = (0.7 − 0.5)/(1 − 0.5) = 0.4
-  const a = [...Array(20).fill('yes'), ...Array(5).fill('yes'), ...Array(10).fill('no'), ...Array(15).fill('no')];
-  const b = [...Array(20).fill('yes'), ...Array(5).fill('no'), ...Array(10).fill('yes'), ...Array(15).fill('no')];
-  close(cohensKappa(a, b), 0.4);
-  // 10 items, labels a/b/c: 7 agreements → p_o 0.7; marginals A (4,3,3), B (4,3,3) →
-  // p_e = 0.16 + 0.09 + 0.09 = 0.34; κ = 0.36 / 0.66 = 0.545454…
-  close(cohensKappa(['a', 'a', 'a', 'a', 'b', 'b', 'b', 'c', 'c', 'c'], ['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c', 'c', 'a']), 0.36 / 0.66);
-  assert.equal(cohensKappa([1, 2, 1], [1, 2, 1]), 1);
-  assert.ok(Number.isNaN(cohensKappa(['x', 'x'], ['x', 'x']))); // p_e = 1: undefined
-  assert.throws(() => cohensKappa([1], [1, 2]), InputError);
-  assert.throws(() => cohensKappa([], []), InputError);
 });
 
 test('agreementWithPsi: 2×2 counts, rates and kappa of human vs PSI-judged improvement', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import type { RegenerationPair, ScoredRecord } from '../../lib/psi/aggregate';
-import { illustrativeRatings, illustrativeYesProbability } from '../../lib/psi/ratings-illustrative';
+import { illustrativeRatings, illustrativeYesProbability } from '../../lib/simulation/psi-tutor/illustrative-ratings';
 import { interRaterAgreement, parseRatings, raterAgreementWithPsi, type RatingsFile } from '../../lib/psi/ratings';
 
 const rating = (rater: string, run_id: string, mi: boolean, wr: boolean) => ({ rater, run_id, meaningful_improvement: mi, weaknesses_resolved: wr });
@@ -27,7 +27,7 @@ test('parseRatings names the file and item of each problem', () => {
   bad({ ...base, ratings: [rating('R1', 'c1', true, true), rating('R1', 'c1', false, true)] }, /ratings\[1\]: rater "R1" rates "c1" a second time/);
   bad({ simulated: false, raters: [{ id: 'R1' }, { id: 'R1' }], ratings: [] }, /raters\[1\]: duplicate rater id "R1"/);
   bad({ raters: [{ id: 'R1' }], ratings: [] }, /simulated/);
-  assert.throws(() => parseRatings('{oops', 'r.json'), /r\.json: not valid JSON/);
+  assert.throws(() => parseRatings('{oops', 'r.json'), /r\.json:1: not valid JSON/);
 });
 
 function pair(id: string, before: number, after: number, sdBefore = 0.1, sdAfter = 0.1): RegenerationPair {

@@ -92,7 +92,7 @@ for (const [name, mutate, patterns] of scenarioCases) {
 }
 
 test('scenarios: malformed JSON names the file', () => {
-  throwsInput(() => parsePsiScenarios('{"scenarios": [', 'scen.json', fixtureTaxonomy()), /scen\.json: malformed JSON/);
+  throwsInput(() => parsePsiScenarios('{"scenarios": [', 'scen.json', fixtureTaxonomy()), /scen\.json(:\d+)?: not valid JSON/);
 });
 
 test('loadPsiCourse: a broken taxonomy file in a course directory is reported with its path', () => {

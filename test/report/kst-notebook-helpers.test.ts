@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDomainDir } from '../../lib/kst';
-import { contrasts, loadResponses, scoreRecords, type ContrastRow } from '../../lib/analysis';
+import { contrasts, loadResponses, scoreKstResponses, type ContrastRow } from '../../lib/analysis';
 import { percentileLinear } from '../../lib/stats';
 import {
   agreementTable,
@@ -34,7 +34,7 @@ const ROOT = join(__dirname, '..', '..');
 const published = JSON.parse(readFileSync(join(ROOT, 'data', 'published', 'kst-benchmark-2026.json'), 'utf8'));
 const fixture = join(ROOT, 'test', 'fixtures', 'analyze');
 const records = loadResponses(join(fixture, 'responses.jsonl'), loadDomainDir(join(fixture, 'domains')));
-const { scored } = scoreRecords(records);
+const { scored } = scoreKstResponses(records);
 
 const row = (fields: Partial<ContrastRow>): ContrastRow => ({
   contrast: 'P1-P0',

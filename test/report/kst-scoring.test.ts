@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analysisFiles, analyze, loadResponses, scoreRecords, validateResponses } from '../../lib/analysis';
+import { analysisFiles, analyze, loadResponses, scoreKstResponses, validateResponses } from '../../lib/analysis';
 import { loadDomain, loadDomainDir, presentation } from '../../lib/kst';
 import { main } from '../../cli/kstbench';
 import { analysisProvenance, mappingExamples, scoredResponsesText, statusCounts, validityComparison, type FinalRecordLike } from '../../lib/report/kst-scoring';
@@ -61,7 +61,7 @@ test('scored responses file: one line per scored response with the five scores, 
     ],
     [slope],
   );
-  const lines = scoredResponsesText(scoreRecords(records).scored).trimEnd().split('\n').map((l) => JSON.parse(l));
+  const lines = scoredResponsesText(scoreKstResponses(records).scored).trimEnd().split('\n').map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
   // P = {SL2}, T = {SL2, SL4}: precision 1, recall 1/2, F1 2·1/(1+2) = 2/3, Jaccard 1/2, not exact.
   assert.deepEqual(lines[0], {

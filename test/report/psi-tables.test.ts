@@ -25,7 +25,7 @@ import {
   sensitivitySpread,
   table1Comparison,
   table2Comparison,
-  table3Comparison,
+  defectiveShiftsComparison,
   table4Comparison,
   table5Comparison,
   weightSensitivityTable,
@@ -55,7 +55,7 @@ function rec(run_id: string, model: string, psiSubs: [number, number, number, nu
 test('parsePublishedPsi reads the shipped file and names the missing field', () => {
   assert.equal(published.table1.psi['ChatGPT'], 0.638);
   assert.throws(() => parsePublishedPsi('{"table1": {}}', 'p.json'), (e: unknown) => e instanceof InputError && /p\.json: .*table1\.psi/.test(e.message));
-  assert.throws(() => parsePublishedPsi('{', 'p.json'), /p\.json: not valid JSON/);
+  assert.throws(() => parsePublishedPsi('{', 'p.json'), /p\.json:1: not valid JSON/);
 });
 
 /** Tolerance for values worked out by hand in decimal (the code computes them in binary floating point). */
@@ -141,7 +141,7 @@ test('Table II: per-model rows take the paper standard PSI from Table I; the ove
 
 test('Table III and Table V carry the printed shifts and changes', () => {
   const shift = (measure: 'psi' | 'kd' | 'tv' | 'sd' | 'ef' | 'cl' | 'ra', before: number, after: number) => ({ measure, before, after, change: after - before });
-  const t3 = table3Comparison([shift('psi', 0.6, 0.598), shift('tv', 0.5, 0.559), shift('cl', 0.99, 0.99)], published);
+  const t3 = defectiveShiftsComparison([shift('psi', 0.6, 0.598), shift('tv', 0.5, 0.559), shift('cl', 0.99, 0.99)], published);
   assert.deepEqual(t3.map((r) => [r.measure, r['shift (paper)']]), [['PSI', -0.002], ['TV', 0.059], ['CL', NOT_PRINTED]]);
   // shifts by hand: 0.598 − 0.6 = −0.002, 0.559 − 0.5 = 0.059, 0.99 − 0.99 = 0
   assertRowNear(t3[0], { measure: 'PSI', standard: 0.6, defective: 0.598, shift: -0.002, 'shift (paper)': -0.002 });

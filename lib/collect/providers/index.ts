@@ -6,6 +6,9 @@ import { InputError } from '../../errors';
 import { checkBaseUrl, requireEnvKey } from './attempt';
 import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
 import { parseModelSpec, type Provider } from './types';
+import type { PsiCourse } from '../../psi/schema';
+import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
+import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
 
 export * from './types';
 export { isQuotaExhaustion, parseRetryAfterMs, redactSecrets } from './classify';
@@ -21,6 +24,8 @@ export interface CreateProviderOptions {
   baseUrl?: string;
   /** Where API keys are read from; defaults to process.env. Keys are never read from anywhere else. */
   env?: NodeJS.ProcessEnv;
+  /** The PSI course a simulated tutor (`simulated:sim-tutor-*`) answers from; without it only KST respondents are simulated. */
+  psiCourse?: PsiCourse;
 }
 
 
@@ -72,30 +77,8 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
       return mod.createAnthropicProvider({ model, apiKey, baseURL: baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL });
     }
     case 'simulated':
-      return loadSimulated(model);
+      // The simulators live in lib/simulation; the collector sees them only as Providers made here.
+      if (options.psiCourse !== undefined && model.startsWith('sim-tutor-')) return createSimulatedTutor(model, { course: options.psiCourse });
+      return createSimulatedProvider(model);
   }
-}
-
-/** The simulated respondent lives in `./simulated` (`createSimulatedProvider(model)`), written separately. */
-function loadSimulated(model: string): Provider {
-  let mod: { createSimulatedProvider?: (model: string) => Provider };
-  try {
-    mod = require('./simulated');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('./simulated')) {
-      throw new InputError(
-        `simulated:${model}: the simulated provider is not available (lib/collect/providers/simulated.ts is missing)`,
-        { item: `simulated:${model}` },
-      );
-    }
-    throw err;
-  }
-  if (typeof mod.createSimulatedProvider !== 'function') {
-    throw new InputError(
-      `simulated:${model}: lib/collect/providers/simulated does not export createSimulatedProvider(model)`,
-      { item: `simulated:${model}` },
-    );
-  }
-  return mod.createSimulatedProvider(model);
 }

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { createProvider, ProviderError, type CompletionRequest } from '../../../lib/collect/providers';
 import { InputError } from '../../../lib/errors';
+import { loadPsiCourse } from '../../../lib/psi/schema';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -36,15 +36,17 @@ test('base URL rules: required for openai-compatible, must be http(s)', () => {
   assert.deepEqual([p.provider, p.model, p.simulated], ['openai', 'gpt-x', false]);
 });
 
-test('simulated: loads ./simulated when present, else a clear InputError', () => {
-  const present = existsSync(join(ROOT, 'lib/collect/providers/simulated.ts'));
-  if (present) {
-    const p = createProvider('simulated:sim-a');
-    assert.equal(p.provider, 'simulated');
-    assert.equal(p.simulated, true);
-  } else {
-    assert.throws(() => createProvider('simulated:sim-a'), (e: unknown) => e instanceof InputError && /simulated provider is not available/.test(e.message));
-  }
+test('simulated: the KST respondent, and a PSI tutor only when given the course it answers from', () => {
+  const p = createProvider('simulated:sim-a');
+  assert.deepEqual([p.provider, p.model, p.simulated], ['simulated', 'sim-a', true]);
+  const course = loadPsiCourse(join(ROOT, 'data/raw/psi'));
+  const tutor = createProvider('simulated:sim-tutor-b', { psiCourse: course });
+  assert.deepEqual([tutor.provider, tutor.model, tutor.simulated], ['simulated', 'sim-tutor-b', true]);
+  assert.throws(
+    () => createProvider('simulated:sim-tutor-b'),
+    (e: unknown) => e instanceof InputError && /unknown simulated profile .*sim-tutor-\* are the simulated PSI tutors, used by `kstbench psi collect`/.test(e.message),
+  );
+  assert.throws(() => createProvider('simulated:sim-z'), (e: unknown) => e instanceof InputError && /simulated:sim-z: unknown simulated profile \(available: sim-a, /.test(e.message));
 });
 
 test('bad requests are refused before any HTTP request (InputError naming the run)', async () => {

@@ -1,6 +1,6 @@
 import type { Presentation } from '../../kst';
-import type { Recommendation, SimulatedDecision } from './simulated-behaviour';
-import type { SimulatedInvalidKind } from './simulated-profiles';
+import type { Recommendation, SimulatedDecision } from './behaviour';
+import type { SimulatedInvalidKind } from './profiles';
 
 /**
  * Turns a simulated decision into the text a provider would return: a compact JSON object in the

@@ -1,7 +1,7 @@
 import seedrandom from 'seedrandom';
 import { buildDomain, compileStructure, coverRelation, type Domain } from '../../kst';
 import { hasBit } from '../../kst/bitset';
-import { domainDifficulty, type SimulatedProfile } from './simulated-profiles';
+import { domainDifficulty, type SimulatedProfile } from './profiles';
 
 /**
  * A simulated profile's belief about a domain's prerequisite relation under one presentation order and

@@ -1,21 +1,21 @@
 import { InputError } from '../../errors';
 import { isCondition } from '../../conditions';
 import type { Domain, Presentation } from '../../kst';
-import { decide, type SimulationInput } from './simulated-behaviour';
-import { renderAnswer } from './simulated-render';
+import { decide, type SimulationInput } from './behaviour';
+import { renderAnswer } from './render';
 import {
   SIMULATED_PROFILES,
   SIMULATED_VERSION,
   findSimulatedProfile,
   type SimulatedInvalidKind,
   type SimulatedProfile,
-} from './simulated-profiles';
-import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+} from './profiles';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../collect/providers/types';
 
 /**
  * The simulated respondent: an offline provider (`simulated:sim-a` … `simulated:sim-f`) whose answers
  * come from a behavioural model of a respondent (belief about the prerequisite relation, slips, rare
- * invalid outputs; see SIMULATED.md), never from a network. It is used exactly like a real provider:
+ * invalid outputs; see README.md), never from a network. It is used exactly like a real provider:
  * `complete` returns JSON text in the response schema, which the collector validates and records.
  *
  * It needs the cell in `req.context` as `{ domain, state, condition, presentation }` (the collector
@@ -26,12 +26,12 @@ import { ProviderError, type CompletionRequest, type CompletionResult, type Prov
  * inputTokens = ⌈(system + user).length / 4⌉, outputTokens = ⌈answer text length / 4⌉.
  */
 
-export * from './simulated-profiles';
-export { decide, cellSeed, pickInvalidKind } from './simulated-behaviour';
-export type { SimulationInput, SimulatedDecision, Recommendation, DecideOptions } from './simulated-behaviour';
-export { drawBelief } from './simulated-belief';
-export type { Belief } from './simulated-belief';
-export { renderAnswer, renderInvalid, answerObject, justification, SIMULATED_REFUSAL } from './simulated-render';
+export * from './profiles';
+export { decide, cellSeed, pickInvalidKind } from './behaviour';
+export type { SimulationInput, SimulatedDecision, Recommendation, DecideOptions } from './behaviour';
+export { drawBelief } from './belief';
+export type { Belief } from './belief';
+export { renderAnswer, renderInvalid, answerObject, justification, SIMULATED_REFUSAL } from './render';
 
 export interface SimulatedProviderOptions {
   /** Use this profile instead of the table entry (tests, calibration); its name must still start with `sim-`. */

@@ -1,37 +1,6 @@
-import { InputError } from '../errors';
+import { cohensKappa } from '../stats/kappa';
 
-type Label = string | number | boolean;
-
-/**
- * Cohen's κ for two raters labelling the same items (nominal labels):
- * κ = (p_o − p_e) / (1 − p_e), p_o = share of items with equal labels,
- * p_e = Σ_k (n_A,k / n) · (n_B,k / n) = agreement expected from the raters' marginal frequencies.
- * When p_e = 1 (both raters give one and the same label to every item) κ is 0/0 and NaN is returned.
- * InputError for empty input or unequal lengths.
- * Example: 50 items, yes/yes 20, yes/no 5, no/yes 10, no/no 15 → p_o = 0.7, p_e = 0.5, κ = 0.4.
- */
-export function cohensKappa(raterA: readonly Label[], raterB: readonly Label[]): number {
-  if (raterA.length !== raterB.length) {
-    throw new InputError(`Cohen's kappa: raters labelled different numbers of items (${raterA.length} vs ${raterB.length})`);
-  }
-  const n = raterA.length;
-  if (n === 0) throw new InputError("Cohen's kappa: no items");
-  const countA = new Map<Label, number>();
-  const countB = new Map<Label, number>();
-  let agree = 0;
-  for (let i = 0; i < n; i++) {
-    const a = raterA[i]!;
-    const b = raterB[i]!;
-    if (a === b) agree++;
-    countA.set(a, (countA.get(a) ?? 0) + 1);
-    countB.set(b, (countB.get(b) ?? 0) + 1);
-  }
-  const po = agree / n;
-  let pe = 0;
-  for (const [label, na] of countA) pe += (na / n) * ((countB.get(label) ?? 0) / n);
-  if (pe === 1) return NaN;
-  return (po - pe) / (1 - pe);
-}
+export { cohensKappa } from '../stats/kappa';
 
 /** One regenerated case judged by a human rater. */
 export interface HumanJudgedCase {

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { InputError } from '../../lib/errors';
-import { findConcepts } from '../../lib/psi/concepts';
-import { buildRegenerationPrompt } from '../../lib/psi/regeneration';
-import { loadPsiCourse } from '../../lib/psi/schema';
-import { scoreResponse } from '../../lib/psi/score';
+import { InputError } from '../../../lib/errors';
+import { findConcepts } from '../../../lib/psi/concepts';
+import { buildRegenerationPrompt } from '../../../lib/psi/regeneration';
+import { loadPsiCourse } from '../../../lib/psi/schema';
+import { scoreResponse } from '../../../lib/psi/score';
 import { readFileSync } from 'node:fs';
 import seedrandom from 'seedrandom';
-import { SIMULATED_MATERIAL } from '../../lib/psi/simulated-material';
-import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from '../../lib/psi/simulated-calibration';
-import type { TutorProfile } from '../../lib/psi/simulated-profiles';
+import { SIMULATED_MATERIAL } from '../../../lib/simulation/psi-tutor/material';
+import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from '../../../lib/simulation/psi-tutor/study';
+import type { TutorProfile } from '../../../lib/simulation/psi-tutor/profiles';
 import {
   checklistTargets,
   conceptLabel,
@@ -22,9 +22,9 @@ import {
   simulateTutorResponse,
   TUTOR_PROFILE_IDS,
   TUTOR_PROFILES,
-} from '../../lib/psi/simulated-tutor';
+} from '../../../lib/simulation/psi-tutor/provider';
 
-const course = loadPsiCourse(join(__dirname, '..', '..', 'data', 'raw', 'psi'));
+const course = loadPsiCourse(join(__dirname, '..', '..', '..', 'data', 'raw', 'psi'));
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 test('profiles: four neutral names, each documented with the paper model it mirrors', () => {
@@ -205,7 +205,7 @@ test('round 2: a top-down walk-through placed first lowers S_TV (same draws othe
 });
 
 const shippedTexts = (file: string) =>
-  readFileSync(join(__dirname, '..', '..', 'data', 'raw', 'psi', file), 'utf8')
+  readFileSync(join(__dirname, '..', '..', '..', 'data', 'raw', 'psi', file), 'utf8')
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as { run_id: string; text: string; parent_run_id?: string });

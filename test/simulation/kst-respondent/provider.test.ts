@@ -21,7 +21,7 @@ import {
   decide,
   drawBelief,
   type SimulatedProfile,
-} from '../../../lib/collect/providers/simulated';
+} from '../../../lib/simulation/kst-respondent/provider';
 
 const DOMAINS = loadDomainDir(join(__dirname, '..', '..', '..', 'data', 'raw', 'domains'));
 const byId = (id: string): Domain => DOMAINS.find((d) => d.id === id)!;

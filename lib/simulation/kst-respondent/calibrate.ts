@@ -1,10 +1,10 @@
 /**
- * Calibration of the simulated respondent (lib/collect/providers/SIMULATED.md).
+ * Calibration of the simulated respondent (lib/simulation/kst-respondent/README.md).
  *
- *   node --import tsx scripts/calibrate-simulated.ts [--domains DIR] [--replicates N] [--search]
+ *   node --import tsx lib/simulation/kst-respondent/calibrate.ts [--domains DIR] [--replicates N] [--search]
  *     [--spurious-share X] [--json FILE]
  *
- * Without --search it REPORTS, for the profiles as shipped in simulated-profiles.ts:
+ * Without --search it REPORTS, for the profiles as shipped in profiles.ts:
  *   - realized exact-set accuracy: the study design itself (every state × condition × 2 orders), i.e.
  *     what `npm run corpus` will produce (invalid answers count as incorrect);
  *   - expected accuracy: the mean over N replicate seed streams (the profile's name gets a `~r<k>`
@@ -12,7 +12,7 @@
  *   - the same per domain × condition, and the order agreement (exact, valid pairs only).
  *
  * With --search it fits the parameters by coordinate descent over small grids and prints the fitted
- * values (which are then copied into simulated-profiles.ts by hand, so the shipped table is readable):
+ * values (which are then copied into profiles.ts by hand, so the shipped table is readable):
  *   1. domain difficulty multipliers (shared by all profiles) against the paper's domain × P0/P1 cells;
  *   2. per profile and ungrounded condition, the miss rate (spurious = SPURIOUS_SHARE · miss);
  *   3. per profile, the P2 and P3 slip rates;
@@ -21,17 +21,17 @@
  * so that the parameters describe the profile's typical behaviour AND the shipped corpus lands near
  * the published row. Deterministic: no Math.random, seeds are fixed strings.
  */
-import { loadDomainDir, enumerateStates, outerFringe, presentationOrders, type Domain, type Presentation } from '../lib/kst';
-import { CONDITIONS, type Condition } from '../lib/conditions';
-import { writeFileAtomic } from '../lib/io';
+import { loadDomainDir, enumerateStates, outerFringe, presentationOrders, type Domain, type Presentation } from '../../kst';
+import { CONDITIONS, type Condition } from '../../conditions';
+import { writeFileAtomic } from '../../io';
 import {
   DOMAIN_DIFFICULTY,
   SIMULATED_PROFILES,
   decide,
   type SimulatedProfile,
-} from '../lib/collect/providers/simulated';
+} from './provider';
 
-/** Published domain × condition exact-set accuracy (paper 000 §4.5.2; G2E / E2G from the domain totals). */
+/** Published domain × condition exact-set accuracy ([KST-2026] §4.5.2; G2E / E2G from the domain totals). */
 export const PUBLISHED_DOMAIN_UNGROUNDED: Record<string, { P0: number; P1: number }> = {
   slope: { P0: 36.4, P1: 25.8 },
   'linear-modelling': { P0: 58.3, P1: 60.1 },

@@ -1,21 +1,22 @@
 /**
- * Calibration report of the simulated PSI tutors (lib/psi/SIMULATED.md).
+ * Calibration report of the simulated PSI tutors (lib/simulation/psi-tutor/README.md).
  *
- *   node --import tsx scripts/calibrate-psi.ts [--seed N] [--seeds N,N,...] [--threshold X]
+ *   node --import tsx lib/simulation/psi-tutor/calibrate.ts [--seed N] [--seeds N,N,...] [--threshold X]
  *                                              [--course DIR] [--published FILE] [--json FILE]
  *
- * Runs the whole simulated PSI study in memory (lib/psi/simulated-calibration.ts: round 1, weak-case
+ * Runs the whole simulated PSI study in memory (lib/simulation/psi-tutor/study.ts: round 1, weak-case
  * selection, PSI-guided round 2, all scored with lib/psi) and prints the achieved numbers beside the
  * published ones (data/published/psi-2026.json). `--seed` (default 1, the shipped corpus's seed) is the
  * realised corpus; `--seeds` adds a column with the mean over several seeds, i.e. what the habits imply
  * rather than what one draw happened to give — a habit change should improve both columns.
  * Deterministic: the same arguments print the same bytes. Tuning is done by editing
- * lib/psi/simulated-profiles.ts and re-running this script; nothing is fitted automatically.
+ * lib/simulation/psi-tutor/profiles.ts and re-running this script; nothing is fitted automatically.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../lib/io';
-import { loadPsiCourse } from '../lib/psi/schema';
-import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from '../lib/psi/simulated-calibration';
+import { z } from 'zod';
+import { parseJsonFile, writeFileAtomic } from '../../io';
+import { loadPsiCourse } from '../../psi/schema';
+import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from './study';
 
 interface Row {
   measure: string;
@@ -87,7 +88,8 @@ function fmt(x: number | null | undefined, measure: string): string {
 
 function main(argv: string[]): void {
   const course = loadPsiCourse(arg(argv, 'course') ?? 'data/raw/psi');
-  const pub = JSON.parse(readFileSync(arg(argv, 'published') ?? 'data/published/psi-2026.json', 'utf8'));
+  const publishedFile = arg(argv, 'published') ?? 'data/published/psi-2026.json';
+  const pub = parseJsonFile(readFileSync(publishedFile, 'utf8'), publishedFile, z.looseObject({}));
   const seed = arg(argv, 'seed') ?? '1';
   const thresholdArg = arg(argv, 'threshold');
   const threshold = thresholdArg === undefined ? undefined : Number(thresholdArg);
@@ -112,4 +114,4 @@ function main(argv: string[]): void {
   if (json) writeFileAtomic(json, `${JSON.stringify({ seed, seeds: seeds ?? null, threshold: threshold ?? null, rows }, null, 2)}\n`);
 }
 
-main(process.argv.slice(2));
+if (require.main === module) main(process.argv.slice(2));

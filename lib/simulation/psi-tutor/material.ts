@@ -1,5 +1,5 @@
 /**
- * Scenario-specific building blocks for the simulated tutor (lib/psi/simulated-tutor.ts): the key
+ * Scenario-specific building blocks for the simulated tutor (lib/simulation/psi-tutor/provider.ts): the key
  * correction of each scenario's misconception, a small worked example with its real output, an analogy,
  * a comprehension-check question, a hint and an off-topic aside. Written for this project; every code
  * example was run with CPython 3 and `output` is what it prints.

@@ -1,5 +1,5 @@
 /**
- * Presentation agreement and terminal states (paper 000 §4.5.1–4.5.2) as tables beside the paper.
+ * Presentation agreement and terminal states ([KST-2026] §4.5.1–4.5.2) as tables beside the paper.
  */
 import type { OrderAgreementRow } from '../analysis/order-agreement';
 import type { ScoredRecord } from '../analysis/score';

@@ -1,13 +1,13 @@
 import seedrandom from 'seedrandom';
 import type { Condition } from '../../conditions';
 import { compileStructure, idsToBits, bitsToIds, outerFringe, outerFringeBits, type Domain, type Presentation } from '../../kst';
-import { drawBelief, type Belief } from './simulated-belief';
-import { SIMULATED_INVALID_KINDS, type SimulatedInvalidKind, type SimulatedProfile } from './simulated-profiles';
+import { drawBelief, type Belief } from './belief';
+import { SIMULATED_INVALID_KINDS, type SimulatedInvalidKind, type SimulatedProfile } from './profiles';
 
 /**
  * The decision of the simulated respondent for one cell, before any text is rendered:
  *
- *   P0, P1  recommend the outer fringe of the profile's BELIEF structure (simulated-belief.ts), i.e.
+ *   P0, P1  recommend the outer fringe of the profile's BELIEF structure (belief.ts), i.e.
  *           every unmastered q whose believed direct prerequisites are all mastered; P1 also reports
  *           the belief's pairs as its inferred graph.
  *   P2, P3  recommend the reference outer fringe (the supplied structure is followed).

@@ -1,22 +1,24 @@
 /**
  * The PSI study run in memory with the simulated tutors, for calibrating their habits
- * (scripts/calibrate-psi.ts) and for tests. It follows the same steps as `kstbench psi collect`
+ * (lib/simulation/psi-tutor/calibrate.ts) and for tests. It follows the same steps as `kstbench psi collect`
  * (lib/collect/psi-study.ts) without the collector engine: round 1 = every scenario × {standard,
  * defective} × tutor, scored with lib/psi; round 2 = the weak defective cases chosen by
  * `selectWeakCases`, each revised under the checklist of `buildRegenerationPrompt`, and re-scored.
  * Run IDs, seeds and tie-breaking are those of the collector, so the numbers here are the numbers of
- * the shipped corpus for the same seed (checked by test/psi/simulated-tutor.test.ts).
+ * the shipped corpus for the same seed (checked by test/simulation/psi-tutor/provider.test.ts).
  *
  * Pure and deterministic: all randomness is inside simulateTutorResponse (seeded).
  */
-import { pairRegenerations, regenerationResults, regenerationSubscoreChanges, type ScoredRecord } from './aggregate';
-import { SUBSCORES, type Subscores } from './parameters';
-import { buildRegenerationPrompt } from './regeneration';
-import type { PsiCourse, Scenario, Variant } from './schema';
-import { scoreResponse } from './score';
-import { selectWeakCases } from './selection';
-import { simulateTutorResponse } from './simulated-tutor';
-import { TUTOR_PROFILE_IDS, TUTOR_PROFILES, type TutorProfileId } from './simulated-profiles';
+import { pairRegenerations, regenerationResults, regenerationSubscoreChanges, type ScoredRecord } from '../../psi/aggregate';
+import { SUBSCORES, type Subscores } from '../../psi/parameters';
+import { buildRegenerationPrompt } from '../../psi/regeneration';
+import type { PsiCourse, Scenario, Variant } from '../../psi/schema';
+import { scoreResponse } from '../../psi/score';
+import { selectWeakCases } from '../../psi/selection';
+import { mean } from '../../stats/mean';
+import { simulateTutorResponse } from './provider';
+import { paperModelStoodInFor } from '../paper-models';
+import { TUTOR_PROFILE_IDS, type TutorProfileId } from './profiles';
 
 /** A scored simulated record (round 1 or 2) with the text the tutor wrote. */
 export interface SimulatedScoredRecord extends ScoredRecord {
@@ -88,7 +90,6 @@ export function simulatePsiStudy(
   return { round1, round2 };
 }
 
-const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /** The study's headline numbers, keyed like data/published/psi-2026.json (models by the paper's names). */
 export interface PsiStudySummary {
@@ -117,7 +118,10 @@ export interface PsiStudySummary {
 
 /** Summarises a simulated study in the paper's terms. */
 export function summarisePsiStudy(course: PsiCourse, study: { round1: readonly ScoredRecord[]; round2: readonly ScoredRecord[] }): PsiStudySummary {
-  const mirrors = (spec: string) => TUTOR_PROFILES[spec.replace(/^simulated:/, '') as TutorProfileId]?.mirrors ?? spec;
+  const paperName = (spec: string) => {
+    const standIn = paperModelStoodInFor(spec);
+    return standIn?.study === 'psi' ? standIn.paperModel : spec;
+  };
   const standard = study.round1.filter((r) => r.variant === 'standard');
   const defective = study.round1.filter((r) => r.variant === 'defective');
   const models = [...new Set(study.round1.map((r) => r.model))];
@@ -126,8 +130,8 @@ export function summarisePsiStudy(course: PsiCourse, study: { round1: readonly S
   const cl: number[] = [];
   for (const m of models) {
     const rows = standard.filter((r) => r.model === m);
-    psi[mirrors(m)] = mean(rows.map((r) => r.psi));
-    sd[mirrors(m)] = mean(rows.map((r) => r.subscores.sd));
+    psi[paperName(m)] = mean(rows.map((r) => r.psi));
+    sd[paperName(m)] = mean(rows.map((r) => r.subscores.sd));
     cl.push(mean(rows.map((r) => r.subscores.cl)));
   }
   const delta = (before: readonly ScoredRecord[], after: readonly ScoredRecord[]) => {
@@ -145,7 +149,7 @@ export function summarisePsiStudy(course: PsiCourse, study: { round1: readonly S
   const changes = regenerationSubscoreChanges(pairs);
   const regenerationDelta = Object.fromEntries(changes.map((c) => [c.measure, c.change])) as Record<'psi' | keyof Subscores, number>;
   const selectedPerModel: Record<string, number> = {};
-  for (const m of models) selectedPerModel[mirrors(m)] = pairs.filter((p) => p.model === m).length;
+  for (const m of models) selectedPerModel[paperName(m)] = pairs.filter((p) => p.model === m).length;
   const sdRow = changes.find((c) => c.measure === 'sd')!;
   return {
     psi,

@@ -2,13 +2,13 @@ import type { Condition } from '../../conditions';
 
 /**
  * The six behavioural profiles of the simulated respondent and their parameters. Each profile is a
- * stand-in that is calibrated (scripts/calibrate-simulated.ts) so that its exact-set accuracy per
- * prompt condition lands near one row of Table 4 of paper 000; `mirrors` names that row. The names are
+ * stand-in that is calibrated (lib/simulation/kst-respondent/calibrate.ts) so that its exact-set accuracy per
+ * prompt condition lands near one row of Table 4 of [KST-2026]; `mirrors` names that row. The names are
  * deliberately neutral (`sim-a` … `sim-f`): a simulated profile never carries a real model's name.
- * See SIMULATED.md for the behavioural model and the measured calibration.
+ * See README.md for the behavioural model and the measured calibration.
  */
 
-/** Invalid-output kinds the simulator can produce (paper 000 §4.2), each mapped to a validateResponse reason. */
+/** Invalid-output kinds the simulator can produce ([KST-2026] §4.2), each mapped to a validateResponse reason. */
 export const SIMULATED_INVALID_KINDS = [
   'malformed_json',
   'extra_prose',
@@ -31,7 +31,7 @@ export interface BeliefRates {
 export interface SimulatedProfile {
   /** Model name after `simulated:`; always starts with `sim-`. */
   name: string;
-  /** The Table 4 row of paper 000 this profile is calibrated towards (a label, not an identity). */
+  /** The Table 4 row of [KST-2026] this profile is calibrated towards (a label, not an identity). */
   mirrors: string;
   /** That row's published exact-set accuracy in percent, for computed-vs-published displays. */
   published: Record<Condition, number>;
@@ -62,7 +62,7 @@ export interface DomainDifficulty {
 /**
  * Multiplier on both belief error rates per domain id and ungrounded condition (1 for domains not
  * listed): how hard it is to infer this domain's prerequisites from the task descriptions alone,
- * implicitly (P0) or as an explicit graph (P1). Calibrated so that the domain pattern of paper 000
+ * implicitly (P0) or as an explicit graph (P1). Calibrated so that the domain pattern of [KST-2026]
  * §4.5.2 appears (Slope hardest without structure and harder still under P1, Equation to Graph easiest).
  */
 export const DOMAIN_DIFFICULTY: Readonly<Record<string, DomainDifficulty>> = {
@@ -88,7 +88,7 @@ const EVEN_INVALID: Partial<Record<SimulatedInvalidKind, number>> = {
   truncated: 1,
 };
 
-/** The calibrated profiles (parameters from scripts/calibrate-simulated.ts; see SIMULATED.md). */
+/** The calibrated profiles (parameters from lib/simulation/kst-respondent/calibrate.ts; see README.md). */
 export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
   {
     name: 'sim-a',

@@ -15,8 +15,8 @@
  * | `sim-tutor-d` | Qwen 3          | moderate scaffolding, often recaps prerequisites first          |
  *
  * All probabilities are per response (or per element where stated). They were tuned by hand against
- * this project's PSI scorer (lib/psi/score.ts) with `node --import tsx scripts/calibrate-psi.ts --seeds
- * 1,2,3,4,5`, which runs the whole study and prints achieved vs published numbers; lib/psi/SIMULATED.md
+ * this project's PSI scorer (lib/psi/score.ts) with `node --import tsx lib/simulation/psi-tutor/calibrate.ts --seeds
+ * 1,2,3,4,5`, which runs the whole study and prints achieved vs published numbers; lib/simulation/psi-tutor/README.md
  * records the result. No score is set directly: every number comes from the text the habits produce.
  * Bump `version` when a habit changes (it is recorded as `model_version` in every record).
  */

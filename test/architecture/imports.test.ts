@@ -1,0 +1,164 @@
+/**
+ * Enforces the import direction of ARCHITECTURE.md: every lib/ module may import its own folder and
+ * the layers below it, never a layer above; no import cycle between modules; no runtime `require` of
+ * project code except the documented lazy back-end loaders; the simulators reach the collector only
+ * through the provider registry and the report layer only through the paper-model correspondence.
+ * Imports are read from the source text (static `import`/`export … from`, `import('…')`, `require('…')`),
+ * type-only imports included: a type is a dependency too.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = resolve(__dirname, '..', '..');
+const LIB = join(ROOT, 'lib');
+
+/** Lowest first. A module may import from its own unit or any unit of a lower layer. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['errors.ts', 'conditions.ts'],
+  ['stats', 'metrics', 'io', 'records'],
+  ['kst'],
+  ['prompting', 'psi'],
+  ['analysis', 'simulation'],
+  ['collect'],
+  ['audit', 'notebook'],
+  ['figures'],
+  ['report'],
+];
+
+/** The one upward import allowed: a simulator implements the provider contract the collector defines. */
+const PROVIDER_CONTRACT = 'collect/providers/types.ts';
+
+/** Runtime `require` of project code that stays: each loads a model SDK only when that back-end is used. */
+const LAZY_LOADERS = new Set(['collect/providers/index.ts', 'collect/providers/batch.ts', 'collect/collect.ts']);
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  kind: 'static' | 'require';
+}
+
+/** The module a relative specifier names (lib-relative path), or undefined when it is not in lib/. */
+function resolveModule(fromFile: string, specifier: string): string | undefined {
+  const base = resolve(dirname(fromFile), specifier);
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base]) {
+    try {
+      if (statSync(candidate).isFile()) return relative(LIB, candidate).startsWith('..') ? `../${relative(ROOT, candidate)}` : relative(LIB, candidate);
+    } catch {
+      // not this candidate
+    }
+  }
+  return undefined;
+}
+
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+function edgesOf(file: string): Edge[] {
+  const text = stripComments(readFileSync(file, 'utf8'));
+  const from = relative(LIB, file);
+  const out: Edge[] = [];
+  const patterns: Array<[RegExp, Edge['kind']]> = [
+    [/\b(?:import|export)\s+(?:type\s+)?[^'";]*?\bfrom\s+'(\.[^']*)'/g, 'static'],
+    [/\bimport\s+'(\.[^']*)'/g, 'static'],
+    [/\bimport\(\s*'(\.[^']*)'\s*\)/g, 'static'],
+    [/\brequire\(\s*'(\.[^']*)'\s*\)/g, 'require'],
+  ];
+  for (const [pattern, kind] of patterns) {
+    for (const m of text.matchAll(pattern)) {
+      const to = resolveModule(file, m[1]!);
+      assert.ok(to !== undefined, `lib/${from}: import '${m[1]}' names no file`);
+      out.push({ from, to, kind });
+    }
+  }
+  return out;
+}
+
+/** The architectural unit of a lib-relative module path: its top folder, or the file for lib/*.ts. */
+function unitOf(module: string): string {
+  return module.includes('/') ? module.slice(0, module.indexOf('/')) : module;
+}
+
+function layerOf(unit: string): number {
+  const layer = LAYERS.findIndex((units) => units.includes(unit));
+  assert.ok(layer >= 0, `lib/${unit} is in no layer of ARCHITECTURE.md (add it to LAYERS and to the page)`);
+  return layer;
+}
+
+const EDGES = tsFiles(LIB).flatMap(edgesOf);
+
+test('every lib/ folder has a layer, and the layers are the ones ARCHITECTURE.md lists', () => {
+  for (const name of readdirSync(LIB)) {
+    if (name.endsWith('.md')) continue;
+    layerOf(name);
+  }
+  const page = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8').split('## Which way imports run')[1] ?? '';
+  for (const [i, units] of LAYERS.entries()) {
+    const line = page.split('\n').find((l) => l.startsWith(`| ${i} |`));
+    assert.ok(line, `ARCHITECTURE.md has no row for layer ${i}`);
+    for (const unit of units) assert.ok(line.includes(`\`${unit.replace(/\.ts$/, '')}`), `ARCHITECTURE.md layer ${i} row does not name ${unit}`);
+  }
+});
+
+test('imports run one way: own folder or a lower layer (the provider contract is the one exception)', () => {
+  const upward = EDGES.filter((e) => {
+    if (e.to.startsWith('../')) return true; // lib/ never imports cli/ or scripts/
+    const a = unitOf(e.from);
+    const b = unitOf(e.to);
+    if (a === b) return false;
+    if (a === 'simulation' && e.to === PROVIDER_CONTRACT) return false;
+    return layerOf(b) > layerOf(a);
+  });
+  assert.deepEqual(upward.map((e) => `lib/${e.from} -> lib/${e.to}`), []);
+});
+
+test('no package cycle: no import cycle that passes through two lib/ folders', () => {
+  const graph = new Map<string, string[]>();
+  for (const e of EDGES) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (node: string, path: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      const cycle = [...path.slice(path.indexOf(node)), node];
+      // A cycle inside one folder is that folder's business; one through two folders is a package cycle.
+      if (new Set(cycle.map(unitOf)).size > 1) cycles.push(cycle.join(' -> '));
+      return;
+    }
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) visit(node, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('no runtime require of project code outside the lazy SDK back-end loaders', () => {
+  const requires = EDGES.filter((e) => e.kind === 'require' && !LAZY_LOADERS.has(e.from));
+  assert.deepEqual(requires.map((e) => `lib/${e.from} requires lib/${e.to}`), []);
+});
+
+test('simulators: only the provider registry builds them, only paper-models.ts is read by the report layer', () => {
+  const intoSimulation = EDGES.filter((e) => unitOf(e.to) === 'simulation' && unitOf(e.from) !== 'simulation');
+  const wrong = intoSimulation.filter(
+    (e) =>
+      !(e.from === 'collect/providers/index.ts' && /^simulation\/(kst-respondent|psi-tutor)\/provider\.ts$/.test(e.to)) &&
+      !(unitOf(e.from) === 'report' && e.to === 'simulation/paper-models.ts'),
+  );
+  assert.deepEqual(wrong.map((e) => `lib/${e.from} -> lib/${e.to}`), []);
+});
+
+test('lib/psi is pure: no random numbers, no simulator', () => {
+  const impure = tsFiles(join(LIB, 'psi')).filter((f) => /from 'seedrandom'|require\('seedrandom'\)/.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(impure.map((f) => relative(ROOT, f)), []);
+});
