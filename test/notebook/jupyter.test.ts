@@ -25,7 +25,7 @@ function studentNotebook(): Notebook {
     nbformat_minor: 5,
     metadata: { kernelspec: { display_name: 'TypeScript (kstbench)', language: 'typescript', name: 'tslab' } },
     cells: [
-      code('header', 'import * as kst from "../dist/lib/kst";\nimport { notebookHeader } from "../dist/lib/notebook/header";\nconst { root, notebookDir } = notebookHeader();'),
+      code('header', 'import * as kst from "../dist/lib/kst";\nimport { notebookHeader } from "../dist/lib/report/notebook-header";\nconst { root, notebookDir } = notebookHeader();'),
       code('typed', 'const domain = kst.loadDomain("data/raw/domains/slope.json");\nconst states: number = kst.countStates(domain);\nconsole.log(`states=${states} cwd-is-root=${process.cwd() === root} notebookDir=${notebookDir}`);'),
       code('type-error', 'const wrong: string = kst.countStates(domain);'),
     ],

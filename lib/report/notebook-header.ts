@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
 import { showHtml } from '../figures/display';
 import { toHtmlTable, toTable } from '../figures/table';
-import type { PublishedKstFigures } from '../report/kst-paper-figures';
-import { parsePublishedPsi, type PublishedPsi } from '../report/psi-tables';
-import { enterProjectRoot } from './project';
+import type { PublishedKstFigures } from './kst-paper-figures';
+import { parsePublishedPsi, type PublishedPsi } from './psi-tables';
+import { enterProjectRoot } from '../notebook/project';
 
 /**
  * The one header every notebook's first cell uses:
  *
- *   import { notebookHeader } from "../dist/lib/notebook/header";
+ *   import { notebookHeader } from "../dist/lib/report/notebook-header";
  *   const { root, showRows } = notebookHeader();
  *
  * It makes the project root the working directory (so `data/raw/...` means the same in Jupyter,
