@@ -93,8 +93,12 @@ test('every report page loads without console errors, every link resolves, every
         }
         interactiveSeen += (await p.$$('.plotly-figure .main-svg')).length;
         return p.evaluate(() => {
-          const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; href: string }> } }).document;
-          return Array.from(d.querySelectorAll('a[href], link[href], script[src], img[src]')).map((a) => ({ raw: a.getAttribute('href') ?? a.getAttribute('src') ?? '', href: (a as { href?: string; src?: string }).href ?? (a as { src: string }).src }));
+          type El = { getAttribute(n: string): string | null; href?: string; src?: string };
+          const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
+          return Array.from(d.querySelectorAll('a[href], link[href], script[src], img[src]')).map((a) => ({
+            raw: a.getAttribute('href') ?? a.getAttribute('src') ?? '',
+            href: a.href ?? a.src ?? '',
+          }));
         });
       });
       assert.deepEqual(problems, [], page);
