@@ -146,7 +146,8 @@ export function main(argv: string[]): number {
     }
     const out = resolve(values.out ?? join(root, 'report'));
     const files = siteFiles(root, values['stamp-commit'] ? { commit: gitCommit(root) } : {});
-    const shown = relative(root, out).split(sep).join('/') || '.';
+    const rel = relative(root, out).split(sep).join('/');
+    const shown = rel === '' ? '.' : rel.startsWith('..') ? out : rel;
     if (values.check) {
       const diff = siteDifferences(out, files);
       if (diff.length > 0) {
