@@ -26,6 +26,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['figures'],
   ['report'],
   ['claims'],
+  ['site'],
 ];
 
 /** The one upward import allowed: a simulator implements the provider contract the collector defines. */
