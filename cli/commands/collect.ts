@@ -271,7 +271,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
       deps: {
         interrupt: interrupt.signal,
         progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
-        onNote: (model, note) => process.stderr.write(`kstbench ${name}: pre-flight ${model}: ${note}\n`),
+        onNote: (model, note) => process.stderr.write(`kstbench ${name}: ${model === 'routing' ? 'routing' : `pre-flight ${model}`}: ${note}\n`),
       },
     });
   } catch (err) {
