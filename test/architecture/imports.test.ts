@@ -19,12 +19,14 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'conditions.ts'],
   ['stats', 'metrics', 'io', 'records'],
   ['kst'],
-  ['prompting', 'psi'],
+  ['prompting', 'psi', 'kst-io'],
   ['analysis', 'simulation'],
   ['collect'],
   ['audit', 'notebook'],
   ['figures'],
   ['report'],
+  ['claims'],
+  ['site'],
 ];
 
 /** The one upward import allowed: a simulator implements the provider contract the collector defines. */

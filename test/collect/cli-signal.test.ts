@@ -68,7 +68,7 @@ test('collect: a model answering 404 on every call → exit 4 with the error and
     assert.equal(r.code, 4, r.stderr);
     assert.equal(server.calls, 3);
     assert.match(r.stderr, /FAILED: openai-compatible:gone-model: stopped after 3 identical client_error failures/);
-    assert.match(r.stderr, /fix: check the model name openai-compatible:gone-model/);
+    assert.match(r.stderr, /fix: .*check the name against config\/models.json/);
     assert.match(r.stderr, /resume with .*\n  kstbench collect /);
     assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '');
     assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
