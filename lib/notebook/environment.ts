@@ -167,3 +167,43 @@ export function renderEnvironment(info: EnvironmentInfo): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** environment.md read back: each `## Section`'s table as rows of cell texts (header row dropped). */
+export type EnvironmentTables = Record<string, string[][]>;
+
+function unescapeCell(text: string): string {
+  return text.replace(/\\\|/g, '|').trim();
+}
+
+/**
+ * Reads the tables of an environment.md written by `renderEnvironment` (the one writer), section by
+ * section: `parseEnvironment(renderEnvironment(info))['Seeds']` gives `[notebook, parameter, value]`
+ * rows, the value still in backticks as written. Sections without a table map to [].
+ * InputError-free by design: an unexpected line is simply not a table row.
+ */
+export function parseEnvironment(markdown: string): EnvironmentTables {
+  const out: EnvironmentTables = {};
+  let section: string | undefined;
+  let header = false;
+  for (const line of markdown.split('\n')) {
+    const h = /^## (.+)$/.exec(line);
+    if (h) {
+      section = h[1]!.trim();
+      out[section] = [];
+      header = true;
+      continue;
+    }
+    if (section === undefined || !line.startsWith('|')) continue;
+    const cells = line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map(unescapeCell);
+    if (cells.every((c) => /^-{3}:?$|^:?-{3}$/.test(c))) continue; // the alignment row
+    if (header) {
+      header = false; // the column names
+      continue;
+    }
+    out[section]!.push(cells);
+  }
+  return out;
+}
