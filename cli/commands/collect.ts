@@ -59,7 +59,7 @@ ${MODELS_FILE_HELP}
                            map {"<domain>": [[ids...], ...]}; other domains use all their states
   --retry-missing          request cells whose final record is 'missing' again; the new record
                            supersedes the old one (the last record of a run ID wins)
-  --dry-run                print calls, estimated tokens and cost (config/prices.json); write nothing
+  --dry-run                print calls, estimated tokens and cost (prices from config/models.json); write nothing
   --batch                  use the providers' batch APIs (openai: and anthropic: models only) at
                            the batch discount: submit, poll, collect. Ctrl-C or a crash after
                            submission loses nothing: re-running the same command polls the stored

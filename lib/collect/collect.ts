@@ -45,7 +45,7 @@ export interface CollectParams {
   timeoutMs: number;
   maxRetries: number;
   seed: string;
-  /** Price table file; default config/prices.json. */
+  /** Price table file; default config/models.json (the model catalogue). */
   pricesFile?: string;
   /** `--states FILE`: a state sample (see states-file.ts) instead of every state of the listed domains. */
   statesFile?: string;
