@@ -191,7 +191,8 @@ export function splitNotebookLines(nb: Notebook): Notebook {
   };
 }
 
-function sortKeysDeep(value: unknown): unknown {
+/** A copy of a JSON value with object keys sorted at every level (undefined members dropped), as nbformat writes it. */
+export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
