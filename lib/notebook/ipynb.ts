@@ -191,7 +191,7 @@ export function splitNotebookLines(nb: Notebook): Notebook {
   };
 }
 
-/** A copy of a JSON value with object keys sorted at every level (undefined members dropped), as nbformat writes it. */
+/** A copy of `value` with object keys sorted at every depth (undefined members dropped), as nbformat writes them. */
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object') {
