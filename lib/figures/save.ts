@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
+import { sortKeysDeep } from '../notebook/ipynb';
 import { projectRoot } from '../notebook/project';
 import { withPage } from './browser';
 import { checkOutputName, figureHtml, figureSize, finalSpec, type FigureOptions, type FigureSpec } from './spec';
@@ -117,7 +118,8 @@ export function figureBundle(name: string, drawn: FigureSpec, png: Buffer, size:
   return {
     data: {
       'image/png': png.toString('base64'),
-      'application/vnd.plotly.v1+json': { data: drawn.data, layout: drawn.layout ?? {}, config: { displaylogo: false } },
+      // Keys sorted as the notebook file stores them, so the bundle in memory and read back are the same.
+      'application/vnd.plotly.v1+json': sortKeysDeep({ data: drawn.data, layout: drawn.layout ?? {}, config: { displaylogo: false } }),
       'text/plain': figureAltText(name, text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()),
     },
     metadata: { 'image/png': { width: size.width, height: size.height }, kstbench: { figure: name } },
