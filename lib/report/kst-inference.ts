@@ -7,7 +7,7 @@ import { ADJACENT_CONTRASTS } from '../conditions';
 import type { ContrastRow, InferenceOptions } from '../analysis';
 import type { ScoredRecord } from '../analysis/score';
 import { bootstrapMeans, pairedDifferences, stateMeans } from '../stats';
-import type { FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
 import { contrastComparison, type PublishedKst } from './kst-tables';
 import { formatP } from './contrast-text';
 

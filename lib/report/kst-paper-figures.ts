@@ -4,7 +4,8 @@
  */
 import type { Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
-import { figure1Spec, figure2Spec, figure3Spec, type FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
+import { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
 import type { PublishedKst } from './kst-tables';
 import { modelLabel } from './mirrors';
 
@@ -128,7 +129,7 @@ export function figure3WithPaper(
       // Room for "100.0% (18/18)" labels right of full bars (no paper markers), and for the legend.
       xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, options.paper ? 105 : 135] },
       margin: { l: 250, b: 110 },
-      height: (spec.layout['height'] as number) + 60,
+      height: (spec.layout!['height'] as number) + 60,
       showlegend: options.paper !== null,
       legend: { orientation: 'h', y: -0.35 },
     },
