@@ -35,7 +35,7 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const calls = d.states * d.conditions * d.models * d.orders;
   add('design-calls', d.where, `${d.states} × ${d.conditions} × ${d.models} × ${d.orders} = ${d.calls}`, String(calls), calls === d.calls);
   const perCondition = d.states * d.models * d.orders;
-  const t3 = p.table3.rows as Array<Record<string, number> & { condition: string }>;
+  const t3 = p.table3.rows as Array<Record<string, number> & { condition: string; n: number; exact: number }>;
   add('table3-n', 'Table 3', `n = ${perCondition} per condition, ${d.calls} in all`, t3.map((r) => r.n).join(' + ') + ` = ${sum(t3.map((r) => r.n))}`,
     t3.every((r) => r.n === perCondition) && sum(t3.map((r) => r.n)) === d.calls);
 
