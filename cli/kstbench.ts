@@ -7,6 +7,9 @@ import { reportError, type Command } from './common';
 const commands: Record<string, () => Command> = {
   space: () => require('./commands/space').command,
   fringe: () => require('./commands/fringe').command,
+  sample: () => require('./commands/sample').command,
+  import: () => require('./commands/import').command,
+  export: () => require('./commands/export').command,
   analyze: () => require('./commands/analyze').command,
   collect: () => require('./commands/collect').command,
   psi: () => require('./commands/psi').command,

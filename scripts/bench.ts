@@ -4,6 +4,7 @@
  */
 const sections: Array<[string, string, string]> = [
   ['KST core', './bench/kst', 'benchKst'],
+  ['KST basis', './bench/kst-basis', 'benchKstBasis'],
   ['Inference', './bench/stats', 'benchStats'],
   ['Analysis', './bench/analyze', 'benchAnalyze'],
   ['Collector', './bench/collect', 'benchCollect'],

@@ -6,12 +6,13 @@
 #
 #   scripts/nbconvert-all.sh [NOTEBOOKS_DIR] [OUTPUT_DIR]
 #
-# Needs Debian's jupyter-nbconvert, jupyter-client, python3-ipykernel (and chromium for figures):
-#   apt-get install -y jupyter-nbconvert jupyter-client python3-ipykernel chromium
+# Needs Debian's jupyter-nbconvert, jupyter-client, python3-ipykernel (figures use the npm-pinned
+# Chromium that npm ci installs; no browser from apt):
+#   apt-get install -y jupyter-nbconvert jupyter-client python3-ipykernel
 # The tslab kernel spec is installed into a private prefix inside OUTPUT_DIR (JUPYTER_PATH points
 # there), pointing at this checkout's node_modules/.bin/tslab, so nothing global is changed.
-# Env: NBCONVERT_TIMEOUT (seconds per cell, default 1800), CHROMIUM_PATH (default /usr/bin/chromium),
-#      NBCONVERT_NO_BUILD=1 to skip `npm run build`.
+# Env: NBCONVERT_TIMEOUT (seconds per cell, default 1800), CHROMIUM_PATH (a browser instead of the
+#      pinned one; figure bytes may then differ), NBCONVERT_NO_BUILD=1 to skip `npm run build`.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

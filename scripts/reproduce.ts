@@ -18,8 +18,10 @@ import { writeFileAtomic } from '../lib/io/atomic';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
 import { describeChromium } from '../lib/figures/browser';
 import { describeFailure, NotebookSession } from '../lib/notebook/execute';
-import { parseNotebook, writeNotebook } from '../lib/notebook/ipynb';
-import { checkGlobalParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
+import { parseNotebook, writeNotebook, type Notebook } from '../lib/notebook/ipynb';
+import { checkGlobalParameters, coerceParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
+import { OutputSnapshot, PROJECT_OUTPUTS } from '../lib/notebook/snapshot';
+import { siteFiles, writeSite } from './report';
 import { projectRoot } from '../lib/notebook/project';
 
 const HELP = `usage: npm run reproduce -- [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
@@ -88,37 +90,93 @@ export async function main(argv: string[]): Promise<number> {
     const notebooks = new Map(files.map((f) => [f, parseNotebook(readFileSync(f, 'utf8'), relative(root, f))]));
     const declared = new Map([...notebooks].map(([f, nb]) => [basename(f, '.ipynb'), parameterNames(nb, relative(root, f))]));
     checkGlobalParameters(params, declared);
-    session = new NotebookSession({ root });
-    const ran: Array<{ file: string; parameters: Record<string, unknown> }> = [];
-    const started = process.hrtime.bigint();
-    for (const file of files) {
-      const shown = relative(root, file);
-      const stem = basename(file, '.ipynb');
-      const nb = notebooks.get(file)!;
-      const parameters = parametersFor(params, stem, declared.get(stem)!);
-      const result = await session.execute(nb, { file: shown, cwd: notebooksDir, parameters });
-      if (result.failure) {
-        const failedCopy = join(root, 'tmp', 'failed-notebooks', basename(file));
-        writeNotebook(failedCopy, result.notebook);
-        process.stderr.write(`FAILED ${describeFailure(result.failure)}\n${result.failure.traceback.join('\n')}\n`);
-        process.stderr.write(`The executed notebook with the error is in ${relative(root, failedCopy)}; ${shown} was not changed.\n`);
-        return 1;
+    // Every value is coerced to its notebook's declared type before anything runs, so a bad value
+    // stops the run with nothing changed.
+    const typed = new Map(
+      files.map((f) => {
+        const stem = basename(f, '.ipynb');
+        return [f, coerceParameters(notebooks.get(f)!, parametersFor(params, stem, declared.get(stem)!), relative(root, f))];
+      }),
+    );
+    const outputDir = values['output-dir'] ? resolve(values['output-dir']) : undefined;
+    const full = positionals.length === 0;
+    // What the notebooks write (figures/, data/processed/, ...) is remembered, so that a run that
+    // fails — or one aimed at --output-dir — leaves the project's files as they were.
+    const snapshot = new OutputSnapshot(root, PROJECT_OUTPUTS);
+    const restoreOnSignal = (signal: NodeJS.Signals) => {
+      const n = snapshot.restore();
+      process.stderr.write(`reproduce: ${signal}: stopped; ${n} output file(s) put back as they were, no notebook changed\n`);
+      process.exit(130);
+    };
+    process.once('SIGINT', restoreOnSignal);
+    process.once('SIGTERM', restoreOnSignal);
+    try {
+      session = new NotebookSession({ root });
+      const ran: Array<{ file: string; parameters: Record<string, unknown> }> = [];
+      const executed: Array<{ file: string; notebook: Notebook }> = [];
+      const started = process.hrtime.bigint();
+      for (const file of files) {
+        const shown = relative(root, file);
+        const nb = notebooks.get(file)!;
+        const parameters = typed.get(file)!;
+        // tslab compiles in the project's notebooks/ (execute.ts), as the project's kernel does, so a
+        // notebook in another folder (--notebooks-dir) finds the library the same way.
+        const result = await session.execute(nb, { file: shown, parameters });
+        if (result.failure) {
+          const restored = snapshot.restore();
+          const failedCopy = join(root, 'tmp', 'failed-notebooks', basename(file));
+          writeNotebook(failedCopy, result.notebook);
+          process.stderr.write(`FAILED ${describeFailure(result.failure)}\n${result.failure.traceback.join('\n')}\n`);
+          process.stderr.write(
+            `The executed notebook with the error is in ${relative(root, failedCopy)}. Nothing was changed: no notebook was written, ` +
+              `${restored} output file(s) the run had written were put back as they were.\n`,
+          );
+          return 1;
+        }
+        executed.push({ file, notebook: result.notebook });
+        ran.push({ file: shown, parameters: effectiveParameters(nb, parameters, shown) });
+        log(`ok ${shown}  ${result.seconds.toFixed(1)} s`);
       }
-      const target = values['output-dir'] ? join(resolve(values['output-dir']), basename(file)) : file;
-      writeNotebook(target, result.notebook);
-      ran.push({ file: shown, parameters: effectiveParameters(nb, parameters, shown) });
-      log(`ok ${shown}  ${result.seconds.toFixed(1)} s`);
-    }
-    const total = Number(process.hrtime.bigint() - started) / 1e9;
-    log(`${files.length} notebook(s) in ${total.toFixed(1)} s`);
-    if (!values['no-environment']) {
-      if (positionals.length > 0) {
-        log('environment.md not refreshed: only some notebooks were run');
+      const total = Number(process.hrtime.bigint() - started) / 1e9;
+      log(`${files.length} notebook(s) in ${total.toFixed(1)} s`);
+      // Every notebook succeeded: only now is anything committed.
+      const environment =
+        full && !values['no-environment'] ? renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })) : undefined;
+      if (outputDir) {
+        const moved = snapshot.copyChangesTo(outputDir);
+        snapshot.restore();
+        for (const { file, notebook } of executed) writeNotebook(join(outputDir, basename(file)), notebook);
+        log(`wrote ${executed.length} notebook(s) and ${moved.length} output file(s) to ${outputDir}; the project's own files are unchanged`);
+        if (environment !== undefined) {
+          const target = resolve(values.environment ?? join(outputDir, 'environment.md'));
+          writeFileAtomic(target, environment);
+          log(`wrote ${relative(root, target)}`);
+        }
       } else {
-        const target = resolve(values.environment ?? join(root, 'environment.md'));
-        writeFileAtomic(target, renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })));
-        log(`wrote ${relative(root, target)}`);
+        const site =
+          full && environment !== undefined && !values.environment && notebooksDir === join(root, 'notebooks')
+            ? siteFiles(root, {
+                notebooks: executed.map(({ file, notebook }) => ({ file: relative(root, file).split('\\').join('/'), notebook })),
+                environmentMarkdown: environment,
+              })
+            : undefined;
+        for (const { file, notebook } of executed) writeNotebook(file, notebook);
+        if (environment !== undefined) {
+          const target = resolve(values.environment ?? join(root, 'environment.md'));
+          writeFileAtomic(target, environment);
+          log(`wrote ${relative(root, target)}`);
+        }
+        if (site) {
+          writeSite(join(root, 'report'), site);
+          log(`wrote report/ (${site.size} files): open report/index.html`);
+        } else if (full) {
+          log('report/ not rebuilt (environment.md was not written to the project): npm run report builds it');
+        }
       }
+      if (!full) log('environment.md and report/ not refreshed: only some notebooks were run');
+    } finally {
+      process.off('SIGINT', restoreOnSignal);
+      process.off('SIGTERM', restoreOnSignal);
     }
     return 0;
   } catch (err) {

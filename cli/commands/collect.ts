@@ -1,6 +1,9 @@
-import { InputError } from '../../lib/errors';
 import { CONDITIONS } from '../../lib/conditions';
 import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
+import type { EngineResult } from '../../lib/collect/lifecycle';
+import { EmptyDesignError } from '../../lib/collect/lifecycle';
+import { isOsError, osErrorMessage } from '../../lib/collect/os-error';
+import { PreflightError } from '../../lib/collect/preflight';
 import { createProgress } from '../../lib/collect/progress';
 import { intOption, parseOptions, required, UsageError, type Command } from '../common';
 
@@ -8,8 +11,17 @@ import { intOption, parseOptions, required, UsageError, type Command } from '../
 export const DEFAULT_SEED = '20260908';
 /** Exit code of a quota stop: the run paused cleanly and is resumed by re-running the same command. */
 export const EXIT_QUOTA_STOPPED = 3;
+/**
+ * Exit code of a run that did not do its job: a model's circuit breaker opened (every further request
+ * would fail the same way), cells failed deterministically, every call failed, a pre-flight check
+ * refused a model, or the files could not be written. The error and its fix are printed; fixing the
+ * cause and re-running the same command resumes (failed cells have no record and are requested again).
+ */
+export const EXIT_RUN_FAILED = 4;
 /** Exit code after SIGINT/SIGTERM: in-flight calls were finished and recorded. */
 export const EXIT_INTERRUPTED = 130;
+/** Node's timers hold at most 2^31 − 1 ms (~24.8 days); a longer --timeout would silently become 1 ms. */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 const help = `Usage: kstbench collect --domains DIR --models PROVIDER:MODEL[,...] --out DIR [options]
 
@@ -52,13 +64,28 @@ Options:
                            expired items go into a follow-up batch (up to --max-retries), then
                            get a 'missing' record. Simulated models are refused (run them live).
   --poll-interval S        seconds between polls of an unfinished batch (default 30; decimals ok)
+  --resubmit-cancelled     --batch: send the cells of batches you cancelled at the provider again
+                           (otherwise they stay held and the run ends interrupted)
+  --tpm N                  token budget per model per minute: each call reserves its prompt
+                           estimate + the whole --max-output-tokens (OpenAI counts max_tokens)
+  --retry-horizon MIN      minutes a cell keeps waiting out rate limits and transient errors
+                           (default 10); a rate limit lasting longer is a quota stop (exit 3)
+  --no-preflight           skip the one cheap request per model made before dispatch
   -h, --help               show this help
 
 API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 OPENAI_COMPATIBLE_API_KEY) and never written to any file.
 
-Exit codes: 0 complete, 1 bad input / authentication failure, 2 usage error,
-3 quota stop (re-run the same command after the quota resets), 130 interrupted (re-run to resume).
+Before dispatch each model gets one pre-flight request (model exists, schema, output cap and
+parameters accepted), when its provider supports it; a refusal stops the run before anything is
+written. Adaptive concurrency: a 429 halves a model's in-flight calls, a calm 30 s adds one back.
+A model whose requests fail deterministically (3 identical 4xx, a rejected key, or no connection at
+all) is stopped (circuit breaker); its cells keep no record and are requested again next run.
+
+Exit codes: 0 complete, 1 bad input or an OS error (named with its path), 2 usage error (also an
+empty design), 3 quota stop (re-run the same command after the quota resets), 4 run failed (circuit
+breaker, deterministic failures, every call failed, pre-flight refused: the error and its fix are
+printed; fix and re-run to resume), 130 interrupted (re-run to resume).
 `;
 
 function list(value: unknown): string[] {
@@ -66,7 +93,7 @@ function list(value: unknown): string[] {
 }
 
 /** Quotes an argument for a shell command line shown to the user. */
-function shellQuote(arg: string): string {
+export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\-.,:/=@+%]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -75,6 +102,7 @@ export function parseCollectArgs(values: Record<string, unknown>): CollectParams
   if (models.length === 0) throw new UsageError('missing required option --models');
   if (new Set(models).size !== models.length) throw new UsageError('--models lists a model twice');
   const conditions = values.conditions === undefined ? [...CONDITIONS] : list(values.conditions);
+  if (conditions.length === 0) throw new UsageError('--conditions is empty: give at least one of P0, P1, P2, P3');
   for (const c of conditions) {
     if (!(CONDITIONS as readonly string[]).includes(c)) {
       throw new UsageError(`--conditions: unknown condition ${JSON.stringify(c)} (expected P0, P1, P2, P3)`);
@@ -91,20 +119,54 @@ export function parseCollectArgs(values: Record<string, unknown>): CollectParams
     concurrency: intOption(values, 'concurrency', 4, 1),
     baseUrl: typeof values['base-url'] === 'string' ? (values['base-url'] as string) : undefined,
     maxOutputTokens: intOption(values, 'max-output-tokens', 16000, 1),
-    timeoutMs: intOption(values, 'timeout', 600, 1) * 1000,
+    timeoutMs: timeoutOption(values, 600),
     maxRetries: intOption(values, 'max-retries', 5, 0),
     seed,
+    ...rateOptions(values),
     ...(typeof values.states === 'string' ? { statesFile: values.states } : {}),
     ...(values['retry-missing'] ? { retryMissing: true } : {}),
     ...batchOptions(values, models),
   };
 }
 
+/** `--timeout S` in ms; refused above Node's timer limit (a longer value would fire after 1 ms). */
+export function timeoutOption(values: Record<string, unknown>, fallbackSeconds: number): number {
+  const seconds = intOption(values, 'timeout', fallbackSeconds, 1);
+  if (seconds > MAX_TIMEOUT_SECONDS) {
+    throw new UsageError(`--timeout ${seconds} s is above the longest timer Node can run (${MAX_TIMEOUT_SECONDS} s, 2^31-1 ms)`);
+  }
+  return seconds * 1000;
+}
+
+/** --tpm, --retry-horizon (minutes, decimals allowed), --no-preflight. */
+export function rateOptions(values: Record<string, unknown>): Partial<CollectParams> {
+  const out: Partial<CollectParams> = {};
+  if (values.tpm !== undefined) out.tokensPerMinute = intOption(values, 'tpm', 0, 1);
+  const horizon = values['retry-horizon'];
+  if (horizon !== undefined) {
+    const minutes = typeof horizon === 'string' && /^\d+(\.\d+)?$/.test(horizon) ? Number(horizon) : Number.NaN;
+    if (!(minutes > 0) || minutes * 60_000 > 2 ** 31 - 1) {
+      throw new UsageError(`--retry-horizon must be a positive number of minutes (at most 35791), got ${JSON.stringify(horizon)}`);
+    }
+    out.retryHorizonMs = Math.round(minutes * 60_000);
+  }
+  if (values['no-preflight']) out.noPreflight = true;
+  return out;
+}
+
+/** The CLI options shared by `collect` and `psi collect` for rate control and pre-flight. */
+export const RATE_OPTION_SPECS = {
+  tpm: { type: 'string' },
+  'retry-horizon': { type: 'string' },
+  'no-preflight': { type: 'boolean' },
+} as const;
+
 /** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is positive seconds. */
-function batchOptions(values: Record<string, unknown>, models: readonly string[]): Partial<CollectParams> {
+export function batchOptions(values: Record<string, unknown>, models: readonly string[]): Partial<CollectParams> {
   const interval = values['poll-interval'];
   if (!values.batch) {
     if (interval !== undefined) throw new UsageError('--poll-interval only applies with --batch');
+    if (values['resubmit-cancelled']) throw new UsageError('--resubmit-cancelled only applies with --batch');
     return {};
   }
   for (const spec of models) {
@@ -121,7 +183,7 @@ function batchOptions(values: Record<string, unknown>, models: readonly string[]
     if (!(seconds > 0)) throw new UsageError(`--poll-interval must be a positive number of seconds, got ${JSON.stringify(interval)}`);
     pollIntervalMs = Math.max(1, Math.round(seconds * 1000));
   }
-  return { batch: true, pollIntervalMs };
+  return { batch: true, pollIntervalMs, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
 }
 
 export const command: Command = {
@@ -147,71 +209,117 @@ export const command: Command = {
         'poll-interval': { type: 'string' },
         states: { type: 'string' },
         'retry-missing': { type: 'boolean' },
+        'resubmit-cancelled': { type: 'boolean' },
+        ...RATE_OPTION_SPECS,
       },
       help,
     );
     if (!parsed) return 0;
     const v = parsed.values;
     const params = parseCollectArgs(v);
-    if (v['dry-run']) {
-      process.stdout.write(formatDryRun(dryRunKst(params)));
-      return 0;
-    }
-
     const resumeCommand = `kstbench collect ${argv.map(shellQuote).join(' ')}`;
-    const interrupt = new AbortController();
-    let signals = 0;
-    const onSignal = (name: string) => {
-      signals += 1;
-      if (signals > 1) {
-        process.stderr.write(`\nkstbench collect: second ${name}, exiting now (resume with: ${resumeCommand})\n`);
-        process.exit(EXIT_INTERRUPTED);
+    return runShell('collect', resumeCommand, async (shell) => {
+      if (v['dry-run']) {
+        process.stdout.write(formatDryRun(dryRunKst(params)));
+        return 0;
       }
-      process.stderr.write(`\nkstbench collect: ${name} received, finishing in-flight calls (press again to exit at once)\n`);
-      interrupt.abort();
-    };
-    const sigint = () => onSignal('SIGINT');
-    const sigterm = () => onSignal('SIGTERM');
-    process.on('SIGINT', sigint);
-    process.on('SIGTERM', sigterm);
-    try {
-      const result = await collectKst(params, {
-        interrupt: interrupt.signal,
-        progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
-      });
-      const counts = Object.entries(result.written)
-        .map(([k, n]) => `${n} ${k}`)
-        .join(', ');
-      const cost = result.costUsd === null ? 'unknown (some model has no price)' : `$${result.costUsd.toFixed(4)}`;
+      const result = await collectKst(params, shell.deps);
       if (result.batch) {
         process.stderr.write(`kstbench collect: batch mode: ${result.batch.submitted.length} batch(es) submitted by this run; ${result.batch.open.length} still open\n`);
       }
-      process.stderr.write(
-        `kstbench collect: ${result.status}: ${result.total} cells, ${result.resumed} already complete, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${result.attempts} API attempts; estimated cost of this run ${cost}\n`,
-      );
-      switch (result.status) {
-        case 'complete':
-          return 0;
-        case 'quota_stopped':
-          process.stderr.write(
-            `kstbench collect: QUOTA STOP (${result.reason}). ${result.pending} cells have no final record yet; nothing was lost.\n` +
-              `Resume after the quota resets by re-running the same command:\n  ${resumeCommand}\n`,
-          );
-          return EXIT_QUOTA_STOPPED;
-        case 'interrupted':
-          if (result.batch && result.batch.open.length > 0) {
-            process.stderr.write(
-              `kstbench collect: stopped while batches are running at the provider (${result.batch.open.join(', ')}); nothing is lost.\n` +
-                `Collect them later by re-running the same command (it polls these batches and submits nothing twice):\n  ${resumeCommand}\n`,
-            );
-          } else process.stderr.write(`kstbench collect: interrupted; resume with:\n  ${resumeCommand}\n`);
-          return EXIT_INTERRUPTED;
-        case 'failed':
-          throw new InputError(`${result.reason ?? 'run failed'}; fix it and resume with: ${resumeCommand}`);
-      }
-    } finally {
-      process.off('SIGINT', sigint);
-      process.off('SIGTERM', sigterm);
-    }
+      return reportRun('collect', result, resumeCommand, result.batch?.open ?? []);
+    });
   },
 };
+
+/** What runShell hands the command: the interrupt signal, the progress display and pre-flight notes. */
+export interface ShellDeps {
+  interrupt: AbortSignal;
+  progress: (total: number, initialDone: number) => ReturnType<typeof createProgress>;
+  onNote: (model: string, note: string) => void;
+}
+
+/**
+ * Runs a collecting command under the shared shell: SIGINT/SIGTERM finish in-flight calls (a second
+ * signal exits at once), pre-flight notes and progress go to stderr, and failures that are no bug are
+ * one line each — an empty design (exit 2), a pre-flight refusal with its fix (exit 4), an OS error
+ * naming the path with the resume command (exit 1).
+ */
+export async function runShell(name: string, resumeCommand: string, body: (shell: { deps: ShellDeps }) => Promise<number>): Promise<number> {
+  const interrupt = new AbortController();
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    signals += 1;
+    if (signals > 1) {
+      process.stderr.write(`\nkstbench ${name}: second ${signal}, exiting now (resume with: ${resumeCommand})\n`);
+      process.exit(EXIT_INTERRUPTED);
+    }
+    process.stderr.write(`\nkstbench ${name}: ${signal} received, finishing in-flight calls (press again to exit at once)\n`);
+    interrupt.abort();
+  };
+  const sigint = () => onSignal('SIGINT');
+  const sigterm = () => onSignal('SIGTERM');
+  process.on('SIGINT', sigint);
+  process.on('SIGTERM', sigterm);
+  try {
+    return await body({
+      deps: {
+        interrupt: interrupt.signal,
+        progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
+        onNote: (model, note) => process.stderr.write(`kstbench ${name}: pre-flight ${model}: ${note}\n`),
+      },
+    });
+  } catch (err) {
+    if (err instanceof EmptyDesignError) throw new UsageError(err.message);
+    if (err instanceof PreflightError) {
+      process.stderr.write(`kstbench ${name}: ${err.message}\n  fix: ${err.remedy}\nNothing was requested or written. After fixing it, run:\n  ${resumeCommand}\n`);
+      return EXIT_RUN_FAILED;
+    }
+    if (isOsError(err)) {
+      process.stderr.write(`kstbench ${name}: ${osErrorMessage(err, resumeCommand)}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', sigint);
+    process.off('SIGTERM', sigterm);
+  }
+}
+
+/** Prints the summary of a finished run and returns its exit code (0, 3, 4 or 130). */
+export function reportRun(name: string, result: EngineResult, resumeCommand: string, openBatches: readonly string[] = []): number {
+  const counts = Object.entries(result.written)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  const cost = result.costUsd === null ? 'unknown (some model has no price)' : `$${result.costUsd.toFixed(4)}`;
+  process.stderr.write(
+    `kstbench ${name}: ${result.status}: ${result.total} cells, ${result.resumed} already complete, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${result.attempts} API attempts; estimated cost of this run ${cost}\n`,
+  );
+  switch (result.status) {
+    case 'complete':
+      return 0;
+    case 'quota_stopped':
+      process.stderr.write(
+        `kstbench ${name}: QUOTA STOP (${result.reason}). ${result.pending} cells have no final record yet; nothing was lost.\n` +
+          `Resume after the quota resets by re-running the same command:\n  ${resumeCommand}\n`,
+      );
+      return EXIT_QUOTA_STOPPED;
+    case 'interrupted':
+      if (openBatches.length > 0) {
+        process.stderr.write(
+          `kstbench ${name}: stopped while batches are running at the provider (${openBatches.join(', ')}); nothing is lost.\n` +
+            `Collect them later by re-running the same command (it polls these batches and submits nothing twice):\n  ${resumeCommand}\n`,
+        );
+      } else {
+        process.stderr.write(`kstbench ${name}: interrupted${result.reason && result.reason !== 'interrupted by signal' ? ` (${result.reason})` : ''}; ${result.remedy ? `${result.remedy}; ` : ''}resume with:\n  ${resumeCommand}\n`);
+      }
+      return EXIT_INTERRUPTED;
+    case 'failed':
+      process.stderr.write(
+        `kstbench ${name}: FAILED: ${result.reason ?? 'run failed'}\n` +
+          (result.remedy ? `  fix: ${result.remedy}\n` : '') +
+          `After fixing it, resume with (cells without a record are requested again):\n  ${resumeCommand}\n`,
+      );
+      return EXIT_RUN_FAILED;
+  }
+}

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { intOption, parseOptions, required, UsageError } from '../common';
-import { collectPsi } from '../../lib/collect/psi-study';
+import { formatDryRun } from '../../lib/collect/collect';
+import { collectPsi, dryRunPsi, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { batchOptions, RATE_OPTION_SPECS, rateOptions, reportRun, runShell, shellQuote, timeoutOption } from './collect';
 
 /** `kstbench psi collect`: a thin shell over lib/collect/psi-study.ts. */
 export const summary = 'collect tutoring responses (round 1) or PSI-guided regenerations (round 2)';
@@ -30,13 +32,27 @@ Options:
   --base-url URL       server for openai / openai-compatible / anthropic models
   --max-output-tokens N  output allowance per call (default 4000)
   --timeout S          seconds per attempt (default 300)
+  --max-retries N      retries of a transient failure (default 5); then a 'missing' record
+  --retry-missing      request cells whose record is 'missing' again (the new record supersedes it)
+  --dry-run            print calls, estimated tokens and cost; send and write nothing
+  --batch              provider batch APIs (openai: and anthropic: models only), as in
+                       'kstbench collect --batch' (resumable; nothing is submitted twice)
+  --poll-interval S    seconds between polls of an unfinished batch (default 30)
+  --resubmit-cancelled --batch: send the cells of batches cancelled at the provider again
+  --tpm N              token budget per model per minute (prompt + whole output allowance)
+  --retry-horizon MIN  minutes a cell keeps waiting out rate limits (default 10)
+  --no-preflight       skip the one cheap request per model before dispatch
   -h, --help           show this help
+
+Progress is shown on stderr; Ctrl-C (SIGINT) or SIGTERM finishes the calls in flight, records them
+and exits 130 (a second signal exits at once); re-run the same command to resume.
 
 Simulated tutors (simulated:sim-tutor-a … sim-tutor-d) are behavioural simulations, not real models;
 their records say "simulated": true.
 
-Exit codes: 0 complete, 1 bad input or failed run, 2 usage error, 3 quota stop (re-run to resume),
-130 interrupted (re-run to resume).
+Exit codes: 0 complete, 1 bad input or an OS error (named with its path), 2 usage error (also an
+empty design), 3 quota stop (re-run to resume), 4 run failed (circuit breaker, deterministic
+failures, every call failed, pre-flight refused; the fix is printed), 130 interrupted (re-run).
 `;
 
 /** Entry point called by `kstbench psi collect` (cli/commands/psi.ts dispatch). */
@@ -56,6 +72,13 @@ export async function run(argv: string[]): Promise<number> {
       'base-url': { type: 'string' },
       'max-output-tokens': { type: 'string' },
       timeout: { type: 'string' },
+      'max-retries': { type: 'string' },
+      'retry-missing': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      batch: { type: 'boolean' },
+      'poll-interval': { type: 'string' },
+      'resubmit-cancelled': { type: 'boolean' },
+      ...RATE_OPTION_SPECS,
     },
     help,
   );
@@ -72,33 +95,51 @@ export async function run(argv: string[]): Promise<number> {
   }
   const seed = values.seed ?? '1';
   if (!/^\d+$/.test(seed)) throw new UsageError(`--seed must be a non-negative integer, got ${JSON.stringify(seed)}`);
-  const result = await collectPsi({
+  if (values.scenarios !== undefined && values.scenarios.split(',').every((x) => x.trim() === '')) {
+    throw new UsageError('--scenarios is empty: give at least one scenario id (or leave the option out for all)');
+  }
+  const scenarios = values.scenarios === undefined ? undefined : values.scenarios.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const dupScenario = scenarios?.find((id, i) => scenarios.indexOf(id) !== i);
+  if (dupScenario !== undefined) throw new UsageError(`--scenarios lists ${dupScenario} twice`);
+  const models = parseModels(required(values, 'models'));
+  const params: PsiCollectParams = {
     courseDir: values.course ?? join('data', 'raw', 'psi'),
-    models: parseModels(required(values, 'models')),
+    models,
     outDir: required(values, 'out'),
     round,
     round1File: values.round1,
-    scenarios: values.scenarios === undefined ? undefined : values.scenarios.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    scenarios,
     threshold,
     seed,
     concurrency: intOption(values, 'concurrency', 4, 1),
     baseUrl: values['base-url'],
     maxOutputTokens: intOption(values, 'max-output-tokens', 4000, 1),
-    timeoutMs: intOption(values, 'timeout', 300, 1) * 1000,
+    timeoutMs: timeoutOption(values, 300),
+    maxRetries: intOption(values, 'max-retries', 5, 0),
+    ...(values['retry-missing'] ? { retryMissing: true } : {}),
+    ...(batchOptions(values, models) as Partial<PsiCollectParams>),
+    ...rateOptions(values),
+  };
+  const resumeCommand = `kstbench psi collect ${argv.map(shellQuote).join(' ')}`;
+  return runShell('psi collect', resumeCommand, async ({ deps }) => {
+    if (values['dry-run']) {
+      process.stdout.write(formatDryRun(dryRunPsi(params)));
+      return 0;
+    }
+    const result = await collectPsi({ ...params, interrupt: deps.interrupt, progress: deps.progress, onNote: deps.onNote });
+    const written = Object.entries(result.written).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing new';
+    const lines = [
+      `psi collect round ${round}: ${result.status}; ${result.total} cells (${result.resumed} resumed; written: ${written}); ${result.pending} pending`,
+    ];
+    if (result.selection) {
+      const per = Object.entries(result.selection.perModel).map(([m, n]) => `${m} ${n}`).join(', ');
+      lines.push(`selected ${result.total} of ${result.selection.considered} defective round-1 cases: ${per}`);
+    }
+    lines.push(`records: ${result.outFile}${result.deterministic ? ' (simulated, deterministic)' : ''}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    const open = 'batch' in result && result.batch ? result.batch.open : [];
+    return reportRun('psi collect', result, resumeCommand, open);
   });
-  const written = Object.entries(result.written).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing new';
-  const lines = [
-    `psi collect round ${round}: ${result.status}; ${result.total} cells (${result.resumed} resumed; written: ${written}); ${result.pending} pending`,
-  ];
-  if (result.selection) {
-    const per = Object.entries(result.selection.perModel).map(([m, n]) => `${m} ${n}`).join(', ');
-    lines.push(`selected ${result.total} of ${result.selection.considered} defective round-1 cases: ${per}`);
-  }
-  lines.push(`records: ${result.outFile}${result.deterministic ? ' (simulated, deterministic)' : ''}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  if (result.status === 'quota_stopped') return 3;
-  if (result.status === 'interrupted') return 130;
-  return result.status === 'complete' ? 0 : 1;
 }
 
 /** The subcommand object for cli/commands/psi.ts: `collect: () => require('./psi-collect').subcommand`. */

@@ -1,27 +1,11 @@
-import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { readJsonl } from '../io/jsonl';
-import { CONDITIONS, type Condition } from '../conditions';
+import type { Condition } from '../conditions';
 import type { Domain } from '../kst';
 import { ReferenceIndex } from './reference';
 
-/**
- * One line of a responses file (`kstbench analyze --responses`): one model response for one cell of the
- * design, with the recommendation already mapped to canonical component IDs. Extra fields are allowed
- * and ignored (collectors add e.g. `simulated`).
- */
-export const ResponseLineSchema = z.object({
-  run_id: z.string().min(1),
-  model: z.string().min(1),
-  domain: z.string().min(1),
-  condition: z.enum(CONDITIONS),
-  order: z.number().int().min(1),
-  state: z.array(z.string()),
-  recommended: z.array(z.string()).nullable().optional(),
-  status: z.enum(['valid', 'invalid', 'missing']),
-  simulated: z.boolean().optional(),
-});
-export type ResponseLine = z.infer<typeof ResponseLineSchema>;
+export { ResponseLineSchema, type ResponseLine } from '../records/extracted';
+import { ResponseLineSchema } from '../records/extracted';
 
 /** A validated response with its state in canonical order and a key identifying the knowledge state. */
 export interface ResponseRecord {

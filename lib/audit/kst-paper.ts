@@ -1,3 +1,4 @@
+import type { PublishedKst } from '../records/published-kst';
 import { competitionRanks } from '../stats';
 import { allowedCounts, differenceInterval, roundsTo } from './counts';
 
@@ -10,7 +11,8 @@ export interface AuditCheck {
   ok: boolean;
 }
 
-type Published = any; // the shape of data/published/kst-benchmark-2026.json, checked field by field below
+/** The parsed data/published/kst-benchmark-2026.json (lib/records/published-kst.ts). */
+type Published = PublishedKst;
 
 const CONDITIONS = ['P0', 'P1', 'P2', 'P3'] as const;
 const pct = (k: number, n: number) => `${k}/${n} = ${((100 * k) / n).toFixed(2)} %`;
@@ -35,12 +37,12 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const calls = d.states * d.conditions * d.models * d.orders;
   add('design-calls', d.where, `${d.states} × ${d.conditions} × ${d.models} × ${d.orders} = ${d.calls}`, String(calls), calls === d.calls);
   const perCondition = d.states * d.models * d.orders;
-  const t3 = p.table3.rows as Array<Record<string, number> & { condition: string; n: number; exact: number }>;
+  const t3 = p.table3.rows;
   add('table3-n', 'Table 3', `n = ${perCondition} per condition, ${d.calls} in all`, t3.map((r) => r.n).join(' + ') + ` = ${sum(t3.map((r) => r.n))}`,
     t3.every((r) => r.n === perCondition) && sum(t3.map((r) => r.n)) === d.calls);
 
   // Table 4 cells are k/100; their mean over the six models is the condition's k/600.
-  const t4 = p.table4.rows as Array<Record<string, [number, number]> & { model: string }>;
+  const t4 = p.table4.rows;
   const correct: Record<string, number> = {};
   for (const c of CONDITIONS) {
     const k = sum(t4.map((r) => r[c]![0]));
@@ -68,9 +70,10 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   add('model-average-range', range.where, `model averages ${range.low}–${range.high} %`, `Table 4 row means ${averages.map((a) => a.toFixed(2)).join(', ')}`,
     roundsTo(Math.min(...averages), range.low) && roundsTo(Math.max(...averages), range.high));
   const spread = (100 * (correct.P3! - correct.P0!)) / 600;
-  add('condition-spread', '§4.5.2', '36.8-point range across conditions', `(${correct.P3} − ${correct.P0})/600 = ${spread.toFixed(2)} points (from the rounded Table 3 values: ${(98.2 - 61.3).toFixed(1)})`, roundsTo(spread, 36.8));
+  const roundedSpread = t3.find((r) => r.condition === 'P3')!.exact - t3.find((r) => r.condition === 'P0')!.exact;
+  add('condition-spread', '§4.5.2', `${p.table4.condition_spread}-point range across conditions`, `(${correct.P3} − ${correct.P0})/600 = ${spread.toFixed(2)} points (from the rounded Table 3 values: ${roundedSpread.toFixed(1)})`, roundsTo(spread, p.table4.condition_spread));
 
-  for (const row of p.contrasts.rows as Array<{ contrast: string; metric: string; estimate: number }>) {
+  for (const row of p.contrasts.rows) {
     const [later, earlier] = row.contrast.split('-') as [string, string];
     const a = t3.find((r) => r.condition === later)!;
     const b = t3.find((r) => r.condition === earlier)!;
@@ -89,7 +92,7 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const statesOf = Object.fromEntries(t1.map((r) => [r.domain, r.states]));
   let domainTotal = 0;
   let unique = true;
-  for (const [domain, percent] of Object.entries(p.domains.overall_exact as Record<string, number>)) {
+  for (const [domain, percent] of Object.entries(p.domains.overall_exact)) {
     const n = statesOf[domain]! * d.models * d.orders * d.conditions;
     const ks = allowedCounts(percent, n);
     add(`domain-overall-${domain}`, p.domains.where, `${domain} ${percent} % of ${n}`, ks.length ? ks.map((k) => pct(k, n)).join(' or ') : 'no integer count', ks.length > 0);
@@ -97,10 +100,10 @@ export function auditKstPaper(p: Published): AuditCheck[] {
     domainTotal += ks[0] ?? NaN;
   }
   add('domain-total', p.domains.where, `domain counts add up to the ${total} correct responses`, unique ? `sum of domain counts = ${domainTotal}` : 'domain counts not unique', unique && domainTotal === total);
-  for (const [domain, byCondition] of Object.entries(p.domains.domain_condition_exact as Record<string, Record<string, number>>)) {
+  for (const [domain, byCondition] of Object.entries(p.domains.domain_condition_exact)) {
     const n = statesOf[domain]! * d.models * d.orders;
     const ks = CONDITIONS.map((c) => allowedCounts(byCondition[c]!, n));
-    const overall = allowedCounts(p.domains.overall_exact[domain], n * 4);
+    const overall = allowedCounts(p.domains.overall_exact[domain]!, n * 4);
     const ok = ks.every((k) => k.length > 0) && ks.every((k) => k.length === 1) && overall.includes(sum(ks.map((k) => k[0]!)));
     add(`domain-conditions-${domain}`, p.domains.where, `${domain}: ${CONDITIONS.map((c) => `${c} ${byCondition[c]} %`).join(', ')} of ${n} each, overall ${p.domains.overall_exact[domain]} %`,
       `${ks.map((k) => k.join('|')).join(' + ')} = ${sum(ks.map((k) => k[0] ?? NaN))} of ${n * 4}`, ok);

@@ -15,9 +15,13 @@ import {
   type PriceTable,
 } from './prices';
 import type { ProgressSink } from './progress';
-import type { BatchClient } from './providers/batch';
-import type { Provider } from './providers/types';
+import type { BatchTransport } from './batch-transport';
+import { reservedTokens } from './engine';
+import { EmptyDesignError } from './lifecycle';
+import { runPreflights, type PreflightProvider } from './preflight';
+import type { CompletionRequest, Provider } from './providers/types';
 import { parseModelSpec } from './providers/types';
+import type { RetryPolicy } from './retry';
 import { makeRedactor } from './redact';
 import { loadStatesFile, type StatesFile } from './states-file';
 import { readCompleted, storePaths } from './store';
@@ -51,6 +55,14 @@ export interface CollectParams {
   pollIntervalMs?: number;
   /** Largest batch submitted at once (batch mode); default DEFAULT_MAX_BATCH_REQUESTS. */
   maxBatchRequests?: number;
+  /** `--resubmit-cancelled` (batch mode): send the cells of batches cancelled at the provider again. */
+  resubmitCancelled?: boolean;
+  /** `--tpm`: tokens per minute per model (prompt estimate + full output allowance per call). */
+  tokensPerMinute?: number;
+  /** `--retry-horizon` in milliseconds: how long a cell keeps waiting out transient failures. */
+  retryHorizonMs?: number;
+  /** `--no-preflight`: skip the one cheap request per model before dispatch. */
+  noPreflight?: boolean;
 }
 
 /** Default wait between polls of an unfinished provider batch. */
@@ -64,7 +76,57 @@ export interface CollectDeps {
   interrupt?: AbortSignal;
   /** Backoff base (ms); tests shrink it. */
   retryBaseDelayMs?: number;
-  createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): BatchClient;
+  createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): BatchTransport;
+  /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
+  clockMs?: () => number;
+  /** Pre-flight notes (the CLI prints them on stderr). */
+  onNote?: (model: string, note: string) => void;
+}
+
+/** The retry policy from the parameters (tests shrink the backoff base). */
+export function retryPolicyFor(params: { maxRetries: number; retryHorizonMs?: number }, deps: { retryBaseDelayMs?: number }): Partial<RetryPolicy> {
+  return {
+    maxRetries: params.maxRetries,
+    ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}),
+    ...(params.retryHorizonMs !== undefined ? { retryHorizonMs: params.retryHorizonMs, quotaThresholdMs: params.retryHorizonMs } : {}),
+  };
+}
+
+/**
+ * Settings that define each model's cells (provider `settings()`: API, sampling, effort, thinking,
+ * output cap), or null when no provider reports any (then the fingerprint and records stay as before).
+ */
+export function modelSettings(models: readonly string[], settingsOf: (model: string) => Record<string, unknown> | undefined): Record<string, Record<string, unknown>> | null {
+  const all: Record<string, Record<string, unknown>> = {};
+  for (const m of models) {
+    const s = settingsOf(m);
+    if (s !== undefined) all[m] = s;
+  }
+  return Object.keys(all).length > 0 ? all : null;
+}
+
+/** Refuses a --tpm below what one call reserves (it could never be sent). */
+export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTokens: number, tokensPerMinute: number | undefined): void {
+  if (tokensPerMinute === undefined) return;
+  let largest = 0;
+  for (const j of jobs) {
+    const r = j.request();
+    largest = Math.max(largest, reservedTokens({ system: r.system, user: r.user, maxOutputTokens }));
+  }
+  if (largest > tokensPerMinute) {
+    throw new InputError(
+      `--tpm ${tokensPerMinute} is below the ${largest} tokens one call reserves (prompt estimate + --max-output-tokens ${maxOutputTokens}); raise --tpm or lower --max-output-tokens`,
+      { item: 'tpm' },
+    );
+  }
+}
+
+/** The first pending request of each model, for the pre-flight (null when the model has nothing pending). */
+export function firstPendingRequest(pending: ReadonlyArray<Job<unknown>>, maxOutputTokens: number, timeoutMs: number): (model: string) => CompletionRequest | null {
+  return (model) => {
+    const job = pending.find((j) => j.model === model);
+    return job ? { ...job.request(), runId: job.runId, maxOutputTokens, timeoutMs } : null;
+  };
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
@@ -89,7 +151,12 @@ export interface PreparedDesign {
 
 /** Loads inputs and builds the design; no file is written. */
 export function prepareKstDesign(params: CollectParams): PreparedDesign {
+  if (params.conditions.length === 0) throw new EmptyDesignError('--conditions is empty: the design has no cell', { item: 'conditions' });
+  if (params.models.length === 0) throw new EmptyDesignError('--models is empty: the design has no cell', { item: 'models' });
   const domains = loadDomainDir(params.domainsDir);
+  if (domains.length === 0) {
+    throw new EmptyDesignError(`${params.domainsDir}: no domain files (*.json) in this directory: the design has no cell`, { file: params.domainsDir });
+  }
   const prices = loadPriceTable(params.pricesFile);
   const states = params.statesFile !== undefined ? loadStatesFile(params.statesFile, domains) : null;
   const jobs = kstJobs(domains, {
@@ -133,6 +200,11 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
       ...(states ? { states_file: params.statesFile } : {}),
       ...(params.retryMissing ? { retry_missing: true } : {}),
       ...(params.batch ? { batch: true, poll_interval_ms: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS } : {}),
+      // Rate control and pre-flight only when given, so that older directories' run.json stays unchanged.
+      ...(params.tokensPerMinute !== undefined ? { tpm: params.tokensPerMinute } : {}),
+      ...(params.retryHorizonMs !== undefined ? { retry_horizon_ms: params.retryHorizonMs } : {}),
+      ...(params.noPreflight ? { preflight: false } : {}),
+      ...(params.resubmitCancelled ? { resubmit_cancelled: true } : {}),
     },
     design: {
       size: jobs.length,
@@ -190,8 +262,9 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
     ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }) =>
       (require('./providers/batch') as typeof import('./providers/batch')).createBatchClient(spec, options));
   // Every client up front, so a missing key fails before anything is written.
-  const clients = new Map<string, BatchClient>();
+  const clients = new Map<string, BatchTransport>();
   for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, env, timeoutMs: params.timeoutMs }));
+  const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
   const { runBatchCollection } = require('./batch-mode') as typeof import('./batch-mode');
   const result: BatchEngineResult = await runBatchCollection({
     dir: params.outDir,
@@ -202,12 +275,14 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
     timeoutMs: params.timeoutMs,
     seed: params.seed,
     prices: prepared.prices,
-    retry: { maxRetries: params.maxRetries, ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}) },
+    retry: retryPolicyFor(params, deps),
     pollIntervalMs: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     ...(params.maxBatchRequests !== undefined ? { maxBatchRequests: params.maxBatchRequests } : {}),
+    resubmitCancelled: params.resubmitCancelled,
     retryMissing: params.retryMissing,
-    runInfo: { ...prepared.runInfo, deterministic: false },
-    fingerprint: prepared.fingerprint,
+    runInfo: { ...prepared.runInfo, deterministic: false, ...(settings ? { settings } : {}) },
+    fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
+    settingsFor: (m) => settings?.[m],
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
     redact: makeRedactor(env),
@@ -235,6 +310,13 @@ export async function collectKst(params: CollectParams, deps: CollectDeps = {}):
     providers.set(spec, create(spec, { baseUrl, env }));
   }
   const deterministic = [...providers.values()].every((p) => p.simulated);
+  checkTokenBudget(prepared.jobs, params.maxOutputTokens, params.tokensPerMinute);
+  const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
+  if (!params.noPreflight) {
+    const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
+    const pending = pendingJobs(prepared.jobs, completed, params.retryMissing);
+    await runPreflights(params.models, (m) => providers.get(m)!, firstPendingRequest(pending, params.maxOutputTokens, params.timeoutMs), deps.onNote);
+  }
   const result = await runCollection({
     dir: params.outDir,
     jobs: prepared.jobs,
@@ -245,10 +327,13 @@ export async function collectKst(params: CollectParams, deps: CollectDeps = {}):
     timeoutMs: params.timeoutMs,
     seed: params.seed,
     prices: prepared.prices,
-    retry: { maxRetries: params.maxRetries, ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}) },
+    retry: retryPolicyFor(params, deps),
+    ...(params.tokensPerMinute !== undefined ? { tokensPerMinute: params.tokensPerMinute } : {}),
     deterministic,
-    runInfo: { ...prepared.runInfo, deterministic },
-    fingerprint: prepared.fingerprint,
+    runInfo: { ...prepared.runInfo, deterministic, ...(settings ? { settings } : {}) },
+    fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
+    settingsFor: (m) => settings?.[m],
+    clockMs: deps.clockMs,
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
     redact: makeRedactor(env),
@@ -292,25 +377,38 @@ export function dryRunKst(params: CollectParams): DryRunReport {
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
   const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-  const pending = pendingJobs(prepared.jobs, completed, params.retryMissing);
-  const batch = { batch: params.batch === true };
-  const lines: DryRunModelLine[] = params.models.map((model) => {
-    const jobs = pending.filter((j) => j.model === model);
-    const inputTokens = jobs.reduce((sum, j) => {
+  return dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+}
+
+/** The dry-run estimate of any study's jobs against the final records already in its store. */
+export function dryRunJobs(
+  jobs: ReadonlyArray<Job<unknown>>,
+  completed: ReadonlyMap<string, Record<string, unknown>>,
+  models: readonly string[],
+  prices: PriceTable,
+  maxOutputTokens: number,
+  batchMode: boolean,
+  retryMissing?: boolean,
+): DryRunReport {
+  const pending = pendingJobs(jobs, completed, retryMissing);
+  const batch = { batch: batchMode };
+  const lines: DryRunModelLine[] = models.map((model) => {
+    const ofModel = pending.filter((j) => j.model === model);
+    const inputTokens = ofModel.reduce((sum, j) => {
       const r = j.request();
       return sum + estimateTokens(r.system + r.user);
     }, 0);
-    const outputTokensAssumed = jobs.length * ASSUMED_OUTPUT_TOKENS;
-    const cost = estimateCost(prepared.prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
-    const upper = estimateCost(prepared.prices, model, { inputTokens, outputTokens: jobs.length * params.maxOutputTokens }, batch);
-    return { model, calls: jobs.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
+    const outputTokensAssumed = ofModel.length * ASSUMED_OUTPUT_TOKENS;
+    const cost = estimateCost(prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
+    const upper = estimateCost(prices, model, { inputTokens, outputTokens: ofModel.length * maxOutputTokens }, batch);
+    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
   });
   const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
     lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);
   return {
-    total: prepared.jobs.length,
-    batch: params.batch === true,
-    alreadyComplete: prepared.jobs.length - pending.length,
+    total: jobs.length,
+    batch: batchMode,
+    alreadyComplete: jobs.length - pending.length,
     calls: pending.length,
     models: lines,
     inputTokens: lines.reduce((s, l) => s + l.inputTokens, 0),

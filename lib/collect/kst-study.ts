@@ -3,7 +3,9 @@ import { isCondition, type Condition } from '../conditions';
 import { enumerateStates, presentationOrders, type Domain, type Presentation } from '../kst';
 import { buildPrompt, promptHash, positionsToIds, validateResponse } from '../prompting';
 import { buildDesign, type DesignCell, type DomainStates } from './design';
-import type { CellOutcome, Job, ResultHandler } from './engine';
+import { ExtractedLineSchema, type ExtractedLine } from '../records/extracted';
+import { KstFinalRecordSchema } from '../records/kst-final';
+import { checkRecord, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import { parseModelSpec } from './providers/types';
 
 /**
@@ -144,24 +146,15 @@ export function kstFinalRecord(
 export function kstResultHandler(isSimulated: (model: string) => boolean): ResultHandler<KstCellMeta> {
   return {
     finalRecord: (job, request, outcome) => kstFinalRecord(job, request, outcome, isSimulated(job.model)),
+    recordSchema: KstFinalRecordSchema,
   };
 }
 
-/** One line of extracted.jsonl: the `kstbench analyze --responses` form plus `simulated`. */
-export interface ExtractedLine {
-  run_id: string;
-  model: string;
-  domain: string;
-  condition: string;
-  order: number;
-  state: string[];
-  recommended: string[] | null;
-  status: 'valid' | 'invalid' | 'missing';
-  simulated: boolean;
-}
+export type { ExtractedLine };
 
+/** One line of extracted.jsonl (lib/records/extracted.ts): the `kstbench analyze --responses` form plus `simulated`. */
 export function extractedLine(record: Record<string, unknown>): ExtractedLine {
-  return {
+  const line = {
     run_id: record.run_id as string,
     model: record.model as string,
     domain: record.domain as string,
@@ -172,6 +165,8 @@ export function extractedLine(record: Record<string, unknown>): ExtractedLine {
     status: record.status as ExtractedLine['status'],
     simulated: record.simulated === true,
   };
+  checkRecord(ExtractedLineSchema, line, 'extracted.jsonl line');
+  return line as ExtractedLine;
 }
 
 /** The whole extracted.jsonl text, in the order of the final records. */

@@ -1,19 +1,29 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
+import { defaultCatalogueFile, isCatalogueJson, parseCatalogue, snapshotFamily, type Catalogue } from './providers/catalogue';
 
 /**
- * Cost estimates from the user-editable price table `config/prices.json` (USD per 1M tokens).
- * cost = (input_tokens · input + output_tokens · output) / 1e6 · (1 − batch_discount if batched).
- * Example: 2,000 in + 500 out at $1.25 / $10 → (2,500 + 5,000) / 1e6 = $0.0075.
+ * Cost estimates, USD per 1M tokens. The shipped prices live in the model catalogue
+ * `config/models.json` (one home for every model fact); a legacy price table
+ * (`{models: {"provider:model": {input, output, cached_input?, batch_discount?}}, providers: {…}}`)
+ * is still accepted for a user-supplied file.
+ *
+ * cost = ((input − cached) · input_price + cached · cached_price + output · output_price) / 1e6
+ *        · (1 − batch_discount if batched)
+ * Example: 2,000 in (1,000 of them cached) + 500 out at $1.25 / $0.125 / $10 →
+ * (1,250 + 125 + 5,000) / 1e6 = $0.006375.
  */
 
 const PriceSchema = z
   .object({
     input: z.number().min(0),
     output: z.number().min(0),
+    /** Price of input tokens read from the prompt cache; absent = priced at `input`. */
+    cached_input: z.number().min(0).optional(),
     batch_discount: z.number().min(0).max(1).optional(),
+    /** Output tokens assumed per call by --dry-run (reasoning models think before answering). */
+    typical_output_tokens: z.number().int().positive().optional(),
   })
   .strict();
 
@@ -26,13 +36,39 @@ export const PriceTableSchema = z.object({
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 export type Price = z.infer<typeof PriceSchema>;
 
-/** Where the shipped table lives, relative to the package root (works from lib/ and dist/lib/). */
+/** The shipped prices: the model catalogue `config/models.json`. */
 export function defaultPriceFile(): string {
-  const here = __dirname;
-  const root = here.includes(`${join('dist', 'lib')}`) ? join(here, '..', '..', '..') : join(here, '..', '..');
-  return join(root, 'config', 'prices.json');
+  return defaultCatalogueFile();
 }
 
+/** The catalogue's prices as a price table (models without a known price are left out). */
+export function priceTableFromCatalogue(cat: Catalogue): PriceTable {
+  const models: Record<string, Price> = {};
+  for (const [spec, e] of Object.entries(cat.models)) {
+    const prices = e.prices.value;
+    if (!prices) continue;
+    models[spec] = {
+      input: prices.input,
+      output: prices.output,
+      ...(prices.cached_input !== null ? { cached_input: prices.cached_input } : {}),
+      batch_discount: e.batch_discount.value,
+      typical_output_tokens: e.typical_output_tokens.value,
+    };
+  }
+  const providers: Record<string, Price> = {};
+  for (const [name, e] of Object.entries(cat.providers)) {
+    const prices = e.prices.value;
+    providers[name] = {
+      input: prices.input,
+      output: prices.output,
+      ...(prices.cached_input !== null ? { cached_input: prices.cached_input } : {}),
+      batch_discount: e.batch_discount.value,
+    };
+  }
+  return { as_of: cat.as_of, models, providers };
+}
+
+/** Parses a price file: the model catalogue (`catalogue_version`) or a legacy price table. */
 export function parsePriceTable(text: string, file: string): PriceTable {
   let raw: unknown;
   try {
@@ -40,6 +76,7 @@ export function parsePriceTable(text: string, file: string): PriceTable {
   } catch (err) {
     throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
   }
+  if (isCatalogueJson(raw)) return priceTableFromCatalogue(parseCatalogue(raw, file));
   const parsed = PriceTableSchema.safeParse(raw);
   if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
   return parsed.data;
@@ -55,10 +92,19 @@ export function loadPriceTable(file = defaultPriceFile()): PriceTable {
   return parsePriceTable(text, file);
 }
 
-/** The price for a model spec `provider:model`: exact model entry first, then the provider entry. */
+/**
+ * The price for a model spec `provider:model`: the exact entry, then the dated snapshot's family
+ * (`openai:gpt-4o-2024-08-06` → `openai:gpt-4o`), then the provider entry.
+ */
 export function lookupPrice(table: PriceTable, modelSpec: string): Price | null {
   const exact = table.models[modelSpec];
   if (exact) return exact;
+  const colon = modelSpec.indexOf(':');
+  const family = colon > 0 ? snapshotFamily(modelSpec.slice(colon + 1)) : null;
+  if (family !== null) {
+    const hit = table.models[`${modelSpec.slice(0, colon)}:${family}`];
+    if (hit) return hit;
+  }
   const provider = modelSpec.split(':')[0] ?? '';
   return table.providers[provider] ?? null;
 }
@@ -68,18 +114,38 @@ export interface CostEstimate {
   note?: string;
 }
 
-/** Cost of the given token counts for `modelSpec`; null with a note when the table has no price. */
-export function estimateCost(
-  table: PriceTable,
-  modelSpec: string,
-  tokens: { inputTokens: number; outputTokens: number },
-  options: { batch?: boolean } = {},
-): CostEstimate {
+/** Token counts to price; `cachedInputTokens` is the part of `inputTokens` read from the cache. */
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/**
+ * Cost of the given token counts for `modelSpec`; null with a note when the table has no price.
+ * Cached input is priced at `cached_input` (at `input`, with a note, when the rate is unknown).
+ * Reasoning tokens are part of `outputTokens` and billed as output.
+ */
+export function estimateCost(table: PriceTable, modelSpec: string, tokens: TokenCounts, options: { batch?: boolean } = {}): CostEstimate {
   const price = lookupPrice(table, modelSpec);
   if (!price) return { usd: null, note: `no price for ${modelSpec} in the price table` };
   const factor = options.batch ? 1 - (price.batch_discount ?? 0) : 1;
-  const usd = ((tokens.inputTokens * price.input + tokens.outputTokens * price.output) / 1e6) * factor;
-  return { usd: roundUsd(usd) };
+  const cached = Math.min(Math.max(0, tokens.cachedInputTokens ?? 0), tokens.inputTokens);
+  const cachedRate = price.cached_input ?? price.input;
+  const usd = (((tokens.inputTokens - cached) * price.input + cached * cachedRate + tokens.outputTokens * price.output) / 1e6) * factor;
+  const estimate: CostEstimate = { usd: roundUsd(usd) };
+  if (cached > 0 && price.cached_input === undefined) estimate.note = `no cached-input price for ${modelSpec}: cached tokens priced at the input rate`;
+  return estimate;
+}
+
+/**
+ * Output tokens assumed per call for `modelSpec` where the real count is unknown (--dry-run, a
+ * billed-but-unanswered attempt): the catalogue's per-model `typical_output_tokens` (reasoning models
+ * think first, so theirs is higher), else ASSUMED_OUTPUT_TOKENS.
+ */
+export function assumedOutputTokens(table: PriceTable, modelSpec: string): number {
+  return lookupPrice(table, modelSpec)?.typical_output_tokens ?? ASSUMED_OUTPUT_TOKENS;
 }
 
 /** Rounds to 1e-8 USD so sums print stably and JSON stays byte-reproducible. */
@@ -96,8 +162,8 @@ export function estimateTokens(text: string): number {
 }
 
 /**
- * Assumed output tokens per call for estimates where the real count is unknown: a JSON answer with a
- * few short justifications is ~300–800 tokens, reasoning models add hidden reasoning; 1,500 is a
- * middle assumption. --dry-run also prints the upper bound at --max-output-tokens.
+ * Fallback output tokens per call for a model without a catalogue estimate: a JSON answer with a few
+ * short justifications is ~300–800 tokens, reasoning models add hidden reasoning; 1,500 is a middle
+ * assumption. --dry-run also prints the upper bound at --max-output-tokens.
  */
 export const ASSUMED_OUTPUT_TOKENS = 1500;

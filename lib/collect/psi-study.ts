@@ -4,11 +4,27 @@ import { join } from 'node:path';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
 import * as psi from '../psi';
+import type { BatchTransport } from './batch-transport';
+import {
+  checkBatchModels,
+  checkTokenBudget,
+  dryRunJobs,
+  firstPendingRequest,
+  modelSettings,
+  retryPolicyFor,
+  type DryRunReport,
+} from './collect';
+import { checkUniqueJobs, EmptyDesignError, pendingJobs, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
+import { runPreflights, type PreflightProvider } from './preflight';
+import type { ProgressSink } from './progress';
+import { parseModelSpec, type CompletionRequest, type Provider } from './providers/types';
+import { readCompleted, storePaths } from './store';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
-import { runCollection, type CellOutcome, type Job, type ResultHandler } from './engine';
+import { runBatchCollection } from './batch-mode';
+import { createBatchClient } from './providers/batch';
+import { runCollection } from './engine';
 import { loadPriceTable } from './prices';
 import { createProvider } from './providers';
-import { parseModelSpec, type CompletionRequest, type Provider } from './providers/types';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -196,27 +212,57 @@ export interface PsiCollectParams {
   baseUrl?: string;
   maxOutputTokens: number;
   timeoutMs: number;
+  maxRetries?: number;
+  /** `--retry-missing`: request cells whose record is `missing` again (the new record supersedes it). */
+  retryMissing?: boolean;
+  /** `--batch`: provider batch APIs (openai:/anthropic: models only). */
+  batch?: boolean;
+  pollIntervalMs?: number;
+  resubmitCancelled?: boolean;
+  tokensPerMinute?: number;
+  retryHorizonMs?: number;
+  noPreflight?: boolean;
   /** Injected provider factory (tests); default: simulated tutors locally, others via lib/collect/providers. */
   createProvider?: (spec: string) => Provider;
+  /** Injected batch client factory (tests); default lib/collect/providers/batch. */
+  createBatchClient?: (spec: string, options: { baseUrl?: string; timeoutMs?: number }) => BatchTransport;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  progress?: (total: number, initialDone: number) => ProgressSink;
+  interrupt?: AbortSignal;
+  onNote?: (model: string, note: string) => void;
+  retryBaseDelayMs?: number;
 }
 
-/** Runs one round; returns the engine result plus the selection counts of round 2. */
-export async function collectPsi(params: PsiCollectParams) {
+interface PsiDesign {
+  course: PsiCourse;
+  jobs: Array<Job<PsiCellMeta>>;
+  selection?: { perModel: Record<string, number>; considered: number };
+  fingerprint: Record<string, unknown>;
+  storeDir: string;
+  outFile: string;
+}
+
+/** Loads the course and builds one round's jobs; refuses empty and duplicate designs. Writes nothing. */
+function preparePsiDesign(params: PsiCollectParams): PsiDesign {
+  if (params.models.length === 0) throw new EmptyDesignError('--models is empty: the design has no cell', { item: 'models' });
+  for (const m of params.models) parseModelSpec(m);
+  if (params.scenarios !== undefined) {
+    if (params.scenarios.length === 0) throw new EmptyDesignError('--scenarios is empty: the design has no cell', { item: 'scenarios' });
+    const dup = params.scenarios.find((id, i) => params.scenarios!.indexOf(id) !== i);
+    if (dup !== undefined) throw new InputError(`--scenarios lists ${dup} twice (its cells would be requested and billed twice)`, { item: dup });
+  }
   const course = psi.loadPsiCourse(params.courseDir);
   const scenarios = params.scenarios ? params.scenarios.map((id) => psi.getScenario(course, id)) : course.scenarios;
-
-  const providers = new Map<string, Provider>();
-  for (const spec of params.models) {
-    const { provider } = parseModelSpec(spec);
-    if (params.createProvider) providers.set(spec, params.createProvider(spec));
-    else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
-    else providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
+  if (scenarios.length === 0) throw new EmptyDesignError(`${params.courseDir}: the course has no scenarios: the design has no cell`, { file: params.courseDir });
+  // Model specs that differ only in characters the run ID replaces (a:b, a/b) would share every run ID.
+  const byToken = new Map<string, string>();
+  for (const m of params.models) {
+    const other = byToken.get(modelToken(m));
+    if (other !== undefined) {
+      throw new InputError(`--models: ${other} and ${m} map to the same run-ID token ${modelToken(m)} (their cells would collide); list one of them`, { item: m });
+    }
+    byToken.set(modelToken(m), m);
   }
-  const deterministic = [...providers.values()].every((p) => p.simulated);
-  const isSimulated = (m: string) => providers.get(m)!.simulated;
-
-  let jobs: Array<Job<PsiCellMeta>>;
-  let selection: { perModel: Record<string, number>; considered: number } | undefined;
   const fingerprint: Record<string, unknown> = {
     round: params.round,
     models: params.models,
@@ -224,6 +270,8 @@ export async function collectPsi(params: PsiCollectParams) {
     seed: params.seed,
     course: courseHash(params.courseDir, course),
   };
+  let jobs: Array<Job<PsiCellMeta>>;
+  let selection: PsiDesign['selection'];
   if (params.round === 1) {
     jobs = round1Jobs(course, scenarios, params.models, params.seed);
   } else {
@@ -237,27 +285,107 @@ export async function collectPsi(params: PsiCollectParams) {
     fingerprint['threshold'] = params.threshold ?? psi.DEFAULT_WEAK_THRESHOLD;
     fingerprint['round1'] = createHash('sha256').update(readFileSync(file)).digest('hex');
   }
-  const outFile = join(params.outDir, `round${params.round}.jsonl`);
-  const result = await runCollection<PsiCellMeta>({
-    dir: join(params.outDir, 'runs', `round${params.round}`),
+  checkUniqueJobs(jobs);
+  return {
+    course,
     jobs,
-    providerFor: (model) => providers.get(model)!,
-    handler: psiResultHandler(course, isSimulated, params.seed),
-    concurrency: params.concurrency,
+    selection,
+    fingerprint,
+    storeDir: join(params.outDir, 'runs', `round${params.round}`),
+    outFile: join(params.outDir, `round${params.round}.jsonl`),
+  };
+}
+
+/** `psi collect --dry-run`: pending calls, tokens and cost of one round; nothing is sent or written. */
+export function dryRunPsi(params: PsiCollectParams): DryRunReport {
+  if (params.batch) checkBatchModels(params.models);
+  const design = preparePsiDesign(params);
+  const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
+  return dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing);
+}
+
+/** Runs one round; returns the engine result plus the selection counts of round 2. */
+export async function collectPsi(params: PsiCollectParams) {
+  const design = preparePsiDesign(params);
+  const { course, jobs, selection, fingerprint, outFile } = design;
+  const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });
+  const finalize = (records: ReadonlyArray<Record<string, unknown>>) => {
+    const lines = records.map((r) => {
+      const { completed_at: _drop, ...rest } = r as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
+    writeFileAtomic(outFile, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+  };
+  if (jobs.length === 0) {
+    // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design.
+    writeFileAtomic(outFile, '');
+    return { status: 'complete' as const, total: 0, resumed: 0, written: {}, pending: 0, attempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic: true };
+  }
+  const common = {
+    dir: design.storeDir,
+    jobs,
     maxOutputTokens: params.maxOutputTokens,
     timeoutMs: params.timeoutMs,
     seed: params.seed,
     prices: loadPriceTable(),
-    deterministic,
-    runInfo: { study: 'psi', ...fingerprint, deterministic, ...(selection ? { selection } : {}) },
+    retry,
     fingerprint,
-    finalize: (records) => {
-      const lines = records.map((r) => {
-        const { completed_at: _drop, ...rest } = r as Record<string, unknown>;
-        return JSON.stringify(rest);
-      });
-      writeFileAtomic(outFile, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
-    },
+    finalize,
+    sleep: params.sleep,
+    progress: params.progress,
+    interrupt: params.interrupt,
+    retryMissing: params.retryMissing,
+  };
+
+  if (params.batch) {
+    checkBatchModels(params.models);
+    const create =
+      params.createBatchClient ??
+      ((spec: string, o: { baseUrl?: string; timeoutMs?: number }) =>
+        createBatchClient(spec, o));
+    const clients = new Map<string, BatchTransport>();
+    for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, timeoutMs: params.timeoutMs }));
+    const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
+    const result = await runBatchCollection<PsiCellMeta>({
+      ...common,
+      fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
+      batchClientFor: (model) => clients.get(model)!,
+      handler: psiResultHandler(course, () => false, params.seed),
+      pollIntervalMs: params.pollIntervalMs ?? 30_000,
+      resubmitCancelled: params.resubmitCancelled,
+      runInfo: { study: 'psi', ...fingerprint, deterministic: false, batch: true, ...(selection ? { selection } : {}), ...(settings ? { settings } : {}) },
+      settingsFor: (m) => settings?.[m],
+    });
+    const { submitted, open, ...rest } = result;
+    return { ...rest, outFile, selection, deterministic: false, batch: { submitted, open } };
+  }
+
+  const providers = new Map<string, Provider>();
+  for (const spec of params.models) {
+    const { provider } = parseModelSpec(spec);
+    if (params.createProvider) providers.set(spec, params.createProvider(spec));
+    else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
+    else providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
+  }
+  const deterministic = [...providers.values()].every((p) => p.simulated);
+  const isSimulated = (m: string) => providers.get(m)!.simulated;
+  checkTokenBudget(jobs, params.maxOutputTokens, params.tokensPerMinute);
+  const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
+  if (!params.noPreflight) {
+    const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
+    const pending = pendingJobs(jobs, completed, params.retryMissing);
+    await runPreflights(params.models, (m) => providers.get(m)!, firstPendingRequest(pending, params.maxOutputTokens, params.timeoutMs), params.onNote);
+  }
+  const result = await runCollection<PsiCellMeta>({
+    ...common,
+    fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
+    providerFor: (model) => providers.get(model)!,
+    handler: psiResultHandler(course, isSimulated, params.seed),
+    concurrency: params.concurrency,
+    ...(params.tokensPerMinute !== undefined ? { tokensPerMinute: params.tokensPerMinute } : {}),
+    deterministic,
+    runInfo: { study: 'psi', ...fingerprint, deterministic, ...(selection ? { selection } : {}), ...(settings ? { settings } : {}) },
+    settingsFor: (m) => settings?.[m],
   });
   return { ...result, outFile, selection, deterministic };
 }

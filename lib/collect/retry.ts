@@ -19,6 +19,19 @@ export const RETRYABLE_CLASSES: ReadonlySet<ErrorClass> = new Set(['rate_limit',
  */
 export const QUOTA_RETRY_AFTER_THRESHOLD_MS = 10 * 60 * 1000;
 
+/**
+ * Default retry horizon: how long one cell keeps waiting out transient failures. Provider rate limits
+ * are per minute (OpenAI, Anthropic), so a horizon of seconds gives up inside the very window that
+ * would have cleared; ten minutes spans several windows.
+ */
+export const DEFAULT_RETRY_HORIZON_MS = 10 * 60 * 1000;
+
+/**
+ * Classes whose failure repeats on every identical request: a bad request, an unknown model, a
+ * rejected key. Retrying them only spends money; the circuit breaker stops the model's queue instead.
+ */
+export const DETERMINISTIC_CLASSES: ReadonlySet<ErrorClass> = new Set(['client_error', 'auth']);
+
 export interface RetryPolicy {
   /** Retries after the first attempt; the attempt count is at most maxRetries + 1. */
   maxRetries: number;
@@ -28,6 +41,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Rate-limit waits above this become a quota stop. */
   quotaThresholdMs: number;
+  /**
+   * Total wait one cell may spend on retries. Rate limits are retried until it is spent (not bounded
+   * by maxRetries: a 429 clears by waiting) and then stop the run as a quota stop (resumable); other
+   * transient classes stop at maxRetries or at the horizon, whichever comes first.
+   */
+  retryHorizonMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -35,19 +54,28 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 1000,
   maxDelayMs: 60_000,
   quotaThresholdMs: QUOTA_RETRY_AFTER_THRESHOLD_MS,
+  retryHorizonMs: DEFAULT_RETRY_HORIZON_MS,
 };
 
 /** The facts about one failed attempt that the policy looks at. */
 export interface FailureInfo {
   errorClass: ErrorClass;
   retryAfterMs?: number;
+  /** The provider marked the failure as one that repeats on every identical request. */
+  deterministic?: boolean;
+}
+
+/** True for failures that repeat on every identical request (client_error, auth, or flagged by the provider). */
+export function isDeterministic(failure: FailureInfo): boolean {
+  return failure.deterministic === true || DETERMINISTIC_CLASSES.has(failure.errorClass);
 }
 
 export type RetryDecision =
   | { action: 'retry'; delayMs: number }
   | { action: 'quota_stop'; reason: string }
   | { action: 'give_up'; reason: string }
-  | { action: 'fatal'; reason: string };
+  /** The same request would fail again: the cell gets no record (it stays re-requestable) and the breaker counts it. */
+  | { action: 'deterministic'; reason: string };
 
 /**
  * Exponential backoff with "equal jitter": step = min(max, base · 2^(n−1)), delay = step/2 + u·step/2
@@ -69,17 +97,23 @@ export function jitterDraw(seed: string, runId: string, retryNumber: number): nu
 }
 
 /**
- * What to do after attempt number `attempt` (1-based) failed.
+ * What to do after attempt number `attempt` (1-based) failed, `waitedMs` after the cell's first retry
+ * wait began (the sum of its earlier waits).
  * - quota, or rate_limit with retry-after above the threshold → quota_stop (the run pauses; resume later);
- * - auth → fatal (every later call would fail the same way: stop the run);
- * - rate_limit / server_error / timeout / connection → retry while attempts remain, else give_up;
- * - client_error / unknown → give_up at once (the same request would fail again).
+ * - client_error, auth, or a failure the provider flags deterministic → deterministic (no record; the
+ *   circuit breaker stops the model's queue after a few identical ones; the run ends `failed`);
+ * - rate_limit → retry (retry-after as a floor) while the retry horizon lasts, then quota_stop;
+ * - server_error / timeout / connection → retry while attempts and the horizon remain, else give_up;
+ * - unknown → give_up at once.
+ * Example: horizon 10 min, rate limits with retry-after 4 min: waits 4 + 4 min, the third would end
+ * past the horizon → quota_stop.
  */
 export function decideAfterFailure(
   failure: FailureInfo,
   attempt: number,
   policy: RetryPolicy,
   u: number,
+  waitedMs = 0,
 ): RetryDecision {
   const { errorClass, retryAfterMs } = failure;
   if (errorClass === 'quota') return { action: 'quota_stop', reason: 'provider reported an exhausted quota' };
@@ -89,12 +123,26 @@ export function decideAfterFailure(
       reason: `rate limit with retry-after ${Math.round(retryAfterMs / 1000)} s (> ${Math.round(policy.quotaThresholdMs / 1000)} s)`,
     };
   }
-  if (errorClass === 'auth') return { action: 'fatal', reason: 'authentication failed (check the API key variable)' };
+  if (errorClass === 'auth') return { action: 'deterministic', reason: 'authentication failed (check the API key variable)' };
+  if (isDeterministic(failure)) return { action: 'deterministic', reason: `${errorClass} repeats on every identical request` };
   if (!RETRYABLE_CLASSES.has(errorClass)) return { action: 'give_up', reason: `${errorClass} is not retried` };
+  const horizonMin = Math.round(policy.retryHorizonMs / 6000) / 10;
+  if (errorClass === 'rate_limit') {
+    // Rate limits ignore maxRetries: only the horizon bounds them (with the step capped at maxDelayMs).
+    const delayMs = backoffDelayMs(attempt, policy, u, retryAfterMs);
+    if (waitedMs + delayMs > policy.retryHorizonMs) {
+      return { action: 'quota_stop', reason: `rate limited for longer than the retry horizon (${horizonMin} min)` };
+    }
+    return { action: 'retry', delayMs };
+  }
   if (attempt > policy.maxRetries) {
     return { action: 'give_up', reason: `${errorClass}: retries exhausted after ${attempt} attempts` };
   }
-  return { action: 'retry', delayMs: backoffDelayMs(attempt, policy, u, retryAfterMs) };
+  const delayMs = backoffDelayMs(attempt, policy, u, retryAfterMs);
+  if (waitedMs + delayMs > policy.retryHorizonMs) {
+    return { action: 'give_up', reason: `${errorClass}: retry horizon (${horizonMin} min) spent after ${attempt} attempts` };
+  }
+  return { action: 'retry', delayMs };
 }
 
 /** Real sleep, abortable. Tests inject a fake that records the requested delays. */

@@ -5,10 +5,13 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
+  linkSync,
   readFileSync,
-  rmSync,
+  renameSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
@@ -250,34 +253,103 @@ export function readCompleted(
 }
 
 /**
- * Takes the directory lock: a file holding our pid. A lock left by a process that no longer exists (for
- * example one killed with SIGKILL) is taken over; a live holder is an InputError, because two collectors
- * appending to the same files would request cells twice.
+ * Takes the directory lock: a file holding `<pid> <nonce>`. Creating it is atomic (a private file is
+ * written, then hard-linked to the lock name: `link` fails if the name exists). A lock left by a
+ * process that no longer exists (for example one killed with SIGKILL) is taken over; a live holder is
+ * an InputError, because two collectors appending to the same files would request cells twice.
+ *
+ * Takeover never removes the lock and creates it again (two collectors doing that at once could both
+ * win). Instead the taker first creates `<lock>.takeover` atomically (only one process can), checks
+ * under it that the lock still holds the same dead holder, and then renames its own private file
+ * over the lock in one step. A takeover file whose creator died is itself replaced the same way.
  */
 export function acquireLock(lockFile: string, pid = process.pid): () => void {
   mkdirSync(dirname(lockFile), { recursive: true });
-  for (let tries = 0; tries < 2; tries++) {
+  const token = `${pid} ${randomBytes(8).toString('hex')}`;
+  const privateFile = (tag: string) => `${lockFile}.${tag}.${pid}.${randomBytes(4).toString('hex')}`;
+  const writePrivate = (tag: string): string => {
+    const file = privateFile(tag);
+    const fd = openSync(file, 'wx');
     try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(pid));
+      writeSync(fd, token);
+      fsyncSync(fd);
+    } finally {
       closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(lockFile, 'utf8') === String(pid)) rmSync(lockFile, { force: true });
-        } catch {
-          /* already gone */
-        }
-      };
+    }
+    return file;
+  };
+  const readHolder = (file: string): string | null => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  };
+  const holderPid = (content: string): number => Number(content.trim().split(/\s+/)[0]);
+  const isStale = (content: string): boolean => {
+    const holder = holderPid(content);
+    return !(Number.isInteger(holder) && holder > 0 && (holder === pid ? content === token : processAlive(holder)));
+  };
+  const release = () => {
+    try {
+      if (readFileSync(lockFile, 'utf8') === token) unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+  const mutex = `${lockFile}.takeover`;
+  for (let tries = 0; tries < 200; tries++) {
+    const mine = writePrivate('new');
+    try {
+      linkSync(mine, lockFile);
+      return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number(readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== pid && processAlive(holder)) {
-        throw new InputError(`${lockFile}: another collector (pid ${holder}) is writing to this directory`, { file: lockFile });
+    } finally {
+      unlinkSync(mine);
+    }
+    const content = readHolder(lockFile);
+    if (content === null) continue; // released meanwhile: try again
+    if (!isStale(content)) {
+      throw new InputError(`${lockFile}: another collector (pid ${holderPid(content)}) is writing to this directory`, { file: lockFile });
+    }
+    // Stale: take it over under the takeover mutex.
+    const claim = writePrivate('claim');
+    let haveMutex = false;
+    try {
+      try {
+        linkSync(claim, mutex);
+        haveMutex = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const other = readHolder(mutex);
+        if (other !== null && isStale(other)) {
+          // Its creator died mid-takeover: replace that file atomically, then re-check that we hold it.
+          const replacement = writePrivate('claim');
+          renameSync(replacement, mutex);
+          haveMutex = readHolder(mutex) === token;
+        }
       }
-      rmSync(lockFile, { force: true });
+      if (!haveMutex) {
+        sleepSync(5 + Math.floor(Math.random() * 10));
+        continue;
+      }
+      if (readHolder(lockFile) === content) {
+        renameSync(writePrivate('new'), lockFile); // atomic replace: the lock is never absent
+        return release;
+      }
+    } finally {
+      unlinkSync(claim);
+      if (haveMutex && readHolder(mutex) === token) unlinkSync(mutex);
     }
   }
   throw new InputError(`${lockFile}: could not take the directory lock`, { file: lockFile });
+}
+
+/** Blocks for `ms` (lock contention only: a few milliseconds at start-up). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function processAlive(pid: number): boolean {

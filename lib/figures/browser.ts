@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { woffToSfnt } from './woff';
 
 /**
  * One headless Chromium (the pinned npm build, never a downloaded one) shared by all figure exports of a process:
@@ -32,6 +33,16 @@ export const SYSTEM_CHROMIUM_PATHS: readonly string[] = [
 ];
 
 const BUNDLED_PACKAGE = '@sparticuz/chromium';
+
+/**
+ * The one fallback font beside the bundled Open Sans: DejaVu Sans from the pinned @fontsource/dejavu-sans,
+ * used by Chromium only for characters Open Sans lacks (∅ in the knowledge-space diagrams). It ships as
+ * WOFF; it is unpacked to TrueType next to the browser (fontconfig reads TrueType).
+ */
+const FALLBACK_FONT = { package: '@fontsource/dejavu-sans', file: 'files/dejavu-sans-latin-400-normal.woff', as: 'DejaVuSans.ttf' };
+
+/** Changes when the set of fonts the browser sees changes, so an older unpacked cache is not reused. */
+const FONT_SET = 'fonts2';
 
 /**
  * The pinned package's folder (its `exports` hide package.json from require, so the entry point is
@@ -70,16 +81,20 @@ export function bundledChromiumSupported(platform: string = process.platform, ar
  */
 function bundledCacheDir(version: string): string {
   // <root>/node_modules/@sparticuz/chromium → <root>/node_modules/.cache
-  return join(dirname(dirname(bundledPackageDir()!)), '.cache', `kstbench-chromium-${version}`);
+  return join(dirname(dirname(bundledPackageDir()!)), '.cache', `kstbench-chromium-${version}-${FONT_SET}`);
 }
 
-/** The fontconfig file that makes the bundled browser see its own fonts (Open Sans) and nothing else. */
+/**
+ * The fontconfig file that makes the bundled browser see its own fonts (Open Sans, plus the fallback
+ * font) and nothing else: no system fonts, no user fonts (~/.fonts), no system fontconfig rules.
+ */
 function fontconfigFor(dir: string): string {
   return [
     '<?xml version="1.0"?>',
     '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
     '<fontconfig>',
     `  <dir>${join(dir, 'fonts', 'fonts')}</dir>`,
+    `  <dir>${join(dir, 'fonts-fallback')}</dir>`,
     `  <cachedir>${join(dir, 'fonts-cache')}</cachedir>`,
     '</fontconfig>',
     '',
@@ -94,7 +109,17 @@ function fontconfigFor(dir: string): string {
  */
 async function unpackBundled(version: string): Promise<string> {
   const dir = bundledCacheDir(version);
-  if (existsSync(join(dir, 'chromium')) && existsSync(join(dir, 'fonts.conf'))) return dir;
+  if (existsSync(join(dir, 'chromium')) && existsSync(join(dir, 'fonts.conf'))) {
+    // fonts.conf names its folders by absolute path: a project moved or copied elsewhere (node_modules
+    // included) would point fontconfig at the old place, and find no fonts. Rewrite it for this place.
+    const wanted = fontconfigFor(dir);
+    if (readFileSync(join(dir, 'fonts.conf'), 'utf8') !== wanted) {
+      const tmp = join(dir, `fonts.conf.${process.pid}.tmp`);
+      writeFileSync(tmp, wanted);
+      renameSync(tmp, join(dir, 'fonts.conf'));
+    }
+    return dir;
+  }
   mkdirSync(dirname(dir), { recursive: true });
   const staging = mkdtempSync(`${dir}.partial-`);
   const savedTmp = process.env['TMPDIR'];
@@ -110,6 +135,14 @@ async function unpackBundled(version: string): Promise<string> {
   } finally {
     if (savedTmp === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = savedTmp;
+  }
+  try {
+    const woff = require.resolve(`${FALLBACK_FONT.package}/${FALLBACK_FONT.file}`);
+    mkdirSync(join(staging, 'fonts-fallback'));
+    writeFileSync(join(staging, 'fonts-fallback', FALLBACK_FONT.as), woffToSfnt(readFileSync(woff), woff));
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`could not unpack the fallback font ${FALLBACK_FONT.package} (run npm ci): ${(err as Error).message}`);
   }
   writeFileSync(join(staging, 'fonts.conf'), fontconfigFor(dir));
   try {
@@ -131,7 +164,7 @@ export function describeChromium(): string {
   const fromEnv = process.env['CHROMIUM_PATH'];
   if (fromEnv) return `CHROMIUM_PATH=${fromEnv}${existsSync(fromEnv) ? '' : ' (missing)'}`;
   const version = bundledVersion();
-  if (version !== undefined && bundledChromiumSupported()) return `${BUNDLED_PACKAGE}@${version} (bundled, with its Open Sans fonts)`;
+  if (version !== undefined && bundledChromiumSupported()) return `${BUNDLED_PACKAGE}@${version} (bundled; fonts: its Open Sans, DejaVu Sans from ${FALLBACK_FONT.package} for glyphs Open Sans lacks)`;
   const system = SYSTEM_CHROMIUM_PATHS.find((p) => existsSync(p));
   return system ? `${system} (system browser: figure bytes may differ from the committed ones)` : 'not installed';
 }

@@ -10,14 +10,35 @@ interface TslabDisplay {
   markdown(s: string): void;
 }
 
-function tslabDisplay(): TslabDisplay | undefined {
+/** One Jupyter `display_data` message: a MIME bundle and its metadata. */
+export interface DisplayBundle {
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+type WriteDisplayData = (msg: DisplayBundle & { transient: Record<string, unknown> }, update: boolean) => void;
+
+/** tslab's hook that sends a display_data message (set while a cell runs, in the kernel and the headless runner). */
+function tslabWriter(): WriteDisplayData | undefined {
   try {
-    const jupyter = require('tslab/dist/jupyter') as { lastWriteDisplayData: unknown };
-    if (jupyter.lastWriteDisplayData == null) return undefined;
-    return (require('tslab') as { display: TslabDisplay }).display;
+    const jupyter = require('tslab/dist/jupyter') as { lastWriteDisplayData: WriteDisplayData | null };
+    return jupyter.lastWriteDisplayData ?? undefined;
   } catch {
     return undefined;
   }
+}
+
+function tslabDisplay(): TslabDisplay | undefined {
+  if (tslabWriter() === undefined) return undefined;
+  return (require('tslab') as { display: TslabDisplay }).display;
+}
+
+/**
+ * Shows a whole MIME bundle as one output (tslab's `display` sends one MIME type per output, which
+ * would show a figure once per type). The front end picks the richest type it can render.
+ */
+export function showBundle(bundle: DisplayBundle): void {
+  tslabWriter()?.({ data: bundle.data, metadata: bundle.metadata, transient: {} }, false);
 }
 
 /** True inside a notebook (tslab kernel or headless runner), where `display` shows output in the cell. */

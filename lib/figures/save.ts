@@ -8,16 +8,19 @@ import { writeFilesAtomic } from '../io/atomic';
 import { projectRoot } from '../notebook/project';
 import { withPage } from './browser';
 import { checkOutputName, figureHtml, figureSize, finalSpec, type FigureOptions, type FigureSpec } from './spec';
-import { showMarkdown, showSvg } from './display';
+import { showBundle, showMarkdown, type DisplayBundle } from './display';
 
 /** What `saveFigure` wrote, with helpers to show it in the notebook cell. */
 export interface SavedFigure {
   name: string;
   files: { html: string; svg: string; png: string; json: string };
-  /** The static SVG (also what `show()` displays: it renders on GitHub and in untrusted notebooks). */
+  /** The static SVG (vector, for print). */
   svg: string;
+  /** The PNG at PNG_SCALE × the figure's size. */
   png: Buffer;
-  /** Displays the SVG in the current notebook cell plus a link to the interactive HTML. */
+  /** The MIME bundle `show()` displays (see figureBundle). */
+  bundle: DisplayBundle;
+  /** Displays the figure in the current notebook cell plus a link to the interactive HTML. */
   show(): void;
 }
 
@@ -37,6 +40,29 @@ export function decodeDataUrl(url: string): Buffer {
   return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
 }
 
+/** PNGs are exported at twice the figure's size (print resolution; sharp on high-density screens). */
+export const PNG_SCALE = 2;
+
+/** Attributes of the root <svg> element in the order canonicalSvg writes them; others follow by name. */
+const SVG_ROOT_ORDER = ['class', 'xmlns', 'xmlns:xlink', 'width', 'height', 'viewBox', 'style'];
+
+/**
+ * Plotly's SVG export with its root element's attributes in one fixed order, and an empty `style=""`
+ * left out. Plotly sets the root's `style` at a moment that depends on timing (under load it comes
+ * before or after `viewBox`), which changed the bytes of an otherwise identical SVG from run to run.
+ * Example: `<svg class="main-svg" width="9" viewBox="0 0 9 9" style="">` → `<svg class="main-svg" width="9" viewBox="0 0 9 9">`.
+ */
+export function canonicalSvg(svg: string): string {
+  const root = /^<svg\b([^>]*)>/.exec(svg);
+  if (!root) throw new Error(`plotly's SVG export does not start with <svg: ${svg.slice(0, 40)}`);
+  const attrs = [...root[1]!.matchAll(/\s([A-Za-z_:][-A-Za-z0-9_:.]*)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!] as const);
+  const rank = (name: string) => (SVG_ROOT_ORDER.includes(name) ? SVG_ROOT_ORDER.indexOf(name) : SVG_ROOT_ORDER.length);
+  const kept = attrs
+    .filter(([name, value]) => !(name === 'style' && value.trim() === ''))
+    .sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return `<svg${kept.map(([name, value]) => ` ${name}="${value}"`).join('')}>${svg.slice(root[0].length)}`;
+}
+
 /** What a figure's sidecar `figures/<name>.json` records: enough to check the exported SVG/PNG against. */
 export interface FigureManifest {
   name: string;
@@ -49,6 +75,8 @@ export interface FigureManifest {
   traces: number;
   /** Each trace's plotly type, in spec order (plotly's default "scatter" when the trace gives none). */
   types: string[];
+  /** The PNG holds pngScale × width by pngScale × height pixels. */
+  pngScale: number;
 }
 
 /**
@@ -62,12 +90,43 @@ export function figureManifest(name: string, spec: FigureSpec, options: FigureOp
   const title = drawn.layout?.['title'];
   const text = typeof title === 'string' ? title : String((title as { text?: unknown } | undefined)?.text ?? options.title);
   const types = drawn.data.map((trace) => (typeof trace['type'] === 'string' ? trace['type'] : 'scatter'));
-  return { name, title: text, simulated: options.simulated, width, height, traces: types.length, types };
+  return { name, title: text, simulated: options.simulated, width, height, traces: types.length, types, pngScale: PNG_SCALE };
+}
+
+/** The `text/plain` of a figure's output: what a viewer without images shows. */
+export function figureAltText(name: string, title: string): string {
+  return `[figure ${name}: ${title}]`;
+}
+
+/**
+ * The MIME bundle a figure cell shows, chosen so the figure appears in every common viewer:
+ *
+ * - `image/png` at PNG_SCALE ×, with `width`/`height` metadata so it is drawn at the figure's size
+ *   (JupyterLab, classic Notebook 6, VS Code, nbconvert 6 and 7, GitHub all render PNG, trusted or not);
+ * - `application/vnd.plotly.v1+json`, the plotly spec, which front ends with a plotly renderer (VS Code,
+ *   JupyterLab with plotly's extension) draw interactively — the others skip it and show the PNG;
+ * - `text/plain` naming the figure.
+ *
+ * No `image/svg+xml` and no `text/html`: nbconvert prefers either over the PNG, and its HTML cleaner
+ * strips inline SVG (a blank figure in Debian 12's nbconvert 6.5). `metadata.kstbench.figure` names the
+ * figure, so tests can find which cell shows which file.
+ */
+export function figureBundle(name: string, drawn: FigureSpec, png: Buffer, size: { width: number; height: number }): DisplayBundle {
+  const title = drawn.layout?.['title'];
+  const text = typeof title === 'string' ? title : String((title as { text?: unknown } | undefined)?.text ?? name);
+  return {
+    data: {
+      'image/png': png.toString('base64'),
+      'application/vnd.plotly.v1+json': { data: drawn.data, layout: drawn.layout ?? {}, config: { displaylogo: false } },
+      'text/plain': figureAltText(name, text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()),
+    },
+    metadata: { 'image/png': { width: size.width, height: size.height }, kstbench: { figure: name } },
+  };
 }
 
 /**
  * Draws `html` (a page from `figureHtml`) in headless Chromium and exports it with plotly's own
- * `Plotly.toImage`: SVG text and PNG bytes at the given size. Throws with the page's error if plotly
+ * `Plotly.toImage`: SVG text at the given size and PNG bytes at PNG_SCALE × that size. Throws with the page's error if plotly
  * could not draw the figure.
  */
 export async function renderFigure(html: string, size: { width: number; height: number }): Promise<{ svg: string; png: Buffer }> {
@@ -89,19 +148,19 @@ export async function renderFigure(html: string, size: { width: number; height: 
     });
     const failed = await page.evaluate(() => (globalThis as unknown as { __figureError?: string }).__figureError);
     if (failed !== undefined || errors.length > 0) throw new Error(`plotly could not draw the figure: ${failed ?? errors.join('; ')}`);
-    const urls = await page.evaluate(async ({ width, height }) => {
+    const urls = await page.evaluate(async ({ width, height, scale }) => {
       const P = (globalThis as unknown as { Plotly: { toImage(gd: string, o: object): Promise<string> } }).Plotly;
       const svg = await P.toImage('figure', { format: 'svg', width, height });
-      const png = await P.toImage('figure', { format: 'png', width, height });
+      const png = await P.toImage('figure', { format: 'png', width, height, scale });
       return { svg, png };
-    }, size);
-    return { svg: decodeDataUrl(urls.svg).toString('utf8'), png: decodeDataUrl(urls.png) };
+    }, { ...size, scale: PNG_SCALE });
+    return { svg: canonicalSvg(decodeDataUrl(urls.svg).toString('utf8')), png: decodeDataUrl(urls.png) };
   });
 }
 
 /**
  * Saves a plotly figure as `figures/<name>.html` (self-contained, interactive), `<name>.svg` and
- * `<name>.png` (exported in headless Chromium) and the sidecar `<name>.json` (its `FigureManifest`:
+ * `<name>.png` (exported in headless Chromium, the PNG at PNG_SCALE ×) and the sidecar `<name>.json` (its `FigureManifest`:
  * title, trace count and types, for checking the exports), all written together atomically, and returns
  * them with a `show()` for the notebook cell. `simulated: true` draws a "SIMULATED DATA" watermark.
  *
@@ -118,7 +177,10 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
   const root = projectRoot();
   const dir = options.dir ?? join(root, 'figures');
   const html = figureHtml(name, spec, options);
-  const { svg, png } = await renderFigure(html, figureSize(finalSpec(spec, options), options));
+  const drawn = finalSpec(spec, options);
+  const size = figureSize(drawn, options);
+  const { svg, png } = await renderFigure(html, size);
+  const bundle = figureBundle(name, drawn, png, size);
   const manifest = figureManifest(name, spec, options);
   const files = {
     html: join(dir, `${name}.html`),
@@ -139,8 +201,9 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
     files,
     svg,
     png,
+    bundle,
     show() {
-      showSvg(svg);
+      showBundle(bundle);
       showMarkdown(`Interactive version: [${shown}](${link})`);
     },
     [inspect.custom]() {

@@ -41,9 +41,54 @@ export function figureSize(spec: FigureSpec, options: Pick<FigureOptions, 'width
 }
 
 /**
- * The spec as it is drawn: title filled in from the options when the layout has none, fixed size, and —
- * for simulated data — a large diagonal, semi-transparent "SIMULATED DATA" annotation across the plot
- * plus "(simulated data)" after the title, so no copy of the image can pass for real results.
+ * The font every figure is drawn in: Open Sans (plotly's own default) is the one family the pinned
+ * browser has (lib/figures/browser.ts gives it only its bundled fonts), so the exported SVG and PNG are
+ * the same on every machine. The fallbacks matter only where an SVG is shown by another program.
+ */
+export const FIGURE_FONT_FAMILY = '"Open Sans", Arial, sans-serif';
+
+/**
+ * Default trace colours: the Okabe–Ito palette (distinguishable with the common colour-vision
+ * deficiencies; no red/green pair), used where a spec does not choose colours itself.
+ */
+export const COLOURWAY: readonly string[] = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#000000', '#F0E442'];
+
+/** plotly's default margins, used to place the watermark badge in the figure's corner. */
+const DEFAULT_MARGIN = { l: 80, r: 80, t: 100, b: 80 };
+
+/**
+ * The "SIMULATED DATA" badge: a small boxed label in the top-right corner of the figure, outside the
+ * plotting area (so it covers no bar, label or marker). Plotly places annotations in paper coordinates
+ * (0–1 over the plotting area), so the figure corner is worked out from the size and margins.
+ */
+export function watermarkBadge(layout: Record<string, unknown>, width: number, height: number): Record<string, unknown> {
+  const margin = { ...DEFAULT_MARGIN, ...((layout['margin'] as Partial<typeof DEFAULT_MARGIN> | undefined) ?? {}) };
+  const plotWidth = Math.max(1, width - margin.l - margin.r);
+  const plotHeight = Math.max(1, height - margin.t - margin.b);
+  const inset = 6;
+  return {
+    name: 'simulated-data',
+    text: SIMULATED_LABEL,
+    xref: 'paper',
+    yref: 'paper',
+    x: (width - margin.l - inset) / plotWidth,
+    y: (height - margin.b - inset) / plotHeight,
+    xanchor: 'right',
+    yanchor: 'top',
+    showarrow: false,
+    bgcolor: '#fff4d6',
+    bordercolor: '#8a6100',
+    borderwidth: 1,
+    borderpad: 3,
+    font: { size: 11, color: '#5c4100' },
+  };
+}
+
+/**
+ * The spec as it is drawn: title filled in from the options when the layout has none, fixed size, the
+ * figure font set explicitly (see FIGURE_FONT_FAMILY), the colour-blind-safe colourway unless the spec
+ * sets one, and — for simulated data — a "SIMULATED DATA" badge in the top-right corner plus
+ * "(simulated data)" after the title, so no copy of the image can pass for real results.
  */
 export function finalSpec(spec: FigureSpec, options: FigureOptions): FigureSpec {
   if (!Array.isArray(spec.data)) throw new InputError(`figure "${options.title}": spec.data must be an array of traces`);
@@ -51,24 +96,15 @@ export function finalSpec(spec: FigureSpec, options: FigureOptions): FigureSpec 
   const { width, height } = figureSize(spec, options);
   layout['width'] = width;
   layout['height'] = height;
+  layout['font'] = { size: 12, color: '#222222', ...((layout['font'] as Record<string, unknown> | undefined) ?? {}), family: FIGURE_FONT_FAMILY };
+  if (layout['colorway'] === undefined) layout['colorway'] = [...COLOURWAY];
   if (layout['title'] === undefined) layout['title'] = { text: options.title };
   if (options.simulated) {
     const title = layout['title'];
     const text = typeof title === 'string' ? title : ((title as { text?: string } | null)?.text ?? options.title);
     layout['title'] = { ...(typeof title === 'object' && title !== null ? title : {}), text: `${text} (simulated data)` };
     const annotations = Array.isArray(layout['annotations']) ? [...(layout['annotations'] as unknown[])] : [];
-    annotations.push({
-      name: 'simulated-data',
-      text: SIMULATED_LABEL,
-      xref: 'paper',
-      yref: 'paper',
-      x: 0.5,
-      y: 0.5,
-      showarrow: false,
-      textangle: -20,
-      opacity: 0.25,
-      font: { size: Math.round(Math.min(width, height) / 7), color: '#c00000' },
-    });
+    annotations.push(watermarkBadge(layout, width, height));
     layout['annotations'] = annotations;
   }
   return { data: spec.data, layout };

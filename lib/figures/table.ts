@@ -70,25 +70,93 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** How a value is shown in the HTML table: non-integers rounded to `digits` decimals when given. */
+/** How a value is shown in the HTML table: numbers with `digits` decimals when given. */
 export function htmlCell(value: unknown, digits?: number): string {
-  if (typeof value === 'number' && digits !== undefined && !Number.isInteger(value) && Number.isFinite(value)) {
-    return value.toFixed(digits);
-  }
+  if (typeof value === 'number' && digits !== undefined && Number.isFinite(value)) return value.toFixed(digits);
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** An HTML table (numbers right-aligned), with an optional caption. */
-export function toHtmlTable(table: Table, options: { caption?: string; digits?: number } = {}): string {
-  const numeric = table.columns.map((_, j) => table.rows.length > 0 && table.rows.every((r) => r[j] === null || typeof r[j] === 'number'));
-  const align = (j: number) => (numeric[j] ? ' style="text-align:right"' : '');
-  const head = table.columns.map((c, j) => `<th${align(j)}>${escapeHtml(c)}</th>`).join('');
+/** Percentages are printed with one decimal, as both papers print them (61.3, 88.0). */
+export const PERCENT_DIGITS = 1;
+
+/** A string that stands for a number ("< .0001", "-0.25", "12 %"): right-aligned like one. */
+const NUMBER_LIKE = /^[<>=≤≥~± ]*[-+−]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*%?$/i;
+
+/**
+ * How each column is shown. Numeric columns (numbers, number-like strings and placeholders such as
+ * "not printed", at least one real number) are right-aligned, the others left-aligned — explicitly,
+ * since Jupyter's stylesheets right-align every cell. Decimals per column: a column whose header has
+ * "%" gets PERCENT_DIGITS for every number in it (88 → 88.0, beside a paper's 88.0); another column
+ * with any non-integer gets `digits` for every number (when given); all-integer columns (counts) stay
+ * integers; a column "X (paper)" shares the decimals of column "X". So a computed value and the paper's
+ * value beside it are printed alike.
+ */
+export function columnFormats(table: Table, digits?: number): Array<{ numeric: boolean; digits: number | undefined }> {
+  const formats = table.columns.map((column, j) => {
+    const cells = table.rows.map((r) => r[j]).filter((v) => v !== null && v !== undefined);
+    const numbers = cells.filter((v): v is number => typeof v === 'number');
+    const numberLike = cells.filter((v) => typeof v === 'string' && NUMBER_LIKE.test(v.trim())).length;
+    const placeholders = cells.filter((v) => typeof v === 'string' && !/\d/.test(v)).length;
+    const numeric = numbers.length + numberLike > 0 && numbers.length + numberLike + placeholders === cells.length;
+    const decimal = numbers.some((v) => Number.isFinite(v) && !Number.isInteger(v));
+    const columnDigits = column.includes('%') && numbers.length > 0 ? PERCENT_DIGITS : decimal ? digits : undefined;
+    return { numeric, digits: columnDigits };
+  });
+  // A computed column and its "… (paper)" twin share their decimals (a paper's 81.0 stored as 81 is
+  // shown as 81.0 beside a computed 83.9).
+  table.columns.forEach((column, j) => {
+    const m = /^(.*) \(paper\)$/.exec(column);
+    const k = m ? table.columns.indexOf(m[1]!) : -1;
+    if (k < 0) return;
+    const shared = formats[k]!.digits ?? formats[j]!.digits;
+    formats[j]!.digits = shared;
+    formats[k]!.digits = shared;
+  });
+  return formats;
+}
+
+/** Tables wider than this many columns scroll sideways and wrap their headers, so they stay readable. */
+const WIDE_TABLE = 8;
+
+/**
+ * An HTML table (numbers right-aligned, text left-aligned), with an optional caption. With `fieldsDown`
+ * (a column name) the table is shown on its side: one row per column, one column per row, headed by
+ * that column's values — for a few examples of a wide record (17 fields read down the page).
+ */
+export function toHtmlTable(table: Table, options: { caption?: string; digits?: number; fieldsDown?: string } = {}): string {
+  const formats = columnFormats(table, options.digits);
+  if (options.fieldsDown !== undefined) return fieldsDownHtml(table, formats, options.fieldsDown, options.caption);
+  const wide = table.columns.length > WIDE_TABLE;
+  const align = (j: number) => `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
+  // Wide tables: numeric headers wrap within 8em (the numbers under them are short); text columns keep
+  // the width of their contents.
+  const headStyle = (j: number) =>
+    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : `${align(j)};vertical-align:bottom`;
+  const head = table.columns.map((c, j) => `<th style="${headStyle(j)}">${escapeHtml(c)}</th>`).join('');
   const body = table.rows
-    .map((r) => `<tr>${r.map((v, j) => `<td${align(j)}>${escapeHtml(htmlCell(v, options.digits))}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${r.map((v, j) => `<td style="${align(j)}">${escapeHtml(htmlCell(v, formats[j]!.digits))}</td>`).join('')}</tr>`)
     .join('\n');
   const caption = options.caption ? `<caption>${escapeHtml(options.caption)}</caption>\n` : '';
-  return `<table class="kstbench-table">\n${caption}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
+  const html = `<table class="kstbench-table"${wide ? ' style="font-size:12px"' : ''}>\n${caption}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
+  return wide ? `<div class="kstbench-table-wide" style="overflow-x:auto;max-width:100%">\n${html}</div>\n` : html;
+}
+
+/** toHtmlTable's `fieldsDown` layout; each value keeps its column's format. */
+function fieldsDownHtml(table: Table, formats: ReturnType<typeof columnFormats>, by: string, caption?: string): string {
+  const key = table.columns.indexOf(by);
+  if (key < 0) throw new InputError(`table: fieldsDown names ${JSON.stringify(by)}, which is not a column (${table.columns.join(', ')})`);
+  const headers = table.rows.map((r) => htmlCell(r[key]));
+  if (new Set(headers).size !== headers.length) throw new InputError(`table: fieldsDown column ${JSON.stringify(by)} repeats a value (${headers.join(', ')})`);
+  const head = `<th style="text-align:left">field</th>${headers.map((h) => `<th style="text-align:left">${escapeHtml(h)}</th>`).join('')}`;
+  const body = table.columns
+    .map((c, j) => {
+      const align = `text-align:${formats[j]!.numeric ? 'right' : 'left'}`;
+      return `<tr><th style="text-align:left">${escapeHtml(c)}</th>${table.rows.map((r) => `<td style="${align}">${escapeHtml(htmlCell(r[j], formats[j]!.digits))}</td>`).join('')}</tr>`;
+    })
+    .join('\n');
+  const captionHtml = caption ? `<caption>${escapeHtml(caption)}</caption>\n` : '';
+  return `<table class="kstbench-table">\n${captionHtml}<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>\n`;
 }
 
 export interface SavedTable {
@@ -103,22 +171,24 @@ export interface SavedTable {
 
 /**
  * Writes `<dir>/<name>.csv` and `<dir>/<name>.html` (default dir `<project>/data/processed/tables`)
- * together, atomically. `title` becomes the HTML caption; `digits` rounds non-integers in the HTML only
- * (the CSV keeps full precision).
+ * together, atomically. `title` becomes the HTML caption; `digits` sets the decimals of non-integer
+ * columns in the HTML only (percent columns get PERCENT_DIGITS; see columnFormats); the CSV keeps full
+ * precision; `fieldsDown` shows the HTML on its side (see toHtmlTable), the CSV keeps one row per record.
  */
 export function saveTable(
   name: string,
   input: TableInput,
-  options: { title?: string; digits?: number; dir?: string } = {},
+  options: { title?: string; digits?: number; dir?: string; fieldsDown?: string } = {},
 ): SavedTable {
   checkOutputName(name, 'table');
   const root = projectRoot();
   const dir = options.dir ?? join(root, 'data', 'processed', 'tables');
   const table = toTable(input);
   const csv = toCsv(table);
-  const htmlOptions: { caption?: string; digits?: number } = {};
+  const htmlOptions: { caption?: string; digits?: number; fieldsDown?: string } = {};
   if (options.title !== undefined) htmlOptions.caption = options.title;
   if (options.digits !== undefined) htmlOptions.digits = options.digits;
+  if (options.fieldsDown !== undefined) htmlOptions.fieldsDown = options.fieldsDown;
   const html = toHtmlTable(table, htmlOptions);
   const files = { csv: join(dir, `${name}.csv`), html: join(dir, `${name}.html`) };
   writeFilesAtomic([

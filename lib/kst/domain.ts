@@ -2,6 +2,15 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
+import { basisModel, notionLists } from './basis';
+import {
+  basisFromBasis,
+  basisFromStates,
+  basisFromSurmise,
+  derivedCoverPairs,
+  isQuasiOrdinalBasis,
+  type StructureForm,
+} from './forms';
 
 /** One task (component) of a domain. */
 export interface Component {
@@ -14,9 +23,17 @@ export interface Component {
 }
 
 /**
- * A validated domain: the components in canonical (file) order plus the direct prerequisite pairs.
+ * A validated domain: the components in canonical (file) order plus its knowledge structure.
+ *
  * `[p, q]` in `prerequisites` means p is a direct prerequisite of q (p ≺ q). The relation is
  * guaranteed acyclic, free of self-loops and of unknown IDs; duplicate pairs have been dropped.
+ * - Quasi-ordinal domains (`quasiOrdinal: true`: given as prerequisites, or as a basis, family or
+ *   surmise function that is closed under intersection and has no equivalent items): the
+ *   prerequisites (given, or derived as the cover pairs) induce exactly the space, and every function
+ *   behaves as for a prerequisite file.
+ * - Other domains (`quasiOrdinal: false`): `basis` is the space; `prerequisites` holds only the
+ *   *necessary* cover pairs (p lies on every route to q) between items of different notions, which
+ *   the space satisfies but does not equal. Fringes, states, counts and samples use the basis.
  */
 export interface Domain {
   id: string;
@@ -26,6 +43,17 @@ export interface Domain {
   ids: string[];
   index: ReadonlyMap<string, number>;
   prerequisites: ReadonlyArray<readonly [string, string]>;
+  /** The form the structure was given in. */
+  form: StructureForm;
+  /** True when the space is induced by `prerequisites` exactly (closed under intersection, no notions). */
+  quasiOrdinal: boolean;
+  /**
+   * The basis as canonical-order ID lists sorted by size, then lexicographically; present for every
+   * domain not given as prerequisites.
+   */
+  basis?: string[][];
+  /** Classes of two or more equivalent items (notions), canonical order; [] when discriminative. */
+  notions: string[][];
   file?: string;
 }
 
@@ -41,14 +69,40 @@ export const ComponentSchema = z.strictObject({
   week: z.int().nonnegative().optional(),
 });
 
-/** Schema of a domain file (`data/raw/domains/<id>.json`). Structural checks (cycles etc.) come after. */
-export const DomainFileSchema = z.strictObject({
-  id: IdSchema,
-  title: z.string().trim().min(1),
-  source: z.string().trim().min(1),
-  components: z.array(ComponentSchema),
-  prerequisites: z.array(z.tuple([z.string(), z.string()])),
-});
+const ItemSetSchema = z.array(z.string());
+
+/** The four structure keys of a domain file; exactly one must be present. */
+export const STRUCTURE_FORMS = ['prerequisites', 'basis', 'states', 'surmise'] as const;
+
+/**
+ * Schema of a domain file (`data/raw/domains/<id>.json`). The structure is given by exactly one of
+ * `prerequisites` (direct pairs [p, q]), `basis` (basis states), `states` (the whole family) or
+ * `surmise` (item → list of clauses, each a list of other items). Structural checks come after.
+ */
+export const DomainFileSchema = z
+  .strictObject({
+    id: IdSchema,
+    title: z.string().trim().min(1),
+    source: z.string().trim().min(1),
+    components: z.array(ComponentSchema),
+    prerequisites: z.array(z.tuple([z.string(), z.string()])).optional(),
+    basis: z.array(ItemSetSchema).optional(),
+    states: z.array(ItemSetSchema).optional(),
+    surmise: z.record(z.string(), z.array(ItemSetSchema)).optional(),
+  })
+  .superRefine((file, ctx) => {
+    const given = STRUCTURE_FORMS.filter((key) => file[key] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: given.length > 1 ? [given[1]!] : [],
+        message:
+          given.length === 0
+            ? 'give the structure as exactly one of prerequisites, basis, states or surmise (none given)'
+            : `give the structure as exactly one of prerequisites, basis, states or surmise (found ${given.join(' and ')})`,
+      });
+    }
+  });
 
 export type DomainFile = z.infer<typeof DomainFileSchema>;
 
@@ -110,6 +164,14 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
     }
     index.set(component.id, i);
   });
+  const ids = data.components.map((c) => c.id);
+  const components = data.components.map((c) => {
+    const out: Component = { id: c.id, description: c.description };
+    if (c.keywords !== undefined) out.keywords = [...c.keywords];
+    if (c.week !== undefined) out.week = c.week;
+    return out;
+  });
+  if (data.prerequisites === undefined) return buildFromSets(data, components, ids, index, where, file);
   const seen = new Set<string>();
   const prerequisites: Array<readonly [string, string]> = [];
   data.prerequisites.forEach(([p, q], i) => {
@@ -132,19 +194,64 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
     seen.add(key);
     prerequisites.push([p, q] as const);
   });
-  const ids = data.components.map((c) => c.id);
   const cycle = findCycle(ids, index, prerequisites);
   if (cycle) {
     throw new InputError(`${where}: prerequisite cycle ${cycle.join(' -> ')}`, { file, item: cycle[0] });
   }
-  const components = data.components.map((c) => {
-    const out: Component = { id: c.id, description: c.description };
-    if (c.keywords !== undefined) out.keywords = [...c.keywords];
-    if (c.week !== undefined) out.week = c.week;
-    return out;
-  });
-  const domain: Domain = { id: data.id, title: data.title, source: data.source, components, ids, index, prerequisites };
+  const domain: Domain = {
+    id: data.id,
+    title: data.title,
+    source: data.source,
+    components,
+    ids,
+    index,
+    prerequisites,
+    form: 'prerequisites',
+    quasiOrdinal: true,
+    notions: [],
+  };
   if (file !== undefined) domain.file = file;
+  return domain;
+}
+
+/** Basis bitsets of the domains built from basis/states/surmise, for compileStructure. */
+export const basisBitsOf = new WeakMap<Domain, Uint32Array[]>();
+
+/** A domain given as basis, states or surmise: validated basis, notions, derived prerequisites. */
+function buildFromSets(
+  data: DomainFile,
+  components: Component[],
+  ids: string[],
+  index: Map<string, number>,
+  where: string,
+  file: string | undefined,
+): Domain {
+  const ctx = { where, file, ids, index };
+  const form: StructureForm = data.basis !== undefined ? 'basis' : data.states !== undefined ? 'states' : 'surmise';
+  const bits =
+    form === 'basis' ? basisFromBasis(ctx, data.basis!) : form === 'states' ? basisFromStates(ctx, data.states!) : basisFromSurmise(ctx, data.surmise!);
+  const model = basisModel(ids.length, bits);
+  const notions = notionLists(model)
+    .filter((items) => items.length > 1)
+    .map((items) => items.map((i) => ids[i]!));
+  const quasiOrdinal = notions.length === 0 && isQuasiOrdinalBasis(model);
+  const prerequisites = derivedCoverPairs(model).map(([p, q]) => [ids[p]!, ids[q]!] as const);
+  const basis = bits.map((b) => ids.filter((_, i) => (b[i >>> 5]! & (1 << (i & 31))) !== 0));
+  const domain: Domain = {
+    id: data.id,
+    title: data.title,
+    source: data.source,
+    components,
+    ids,
+    index,
+    prerequisites,
+    form,
+    quasiOrdinal,
+    basis,
+    notions,
+  };
+  if (file !== undefined) domain.file = file;
+  basisBitsOf.set(domain, bits);
   return domain;
 }
 

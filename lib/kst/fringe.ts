@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { innerFringeFromBasis, isStateFromBasis, outerFringeFromBasis } from './basis';
 import { emptyBits, hasBit } from './bitset';
 import type { Domain } from './domain';
 import { bitsToIds, compileStructure, domainLabel, unknownIds, type CompiledStructure } from './structure';
@@ -24,6 +25,7 @@ export type StateCheck =
 
 /** True when the canonical bitset is prerequisite-closed (a knowledge state). O(n + e). */
 export function isStateBits(s: CompiledStructure, state: Uint32Array): boolean {
+  if (s.basis) return isStateFromBasis(s.basis, state);
   const start = s.prerequisiteStart;
   const list = s.prerequisiteList;
   for (let q = 0; q < s.n; q++) {
@@ -41,6 +43,7 @@ export function isStateBits(s: CompiledStructure, state: Uint32Array): boolean {
  * The state is assumed valid; check with isStateBits first when unsure. O(n + e).
  */
 export function outerFringeBits(s: CompiledStructure, state: Uint32Array, out: Uint32Array = emptyBits(s.n)): Uint32Array {
+  if (s.basis) return outerFringeFromBasis(s.basis, state, out);
   out.fill(0);
   const start = s.prerequisiteStart;
   const list = s.prerequisiteList;
@@ -57,6 +60,7 @@ export function outerFringeBits(s: CompiledStructure, state: Uint32Array, out: U
 
 /** Inner fringe of a state bitset, written into `out` (a fresh bitset unless given) and returned. O(n + e). */
 export function innerFringeBits(s: CompiledStructure, state: Uint32Array, out: Uint32Array = emptyBits(s.n)): Uint32Array {
+  if (s.basis) return innerFringeFromBasis(s.basis, state, out);
   out.fill(0);
   const start = s.successorStart;
   const list = s.successorList;
@@ -93,6 +97,7 @@ export function checkState(domain: Domain, state: readonly string[]): StateCheck
     bits[i >>> 5]! |= 1 << (i & 31);
   }
   if (isStateBits(s, bits)) return { ok: true };
+  if (s.basis) return generalStateFailure(domain, bits);
   for (let q = 0; q < s.n; q++) {
     if (!hasBit(bits, q)) continue;
     if (s.directPrerequisites[q]!.every((p) => hasBit(bits, p))) continue;
@@ -104,6 +109,36 @@ export function checkState(domain: Domain, state: readonly string[]): StateCheck
     return { ok: false, reason: `not a knowledge state: ${component} is in the state but ${what}`, component, missing };
   }
   return { ok: true };
+}
+
+/**
+ * Why a set is not a state of a space given by its basis: the first item (canonical order) none of
+ * whose routes (atoms) lies inside the set, with its routes' missing items.
+ */
+function generalStateFailure(domain: Domain, bits: Uint32Array): StateCheck {
+  const ids = domain.ids;
+  const basis = domain.basis!;
+  const inSet = (id: string): boolean => {
+    const i = domain.index.get(id)!;
+    return hasBit(bits, i);
+  };
+  for (const component of ids) {
+    if (!inSet(component)) continue;
+    const routes = basis.filter((b) => b.includes(component));
+    if (routes.some((b) => b.every(inSet))) continue;
+    // Minimal routes: those containing no other route of this component.
+    const minimal = routes.filter((b) => !routes.some((c) => c !== b && c.length < b.length && c.every((x) => b.includes(x))));
+    const missingPerRoute = minimal.map((b) => b.filter((x) => !inSet(x)));
+    const missing = [...new Set(missingPerRoute.flat())].sort((a, b) => domain.index.get(a)! - domain.index.get(b)!);
+    const alternatives = missingPerRoute.map((m) => m.join(' and ')).join('; or ');
+    return {
+      ok: false,
+      reason: `not a knowledge state: ${component} is in the state but no route to it is: it also needs ${alternatives}`,
+      component,
+      missing,
+    };
+  }
+  return { ok: false, reason: 'not a knowledge state' };
 }
 
 /** Validates and converts a state, throwing InputError with checkState's reason. */

@@ -2,14 +2,23 @@ import seedrandom from 'seedrandom';
 import { InputError } from '../errors';
 import { bitsKey, emptyBits, hasBit, popcount32 } from './bitset';
 import type { Domain } from './domain';
+import { forEachStateBits } from './space';
 import { compileStructure, domainLabel } from './structure';
 
-/** Name of the sampling scheme, recorded with every sample. */
+/** Name of the sampling scheme for quasi-ordinal domains, recorded with every sample. */
 export const SAMPLING_SCHEME = 'lazy-up-down-markov-chain';
+/**
+ * Scheme for domains that are not quasi-ordinal: a general knowledge space need not be accessible
+ * (well-graded), so the up-down chain may not reach every state; instead the space is enumerated from
+ * its basis and each draw is an independent uniform pick, ⌊rng()·states⌋.
+ */
+export const UNIFORM_SCHEME = 'uniform-from-enumeration';
+/** Largest space the uniform scheme enumerates. */
+export const MAX_UNIFORM_SAMPLE_STATES = 2_000_000;
 
 /** A seeded sample of knowledge states with the weights needed to aggregate over it. */
 export interface StateSample {
-  scheme: typeof SAMPLING_SCHEME;
+  scheme: typeof SAMPLING_SCHEME | typeof UNIFORM_SCHEME;
   domain: string;
   seed: string;
   /** Number of draws taken (options.size). */
@@ -76,6 +85,7 @@ export function sampleStates(domain: Domain, options: SampleOptions): StateSampl
     }
   }
   const rng = seedrandom(seed);
+  if (s.basis) return uniformSample(domain, s, size, seed, rng);
   const state = emptyBits(s.n);
   const step = (): void => {
     const u = rng();
@@ -115,6 +125,38 @@ export function sampleStates(domain: Domain, options: SampleOptions): StateSampl
     draws: size,
     burnIn,
     thin,
+    states: entries.map((e) => s.ids.filter((_, i) => hasBit(e.bits, i))),
+    counts: entries.map((e) => e.count),
+    weights: entries.map((e) => e.count / size),
+  };
+}
+
+/** The uniform-from-enumeration scheme (see UNIFORM_SCHEME); burnIn and thin are 0 and 1. */
+function uniformSample(domain: Domain, s: ReturnType<typeof compileStructure>, size: number, seed: string, rng: () => number): StateSample {
+  const all: Uint32Array[] = [];
+  forEachStateBits(s, (bits) => {
+    if (all.length >= MAX_UNIFORM_SAMPLE_STATES) {
+      throw new InputError(
+        `${domainLabel(domain)}: domain "${domain.id}" is not quasi-ordinal and has more than ${MAX_UNIFORM_SAMPLE_STATES} states, too many to sample uniformly by enumeration`,
+        { file: domain.file, item: domain.id },
+      );
+    }
+    all.push(bits.slice());
+  });
+  const counts = new Map<number, number>();
+  for (let d = 0; d < size; d++) {
+    const i = Math.min(all.length - 1, Math.floor(rng() * all.length));
+    counts.set(i, (counts.get(i) ?? 0) + 1);
+  }
+  const entries = [...counts].map(([i, count]) => ({ bits: all[i]!, count, size: all[i]!.reduce((t, w) => t + popcount32(w), 0) }));
+  entries.sort((a, b) => a.size - b.size || compareSameSize(a.bits, b.bits));
+  return {
+    scheme: UNIFORM_SCHEME,
+    domain: domain.id,
+    seed,
+    draws: size,
+    burnIn: 0,
+    thin: 1,
     states: entries.map((e) => s.ids.filter((_, i) => hasBit(e.bits, i))),
     counts: entries.map((e) => e.count),
     weights: entries.map((e) => e.count / size),

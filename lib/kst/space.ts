@@ -1,4 +1,5 @@
 import { InputError } from '../errors';
+import { basisModel, countUnionStates, forEachUnionState, type BasisModel } from './basis';
 import { bitsKey, emptyBits, hasBit, popcount32, setBit, wordsFor } from './bitset';
 import type { Domain } from './domain';
 import { compileStructure, domainLabel, type CompiledStructure } from './structure';
@@ -56,6 +57,7 @@ function positionSpace(s: CompiledStructure): PositionSpace {
  */
 export function forEachStateMask(s: CompiledStructure, visit: (mask: number) => void): number {
   if (s.n > 32) throw new RangeError(`forEachStateMask: ${s.n} components exceed 32; use forEachStateBits`);
+  if (s.basis) return forEachUnionState(s.basis, (bits) => visit(bits[0]! >>> 0));
   const space = positionSpace(s);
   const up = Uint32Array.from(space.upSets, (bits) => bits[0] ?? 0);
   const order = space.order;
@@ -91,6 +93,7 @@ export function forEachStateMask(s: CompiledStructure, visit: (mask: number) => 
  * copy it (`bits.slice()`) to keep it. Works for any number of components. Returns the number of states.
  */
 export function forEachStateBits(s: CompiledStructure, visit: (bits: Uint32Array) => void): number {
+  if (s.basis) return forEachUnionState(s.basis, visit);
   const space = positionSpace(s);
   const words = wordsFor(s.n);
   const states: Uint32Array[] = [];
@@ -207,14 +210,60 @@ function compareSameSize(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
- * Number of knowledge states. The prerequisite graph is split into weakly connected parts (the space
- * of a disjoint union is the product of the parts' spaces) and each part is enumerated without
- * materialising states. Exact while the count stays below 2^53.
+ * Number of knowledge states, without materialising any. Exact while the count stays below 2^53.
+ * - Quasi-ordinal: the order is split into weakly connected parts (the space of a disjoint union is
+ *   the product of the parts' spaces), and each part is counted by the split recursion
+ *   count(R) = count(R \ ↑x) + count(R \ {x}) on a minimal x, which re-splits every remainder into its
+ *   connected parts and memoises remainders, so a star of 1 + 40 tasks costs a few steps, not 2^40.
+ * - Otherwise: the basis is split into parts that share no item (again a product), and each part is
+ *   counted by the union-closure walk of lib/kst/basis.ts, whose cost grows with the count.
  */
 export function countStates(domain: Domain): number {
   const s = compileStructure(domain);
+  if (s.basis) return countBasisParts(s.basis);
   let total = 1;
   for (const part of connectedParts(s)) total *= countPart(s, part);
+  return total;
+}
+
+/** Product of the union-closure counts of the item-disjoint parts of a basis. */
+function countBasisParts(model: BasisModel): number {
+  const { n, words, m, basis } = model;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]!]!;
+    return x;
+  };
+  for (let b = 0; b < m; b++) {
+    let first = -1;
+    for (let x = 0; x < n; x++) {
+      if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) === 0) continue;
+      if (first < 0) first = x;
+      else parent[find(x)] = find(first);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let x = 0; x < n; x++) groups.set(find(x), [...(groups.get(find(x)) ?? []), x]);
+  if (groups.size === 1) return countUnionStates(model);
+  const elementRoot: number[] = [];
+  for (let b = 0; b < m; b++) {
+    let first = 0;
+    while ((basis[b * words + (first >>> 5)]! & (1 << (first & 31))) === 0) first++;
+    elementRoot.push(find(first));
+  }
+  let total = 1;
+  for (const [root, items] of groups) {
+    const elements: Uint32Array[] = [];
+    for (let b = 0; b < m; b++) {
+      if (elementRoot[b] !== root) continue;
+      const bits = emptyBits(items.length);
+      items.forEach((x, i) => {
+        if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) !== 0) setBit(bits, i);
+      });
+      elements.push(bits);
+    }
+    total *= countUnionStates(basisModel(items.length, elements));
+  }
   return total;
 }
 
@@ -262,8 +311,34 @@ function countPart(s: CompiledStructure, part: number[]): number {
     for (const q of positions) if (hasBit(s.prerequisiteBits[q]!, p)) setBit(bits, local.get(q)!);
     return bits;
   });
-  if (m <= 32) {
-    const up = Uint32Array.from(upSets, (bits) => bits[0]!);
+  // Comparable neighbours (up ∪ down) for re-splitting remainders into connected parts.
+  const related = upSets.map((bits) => bits.slice());
+  for (let x = 0; x < m; x++) for (let y = 0; y < m; y++) if (hasBit(upSets[x]!, y)) setBit(related[y]!, x);
+  return countOrder(m, words, upSets, related);
+}
+
+/** Remainders with at most this many components are counted by the plain split recursion. */
+const PLAIN_COUNT_LIMIT = 20;
+
+/**
+ * Number of down-sets of the order on the positions 0..m−1 (position order is a linear extension).
+ * count(R) = Π over connected parts P of R of c(P), and c(P) = count(P \ ↑x) + count(P \ {x}) for the
+ * lowest (hence minimal) x of P; remainders are memoised by their bitset. Small remainders use the plain
+ * recursion (one step per state), which is cheaper than splitting below PLAIN_COUNT_LIMIT components.
+ */
+function countOrder(m: number, words: number, upSets: readonly Uint32Array[], related: readonly Uint32Array[]): number {
+  const memo = new Map<string, number>();
+  const plain = (rest: Uint32Array): number => {
+    const items: number[] = [];
+    for (let x = 0; x < m; x++) if (hasBit(rest, x)) items.push(x);
+    const k = items.length;
+    const up = items.map((x) => {
+      let mask = 0;
+      items.forEach((y, j) => {
+        if (hasBit(upSets[x]!, y)) mask |= 1 << j;
+      });
+      return mask;
+    });
     let count = 0;
     const walk = (remaining: number): void => {
       while (remaining !== 0) {
@@ -273,31 +348,63 @@ function countPart(s: CompiledStructure, part: number[]): number {
       }
       count++;
     };
-    walk(m === 32 ? 0xffffffff | 0 : (1 << m) - 1);
+    walk(k === 32 ? -1 : (1 << k) - 1);
     return count;
-  }
-  const rests: Uint32Array[] = [];
-  let count = 0;
-  const walk = (depth: number): void => {
-    const rest = rests[depth]!;
-    for (;;) {
-      let w = 0;
-      while (w < words && rest[w] === 0) w++;
-      if (w === words) break;
-      const low = rest[w]! & -rest[w]!;
-      const up = upSets[(w << 5) + 31 - Math.clz32(low)]!;
-      if (rests.length <= depth + 1) rests.push(new Uint32Array(words));
-      const child = rests[depth + 1]!;
-      for (let k = 0; k < words; k++) child[k] = rest[k]! & ~up[k]!;
-      walk(depth + 1);
-      rest[w]! ^= low;
-    }
-    count++;
   };
-  rests.push(emptyBits(m));
-  for (let i = 0; i < m; i++) setBit(rests[0]!, i);
-  walk(0);
-  return count;
+  const size = (bits: Uint32Array): number => {
+    let t = 0;
+    for (let w = 0; w < words; w++) t += popcount32(bits[w]!);
+    return t;
+  };
+  const lowest = (bits: Uint32Array): number => {
+    for (let w = 0; w < words; w++) if (bits[w] !== 0) return (w << 5) + 31 - Math.clz32(bits[w]! & -bits[w]!);
+    return -1;
+  };
+  const count = (rest: Uint32Array): number => {
+    const k = size(rest);
+    if (k === 0) return 1;
+    if (k <= PLAIN_COUNT_LIMIT) return plain(rest);
+    const key = bitsKey(rest);
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    // Connected part of the lowest element.
+    const x = lowest(rest);
+    const part = new Uint32Array(words);
+    const frontier = new Uint32Array(words);
+    setBit(part, x);
+    setBit(frontier, x);
+    for (;;) {
+      const y = lowest(frontier);
+      if (y < 0) break;
+      frontier[y >>> 5]! &= ~(1 << (y & 31));
+      const nb = related[y]!;
+      for (let w = 0; w < words; w++) {
+        const add = nb[w]! & rest[w]! & ~part[w]!;
+        part[w]! |= add;
+        frontier[w]! |= add;
+      }
+    }
+    let result: number;
+    if (size(part) < k) {
+      const other = new Uint32Array(words);
+      for (let w = 0; w < words; w++) other[w] = rest[w]! & ~part[w]!;
+      result = count(part) * count(other);
+    } else {
+      const without = new Uint32Array(words);
+      const minus = new Uint32Array(words);
+      for (let w = 0; w < words; w++) {
+        without[w] = rest[w]! & ~upSets[x]![w]!;
+        minus[w] = rest[w]!;
+      }
+      minus[x >>> 5]! &= ~(1 << (x & 31));
+      result = count(without) + count(minus);
+    }
+    memo.set(key, result);
+    return result;
+  };
+  const all = new Uint32Array(words);
+  for (let x = 0; x < m; x++) setBit(all, x);
+  return count(all);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { InputError } from '../errors';
 import { emptyBits, orInto, setBit, wordsFor } from './bitset';
-import type { Domain } from './domain';
+import { basisModel, type BasisModel } from './basis';
+import { basisBitsOf, type Domain } from './domain';
 
 /**
  * A domain compiled to integer form for fast repeated queries: component indices are canonical
@@ -35,6 +36,12 @@ export interface CompiledStructure {
    * canonical index, so it equals 0, 1, …, n−1 whenever the file order already respects prerequisites.
    */
   readonly topologicalOrder: Int32Array;
+  /**
+   * The basis model, present exactly when the domain is not quasi-ordinal: then states, fringes,
+   * counts and samples come from the basis (lib/kst/basis.ts) and the prerequisite lists above hold
+   * only the necessary pairs. Absent for quasi-ordinal domains, which keep the prerequisite paths.
+   */
+  readonly basis?: BasisModel;
 }
 
 const cache = new WeakMap<Domain, CompiledStructure>();
@@ -78,6 +85,11 @@ export function compileStructure(domain: Domain): CompiledStructure {
     prerequisiteBits,
     topologicalOrder,
   };
+  if (!domain.quasiOrdinal) {
+    const bits = basisBitsOf.get(domain);
+    if (!bits) throw new Error(`compileStructure: domain ${domain.id} is not quasi-ordinal but has no basis`);
+    (compiled as { basis?: BasisModel }).basis = basisModel(n, bits);
+  }
   cache.set(domain, compiled);
   return compiled;
 }

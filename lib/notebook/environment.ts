@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { arch, platform, release } from 'node:os';
+import { arch, platform } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ParameterValues } from './parameters';
@@ -57,10 +57,15 @@ function readJson(file: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * The distribution and platform, without the kernel release: that is the host's (a container or VM
+ * gets a different one from run to run), it changes no output, and it would make environment.md differ
+ * on every machine.
+ */
 function osName(): string {
   const osRelease = existsSync('/etc/os-release') ? readFileSync('/etc/os-release', 'utf8') : '';
   const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(osRelease)?.[1];
-  return `${pretty ? `${pretty}, ` : ''}${platform()} ${arch()} (kernel ${release()})`;
+  return `${pretty ? `${pretty}, ` : ''}${platform()} ${arch()}`;
 }
 
 function commandVersion(command: string, args: string[]): string {
@@ -161,4 +166,44 @@ export function renderEnvironment(info: EnvironmentInfo): string {
     lines.push(...info.rawInputs.map((r) => `| ${cell(r.path)} | ${r.bytes} | \`${r.sha256}\` |`));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** environment.md read back: each `## Section`'s table as rows of cell texts (header row dropped). */
+export type EnvironmentTables = Record<string, string[][]>;
+
+function unescapeCell(text: string): string {
+  return text.replace(/\\\|/g, '|').trim();
+}
+
+/**
+ * Reads the tables of an environment.md written by `renderEnvironment` (the one writer), section by
+ * section: `parseEnvironment(renderEnvironment(info))['Seeds']` gives `[notebook, parameter, value]`
+ * rows, the value still in backticks as written. Sections without a table map to [].
+ * InputError-free by design: an unexpected line is simply not a table row.
+ */
+export function parseEnvironment(markdown: string): EnvironmentTables {
+  const out: EnvironmentTables = {};
+  let section: string | undefined;
+  let header = false;
+  for (const line of markdown.split('\n')) {
+    const h = /^## (.+)$/.exec(line);
+    if (h) {
+      section = h[1]!.trim();
+      out[section] = [];
+      header = true;
+      continue;
+    }
+    if (section === undefined || !line.startsWith('|')) continue;
+    const cells = line
+      .slice(1, line.endsWith('|') ? -1 : undefined)
+      .split(/(?<!\\)\|/)
+      .map(unescapeCell);
+    if (cells.every((c) => /^-{3}:?$|^:?-{3}$/.test(c))) continue; // the alignment row
+    if (header) {
+      header = false; // the column names
+      continue;
+    }
+    out[section]!.push(cells);
+  }
+  return out;
 }

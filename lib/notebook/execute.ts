@@ -1,17 +1,17 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { format } from 'node:util';
 import { cellSource, type Cell, type Notebook } from './ipynb';
 import { OutputCollector } from './outputs';
 import { injectParameters, type ParameterValues } from './parameters';
-import { projectRoot } from './project';
+import { notebookCompileRoot, projectRoot } from './project';
 
 /**
  * Headless execution of tslab TypeScript notebooks, in this process, with tslab's own converter and
  * executor (node_modules/tslab/dist/{converter,executor}.js) — the code a notebook cell runs is compiled
  * and evaluated exactly as the tslab Jupyter kernel would, only without Jupyter, Python or ZeroMQ.
  *
- * Parity with the kernel: the kernel's working directory is the notebook's folder (as Jupyter starts
- * it), cells share top-level declarations, `display` from "tslab" works, a cell's last expression is
+ * Parity with the kernel: the working directory is the project's notebooks/ folder (the project's
+ * kernel, scripts/kernel.ts, starts tslab there whatever folder Jupyter opened the notebook in), cells share top-level declarations, `display` from "tslab" works, a cell's last expression is
  * printed to stdout. Beyond the kernel: a failing cell is recorded as an nbformat `error` output
  * (tslab only prints it) and execution stops there; execution counts are 1, 2, 3... over the executed
  * cells, so re-runs give the same file.
@@ -44,7 +44,11 @@ export function describeFailure(f: CellFailure): string {
 export interface ExecuteOptions {
   /** Path of the notebook, used in messages and to pick the default working directory. */
   file: string;
-  /** The kernel's starting working directory; default: the notebook's folder, as Jupyter does. */
+  /**
+   * The kernel's compile root (tslab compiles cells with rootDir = the folder it starts in and resolves
+   * imports from there); default: the project's notebooks/, wherever the notebook file is — as the
+   * project's kernel (`npm run kernel`, scripts/kernel.ts) does — so `../dist/lib/...` always resolves.
+   */
   cwd?: string;
   /** Values for the `parameters` cell (an `injected-parameters` cell is inserted). */
   parameters?: ParameterValues;
@@ -162,7 +166,7 @@ export class NotebookSession {
   async execute(input: Notebook, options: ExecuteOptions): Promise<ExecutionResult> {
     const started = process.hrtime.bigint();
     const nb = injectParameters(input, options.parameters ?? {}, options.file);
-    const cwd = resolve(options.cwd ?? dirname(options.file));
+    const cwd = resolve(options.cwd ?? notebookCompileRoot(this.root));
     const { createExecutor, jupyter } = loadTslab();
     const conv = this.converterFor(cwd);
     const collector = new OutputCollector();

@@ -11,16 +11,21 @@ import { cellSource, cellTags, type Cell, type Notebook } from './ipynb';
 /** Parameter values by name, JSON-typed. */
 export type ParameterValues = Record<string, unknown>;
 
-/** Parameters given on the command line: for every notebook, and for single notebooks by file stem. */
+/**
+ * Parameters given on the command line, as the text typed (`-p seed 7` → `{ seed: '7' }`): for every
+ * notebook, and for single notebooks by file stem. The text is turned into a value only per notebook,
+ * by `coerceParameters`, against the type of the default that notebook declares.
+ */
 export interface ParameterArgs {
-  all: ParameterValues;
-  byNotebook: Record<string, ParameterValues>;
+  all: Record<string, string>;
+  byNotebook: Record<string, Record<string, string>>;
 }
 
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * Reads a command-line value as JSON when it parses, else as a plain string:
+ * Reads a value as JSON when it parses, else as a plain string — the rule for a parameter whose default
+ * has no usable type (`const weights: unknown = "equal"`):
  * `2000` → 2000, `true` → true, `["a","b"]` → array, `data/raw` → "data/raw", `'"123"'` → "123".
  */
 export function parseParameterValue(text: string): unknown {
@@ -40,9 +45,8 @@ function addParameter(into: ParameterArgs, key: string, rawValue: string): void 
       item: key,
     });
   }
-  const value = parseParameterValue(rawValue);
-  if (notebook === undefined) into.all[name] = value;
-  else (into.byNotebook[notebook] ??= {})[name] = value;
+  if (notebook === undefined) into.all[name] = rawValue;
+  else (into.byNotebook[notebook] ??= {})[name] = rawValue;
 }
 
 /**
@@ -73,12 +77,12 @@ export function parseParameterArgs(argv: readonly string[]): { params: Parameter
 }
 
 /**
- * The parameters that apply to one notebook (file stem): the global ones that its parameters cell
- * declares (so `-p seed 7` reaches every notebook with a `seed` and leaves the others alone), overridden
- * by the ones addressed to it as `notebook:name` (which must be declared: see `injectParameters`).
- * Pass `declared` = null to apply every global parameter.
+ * The parameters that apply to one notebook (file stem), still as typed: the global ones that its
+ * parameters cell declares (so `-p seed 7` reaches every notebook with a `seed` and leaves the others
+ * alone), overridden by the ones addressed to it as `notebook:name` (which must be declared: see
+ * `coerceParameters`). Pass `declared` = null to apply every global parameter.
  */
-export function parametersFor(args: ParameterArgs, notebookStem: string, declared: readonly string[] | null = null): ParameterValues {
+export function parametersFor(args: ParameterArgs, notebookStem: string, declared: readonly string[] | null = null): Record<string, string> {
   const global = Object.fromEntries(Object.entries(args.all).filter(([name]) => declared === null || declared.includes(name)));
   return { ...global, ...(args.byNotebook[notebookStem] ?? {}) };
 }
@@ -87,6 +91,170 @@ export function parametersFor(args: ParameterArgs, notebookStem: string, declare
 export function parameterNames(nb: Notebook, file: string): string[] {
   const at = findParametersCell(nb, file);
   return at < 0 ? [] : declaredParameters(cellSource(nb.cells[at]!)).map((d) => d.name);
+}
+
+/** A declared parameter: its name, the type annotation if any, and the default's literal source. */
+export interface ParameterDeclaration {
+  name: string;
+  keyword: 'const' | 'let' | 'var';
+  /** The written type annotation (`number | null`), or undefined. */
+  annotation?: string;
+  /** The initialiser as written (`10000`, `"s1"`, `["a", "b"]`). */
+  literal: string;
+}
+
+/** The declarations of a parameters cell with annotation and default literal (one per line, as the convention asks). */
+export function parameterDeclarations(source: string): ParameterDeclaration[] {
+  const out: ParameterDeclaration[] = [];
+  for (const m of source.matchAll(/^(?:export\s+)?(const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*(?::([^=\n]+))?=\s*(.+?);?\s*(?:\/\/.*)?$/gm)) {
+    const d: ParameterDeclaration = { keyword: m[1] as ParameterDeclaration['keyword'], name: m[2]!, literal: m[4]!.trim().replace(/;$/, '') };
+    if (m[3] !== undefined) d.annotation = m[3].trim();
+    out.push(d);
+  }
+  return out;
+}
+
+/** What a parameter's value must be, read from its default (and annotation): the coercion target. */
+type ParameterKind =
+  | { kind: 'string' | 'number' | 'boolean' | 'object' | 'any'; nullable: boolean }
+  | { kind: 'array'; element: 'string' | 'number' | 'boolean' | 'any'; nullable: boolean };
+
+function kindOf(value: unknown): 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null' | 'any' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  const t = typeof value;
+  return t === 'string' || t === 'number' || t === 'boolean' || t === 'object' ? t : 'any';
+}
+
+/** The coercion target of a declaration: from the default's value, or from the annotation when the default is null. */
+export function parameterKind(d: ParameterDeclaration): ParameterKind {
+  const annotation = d.annotation ?? '';
+  const nullable = /\bnull\b/.test(annotation);
+  if (/^(unknown|any)$/.test(annotation)) return { kind: 'any', nullable: true };
+  const value = jsonish(d.literal);
+  const kind = kindOf(value);
+  if (kind === 'array') {
+    const elements = (value as unknown[]).map(kindOf);
+    const first = elements[0];
+    const element = first !== undefined && elements.every((e) => e === first) && (first === 'string' || first === 'number' || first === 'boolean') ? first : 'any';
+    return { kind: 'array', element: (value as unknown[]).length === 0 ? 'any' : element, nullable };
+  }
+  if (kind === 'null') {
+    const other = /\b(string|number|boolean)\b/.exec(annotation)?.[1] as 'string' | 'number' | 'boolean' | undefined;
+    return { kind: other ?? 'any', nullable: true };
+  }
+  if (kind === 'string' && !/^["'`]/.test(d.literal)) return { kind: 'any', nullable }; // an expression, not a literal
+  return { kind: kind as 'string' | 'number' | 'boolean' | 'object' | 'any', nullable };
+}
+
+function describeKind(k: ParameterKind): string {
+  const base = k.kind === 'array' ? (k.element === 'any' ? 'an array' : `an array of ${k.element}s`) : k.kind === 'object' ? 'an object' : `a ${k.kind}`;
+  return k.nullable && k.kind !== 'any' ? `${base} or null` : base;
+}
+
+/** A command line that works for this parameter, built from its default. */
+function exampleFor(name: string, d: ParameterDeclaration, k: ParameterKind): string {
+  const value = jsonish(d.literal);
+  const shellQuote = (s: string) => (/^[A-Za-z0-9_./:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  if (k.kind === 'string') return `-p ${name} ${shellQuote(String(value))}`;
+  if (k.kind === 'number') return `-p ${name} ${typeof value === 'number' ? value : 1}`;
+  if (k.kind === 'boolean') return `-p ${name} ${value === true ? 'false' : 'true'}`;
+  return `-p ${name} ${shellQuote(JSON.stringify(value))}`;
+}
+
+function scalar(text: string, kind: 'string' | 'number' | 'boolean' | 'any'): { ok: true; value: unknown } | { ok: false } {
+  if (kind === 'any') return { ok: true, value: parseParameterValue(text) };
+  if (kind === 'string') {
+    // `-p seed 7` is the string "7"; a JSON string literal ('"7"') is taken as its content.
+    if (/^".*"$/s.test(text)) {
+      try {
+        return { ok: true, value: JSON.parse(text) as string };
+      } catch {
+        return { ok: true, value: text };
+      }
+    }
+    return { ok: true, value: text };
+  }
+  if (kind === 'number') {
+    const t = text.trim();
+    const n = t === '' ? NaN : Number(t);
+    return Number.isFinite(n) ? { ok: true, value: n } : { ok: false };
+  }
+  if (text === 'true' || text === 'false') return { ok: true, value: text === 'true' };
+  return { ok: false };
+}
+
+/**
+ * Turns a command-line text into a value of the type the parameter's default has: `-p seed 7` with
+ * `const seed = "20260908"` gives the string "7"; with `const resamples = 10000`, `-p resamples 2000`
+ * gives 2000; booleans take `true`/`false`; arrays take JSON (`'["a","b"]'`) or a comma-separated list
+ * (`a,b`), each element coerced to the default's element type; `null` is accepted where the annotation
+ * allows it. Undefined when the text cannot be read as that type.
+ */
+export function coerceParameter(text: string, d: ParameterDeclaration): { ok: true; value: unknown } | { ok: false } {
+  const k = parameterKind(d);
+  if (k.nullable && text.trim() === 'null') return { ok: true, value: null };
+  if (k.kind === 'array') {
+    let items: unknown[];
+    const parsed = parseParameterValue(text);
+    if (Array.isArray(parsed)) items = parsed;
+    else if (text.trim().startsWith('[')) return { ok: false };
+    else items = text.trim() === '' ? [] : text.split(',').map((s) => s.trim());
+    const out: unknown[] = [];
+    for (const item of items) {
+      if (typeof item !== 'string') {
+        if (k.element !== 'any' && kindOf(item) !== k.element) return { ok: false };
+        out.push(item);
+        continue;
+      }
+      const c = scalar(item, k.element);
+      if (!c.ok) return c;
+      out.push(c.value);
+    }
+    return { ok: true, value: out };
+  }
+  if (k.kind === 'object') {
+    const parsed = parseParameterValue(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? { ok: true, value: parsed } : { ok: false };
+  }
+  return scalar(text, k.kind);
+}
+
+/**
+ * The typed values for one notebook: each text given on the command line coerced to the type of the
+ * default its parameters cell declares. InputError when the notebook has no parameters cell, a name is
+ * not declared there (a typo would otherwise be silently ignored), or a text cannot be read as the
+ * declared type — the message names the notebook, the parameter, the type and a command that works.
+ */
+export function coerceParameters(nb: Notebook, given: Readonly<Record<string, string>>, file: string): ParameterValues {
+  const names = Object.keys(given);
+  if (names.length === 0) return {};
+  const at = findParametersCell(nb, file);
+  if (at < 0) {
+    throw new InputError(`${file}: parameters ${names.join(', ')} given but no cell is tagged "parameters"`, { file });
+  }
+  const declarations = parameterDeclarations(cellSource(nb.cells[at]!));
+  const unknown = names.filter((n) => !declarations.some((d) => d.name === n));
+  if (unknown.length > 0) {
+    throw new InputError(
+      `${file}: unknown parameter(s) ${unknown.join(', ')}; the parameters cell declares ${declarations.map((d) => d.name).join(', ') || 'nothing'}`,
+      { file, item: unknown[0] },
+    );
+  }
+  const out: ParameterValues = {};
+  for (const name of names) {
+    const d = declarations.find((x) => x.name === name)!;
+    const c = coerceParameter(given[name]!, d);
+    if (!c.ok) {
+      const k = parameterKind(d);
+      throw new InputError(
+        `${file}: parameter ${name} is ${describeKind(k)} (default ${d.literal}); cannot read ${JSON.stringify(given[name])} as one. Example: ${exampleFor(name, d, k)}`,
+        { file, item: name },
+      );
+    }
+    out[name] = c.value;
+  }
+  return out;
 }
 
 /**
@@ -177,13 +345,7 @@ export function injectParameters(nb: Notebook, values: ParameterValues, file: st
 export function effectiveParameters(nb: Notebook, values: ParameterValues, file: string): ParameterValues {
   const at = findParametersCell(nb, file);
   const out: ParameterValues = {};
-  if (at >= 0) {
-    const source = cellSource(nb.cells[at]!);
-    for (const m of source.matchAll(/^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*(?::[^=\n]+)?=\s*(.+?);?\s*(?:\/\/.*)?$/gm)) {
-      const literal = m[2]!.trim().replace(/;$/, '');
-      out[m[1]!] = jsonish(literal);
-    }
-  }
+  if (at >= 0) for (const d of parameterDeclarations(cellSource(nb.cells[at]!))) out[d.name] = jsonish(d.literal);
   return { ...out, ...values };
 }
 

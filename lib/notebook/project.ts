@@ -26,12 +26,22 @@ export function projectRoot(from: string = __dirname): string {
 
 /**
  * Makes the project root the working directory and returns it. Call it in a notebook's first code cell
- * so that relative paths (`data/raw/...`, `figures/...`) mean the same in JupyterLab, under nbconvert
- * and in `npm run reproduce`. (Imports are not affected: tslab resolves them from the folder the
- * kernel started in, so notebooks import `../dist/lib/...`.)
+ * so that relative paths (`data/raw/...`, `figures/...`) mean the same in Jupyter, VS Code, under
+ * nbconvert and in `npm run reproduce`. (Imports are not affected: tslab resolves them from its compile
+ * root, `notebookCompileRoot()`, so notebooks import `../dist/lib/...`.)
  */
 export function enterProjectRoot(): string {
   const root = projectRoot();
   process.chdir(root);
   return root;
+}
+
+/**
+ * The folder tslab compiles notebook cells in (its rootDir, which also anchors relative imports): the
+ * project's notebooks/. The project's kernel and the headless runner both start tslab there, whatever
+ * folder the notebook file is in, so a notebook copied elsewhere still imports `../dist/lib/...` and
+ * still gets the library's types (TypeScript resolves the relative path to the real `.d.ts` files).
+ */
+export function notebookCompileRoot(root: string = projectRoot()): string {
+  return join(root, 'notebooks');
 }

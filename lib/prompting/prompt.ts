@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../errors';
 import { isCondition, type Condition } from '../conditions';
-import { checkState, coverRelation, enumerateStates, type Domain, type Presentation } from '../kst';
+import { checkState, coverRelation, enumerateStates, surmiseFunction, type Domain, type Presentation } from '../kst';
 import { idsToPositions, positionIndex } from './positions';
 import { responseJsonSchema, responseSchemaName } from './schema';
 
@@ -12,6 +12,9 @@ import { responseJsonSchema, responseSchemaName } from './schema';
  *   P0  descriptions only — no block;
  *   P1  the model must infer the direct prerequisites, return them as `prerequisites`, and use them;
  *   P2  the reference direct cover relations, with the statement that prerequisites are transitive;
+ *       for a domain that is not quasi-ordinal (a task reachable by several routes), no cover
+ *       relation describes the space, so P2 presents the surmise function instead: each task with
+ *       its alternative prerequisite sets. This generalised P2 goes beyond the paper.
  *   P3  all and only the admissible knowledge states, with the one-component extension rule.
  * The reference outer fringe is never part of any prompt. Components appear only under their
  * temporary 1-based positions from the `Presentation`; canonical IDs never appear. Lists derived from
@@ -113,8 +116,9 @@ function structureBlock(domain: Domain, condition: Condition, presentation: Pres
   }
 }
 
-/** P2: the reference cover pairs in positions, sorted by (p, q). */
+/** P2: the reference cover pairs in positions, sorted by (p, q); the surmise function for other domains. */
 export function relationsBlock(domain: Domain, presentation: Presentation): string {
+  if (!domain.quasiOrdinal) return surmiseBlock(domain, presentation);
   const at = positionIndex(presentation);
   const pairs = coverRelation(domain)
     .map(([p, q]) => [at.get(p)!, at.get(q)!] as const)
@@ -130,6 +134,31 @@ export function relationsBlock(domain: Domain, presentation: Presentation): stri
   ].join('\n');
 }
 
+/**
+ * Generalised P2 for domains that are not quasi-ordinal: one line per component in position order,
+ * `q: after {a, b} or after {c}` (each set complete, i.e. transitively closed, positions ascending;
+ * sets by size, then lexicographically), `q: no prerequisites` for a component with the empty set.
+ */
+export function surmiseBlock(domain: Domain, presentation: Presentation): string {
+  const at = positionIndex(presentation);
+  const surmise = surmiseFunction(domain);
+  const lines = presentation.positions.map((id, i) => {
+    const clauses = surmise[id]!.map((clause) => clause.map((x) => at.get(x)!).sort((a, b) => a - b)).sort(compareStates);
+    if (clauses.length === 1 && clauses[0]!.length === 0) return `${i + 1}: no prerequisites`;
+    return `${i + 1}: ${clauses.map((c) => `after {${c.join(', ')}}`).join(' or ')}`;
+  });
+  const out = [
+    'Prerequisite relations:',
+    'Some components of this topic can be reached by more than one route. For each component, the following list gives the alternative sets of components after which it can be learned. "q: after {a, b} or after {c}" means that component q can be learned once a and b are both mastered, or once c is mastered; each set already contains everything its members need.',
+    ...lines,
+    'There are no other routes: a component can be learned only after one of its listed sets has been mastered completely.',
+  ];
+  if (domain.notions.length > 0) {
+    out.push('Components that appear in each other\'s sets can only be learned together, as one step; recommend all of them together.');
+  }
+  return out.join('\n');
+}
+
 /** P3: every knowledge state in positions, each sorted ascending; states ordered by size, then lexicographically. */
 export function statesBlock(domain: Domain, presentation: Presentation): string {
   const states = enumerateStates(domain)
@@ -140,6 +169,10 @@ export function statesBlock(domain: Domain, presentation: Presentation): string 
     'A knowledge state is a set of components that a learner can have mastered together. The following list contains all admissible knowledge states of this topic, and no other set of components is admissible:',
     ...states.map((s) => (s.length === 0 ? '- {} (no component mastered)' : `- {${s.join(', ')}}`)),
     'The set of components the learner has already mastered is one of these states. A component is an admissible immediate next step exactly when the learner has not mastered it yet and adding this one component to the mastered set gives a set that appears in the list above.',
+    // Only for domains with equivalent components (never for the study domains, whose bytes stay as they were).
+    ...(domain.notions.length > 0
+      ? ['Some components can only be learned together: a group of components is an admissible next step, and each of its components is recommended, when adding the whole group to the mastered set gives a set that appears in the list above.']
+      : []),
   ].join('\n');
 }
 

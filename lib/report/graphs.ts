@@ -42,7 +42,7 @@ export function graphVerdictSpec(
   options: { title: string; labels?: Readonly<Record<string, string>> },
 ): FigureSpec {
   const y = rows.map((r) => options.labels?.[r.group] ?? r.group);
-  const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number) => ({
+  const bar = (name: string, color: string, count: (r: GraphSummaryRow) => number, textColour: string) => ({
     type: 'bar',
     orientation: 'h',
     name,
@@ -50,13 +50,16 @@ export function graphVerdictSpec(
     x: rows.map((r) => pct(count(r), r.responses)),
     text: rows.map((r) => `${count(r)}`),
     textposition: 'inside',
+    insidetextanchor: 'middle',
+    textfont: { color: textColour },
     marker: { color },
   });
+  // Okabe–Ito blue, orange and reddish purple: told apart with the common colour-vision deficiencies.
   return {
     data: [
-      bar('(a) correct', '#4c78a8', (r) => r.correct),
-      bar('(b) wrong structure, applied consistently', '#f58518', (r) => r['wrong-structure']),
-      bar('(c) inconsistent with own graph', '#e45756', (r) => r.inconsistent),
+      bar('(a) correct', '#0072B2', (r) => r.correct, 'white'),
+      bar('(b) wrong structure, applied consistently', '#E69F00', (r) => r['wrong-structure'], 'black'),
+      bar('(c) inconsistent with own graph', '#CC79A7', (r) => r.inconsistent, 'black'),
     ],
     layout: {
       title: { text: options.title },
@@ -71,10 +74,15 @@ export function graphVerdictSpec(
   };
 }
 
+/** A set of IDs in a table cell: space-separated, `∅` when empty (so an empty set is not a blank cell). */
+export function idSetCell(ids: readonly string[]): string {
+  return ids.length === 0 ? '∅' : ids.join(' ');
+}
+
 /**
- * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs,
- * pairs as "p>q", edge scores unrounded.
- * Example: pairs [['A','B']] → "A>B"; an empty set → "".
+ * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs
+ * (`∅` for the empty set), pairs as "p>q" (`∅` when none), edge scores unrounded.
+ * Example: pairs [['A','B']] → "A>B"; an empty set → "∅".
  */
 export function graphRowsTable(rows: readonly GraphRow[]) {
   return rows.map((r) => ({
@@ -82,13 +90,13 @@ export function graphRowsTable(rows: readonly GraphRow[]) {
     model: r.model,
     domain: r.domain,
     order: r.order,
-    state: r.state.join(' '),
-    returned_pairs: r.pairs.map(([p, q]) => `${p}>${q}`).join(' '),
+    state: idSetCell(r.state),
+    returned_pairs: idSetCell(r.pairs.map(([p, q]) => `${p}>${q}`)),
     self_pairs: r.selfPairs,
     cyclic: r.cyclic,
-    recommended: r.recommended.join(' '),
-    reference_fringe: r.reference.join(' '),
-    own_graph_fringe: r.implied.join(' '),
+    recommended: idSetCell(r.recommended),
+    reference_fringe: idSetCell(r.reference),
+    own_graph_fringe: idSetCell(r.implied),
     verdict: r.verdict,
     follows_own_graph: r.consistent,
     direct_precision: r.direct.precision,
@@ -97,3 +105,4 @@ export function graphRowsTable(rows: readonly GraphRow[]) {
     closure_recall: r.closure.recall,
   }));
 }
+

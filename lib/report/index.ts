@@ -10,7 +10,7 @@ export { paperDomainOrder, paperFigure3For, figure1WithPaper, figure2WithPaper, 
 export type { PublishedKstFigures } from './kst-paper-figures';
 export { agreementTable, terminalSummary, terminalComparison } from './kst-presentation-agreement';
 export type { TerminalSummary } from './kst-presentation-agreement';
-export { graphSummaryTable, graphVerdictSpec, graphRowsTable } from './graphs';
+export { graphSummaryTable, graphVerdictSpec, graphRowsTable, idSetCell } from './graphs';
 export { overallComparison } from './overall';
 export * from './kst-diagrams';
 export * from './kst-foundations';

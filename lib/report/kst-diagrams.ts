@@ -150,10 +150,12 @@ export function latticeLayout(domain: Domain): DiagramLayout {
   return { nodes, edges, layers };
 }
 
+// Okabe–Ito blue, vermillion ("red") and orange: distinguishable with the common colour-vision
+// deficiencies, and the highlighted state also has the thickest border.
 const EDGE_COLOUR = '#9aa5b1';
-const NODE_COLOUR = '#4c78a8';
-const HIGHLIGHT_COLOUR = '#e45756';
-const FRINGE_COLOUR = '#f58518';
+export const NODE_COLOUR = '#0072B2';
+export const HIGHLIGHT_COLOUR = '#D55E00';
+export const FRINGE_COLOUR = '#E69F00';
 
 /** Line segments of `edges` as one scatter trace (x/y with null between segments). */
 function edgeTrace(layout: DiagramLayout, edges: readonly DiagramEdge[], name: string, colour: string, width: number): Record<string, unknown> {
@@ -254,7 +256,7 @@ export function latticeSpec(domain: Domain, options: { title?: string; highlight
     showarrow: false,
     bgcolor: 'white',
     bordercolor: colour(n),
-    borderwidth: colour(n) === NODE_COLOUR ? 1 : 2.5,
+    borderwidth: n.key === from ? 3.5 : colour(n) === NODE_COLOUR ? 1 : 2.5,
     borderpad: 3,
     font: { size: 11, color: 'black' },
   }));

@@ -20,23 +20,29 @@ export function figure1Spec(
   options: { simulated: boolean; published?: Partial<Record<Condition, { exact: number; f1: number }>> },
 ): FigureSpec {
   const x = rows.map((r) => `${r.condition}<br>${CONDITION_LABELS[r.condition]}`);
-  const bar = (name: string, values: number[]) => ({
+  // Values inside the bars, at their base: clear of the paper's markers near the bar tops and of the
+  // plot's top edge (a 99.0 bar). White on blue, black on orange (Okabe–Ito, readable by contrast).
+  const bar = (name: string, values: number[], colour: string, textColour: string) => ({
     type: 'bar',
     name,
     x,
     y: values,
     text: values.map((v) => v.toFixed(1)),
-    textposition: 'outside',
+    textposition: 'inside',
+    insidetextanchor: 'start',
+    textangle: 0,
+    textfont: { color: textColour, size: 12 },
+    marker: { color: colour },
   });
   const data: Array<Record<string, unknown>> = [
-    bar('Exact set', rows.map((r) => percent(r.exact))),
-    bar('Macro F1', rows.map((r) => percent(r.f1))),
+    bar('Exact set', rows.map((r) => percent(r.exact)), '#0072B2', 'white'),
+    bar('Macro F1', rows.map((r) => percent(r.f1)), '#E69F00', 'black'),
   ];
   if (options.published) {
     const pub = rows.map((r) => options.published![r.condition]);
     data.push(
-      { type: 'scatter', mode: 'markers', name: 'Paper: exact', x, y: pub.map((p) => p?.exact ?? null), marker: { symbol: 'diamond-open', size: 11, color: 'black' } },
-      { type: 'scatter', mode: 'markers', name: 'Paper: F1', x, y: pub.map((p) => p?.f1 ?? null), marker: { symbol: 'x-thin-open', size: 11, color: 'black', line: { width: 2 } } },
+      { type: 'scatter', mode: 'markers', name: 'Paper: exact', x, y: pub.map((p) => p?.exact ?? null), cliponaxis: false, marker: { symbol: 'diamond-open', size: 11, color: 'black', line: { width: 2 } } },
+      { type: 'scatter', mode: 'markers', name: 'Paper: F1', x, y: pub.map((p) => p?.f1 ?? null), cliponaxis: false, marker: { symbol: 'x-thin-open', size: 11, color: 'black', line: { width: 2 } } },
     );
   }
   return {
@@ -44,13 +50,26 @@ export function figure1Spec(
     layout: {
       title: { text: markSimulated('Exact-set accuracy and macro F1 by condition', options.simulated, 'responses') },
       barmode: 'group',
-      yaxis: { title: { text: 'Percent' }, range: [0, 110] },
+      yaxis: { title: { text: 'Percent' }, range: [0, 100], dtick: 20 },
       legend: { orientation: 'h', y: -0.25 },
       width: 760,
       height: 480,
     },
   };
 }
+
+/**
+ * Figure 2's colour scale: viridis colours (perceptually ordered, colour-blind-safe) with most of the
+ * range spent above 80 %, where the P2/P3 cells sit, so 94, 96 and 99 % get visibly different colours.
+ */
+export const FIGURE2_COLOURSCALE: ReadonlyArray<[number, string]> = [
+  [0, '#440154'],
+  [0.5, '#3b528b'],
+  [0.8, '#21918c'],
+  [0.9, '#5ec962'],
+  [0.95, '#b5de2b'],
+  [1, '#fde725'],
+];
 
 /**
  * Figure 2: heatmap of exact-set accuracy by domain (rows, in `domainOrder`) and condition (columns),
@@ -75,8 +94,10 @@ export function figure2Spec(
         texttemplate: '%{text}',
         zmin: 0,
         zmax: 100,
-        colorscale: 'Blues',
-        colorbar: { title: { text: 'Exact %' } },
+        colorscale: FIGURE2_COLOURSCALE,
+        colorbar: { title: { text: 'Exact %' }, tickvals: [0, 50, 80, 90, 95, 100], ticktext: ['0', '50', '80', '90', '95', '100'] },
+        xgap: 1,
+        ygap: 1,
       },
     ],
     layout: {
@@ -117,13 +138,16 @@ export function figure3Spec(
         y: reversed.map((c) => c.model),
         x: reversed.map((c) => percent(c.correct / c.n)),
         text: reversed.map((c) => `${percent(c.correct / c.n).toFixed(1)}% (${c.correct}/${c.n})`),
-        textposition: 'outside',
-        marker: { color: '#4c78a8' },
+        // Inside the bar when it fits, else just right of it: the axis can stop at 100 %.
+        textposition: 'auto',
+        insidetextanchor: 'middle',
+        cliponaxis: false,
+        marker: { color: '#0072B2' },
       },
     ],
     layout: {
       title: { text: markSimulated(options.title, options.simulated, 'responses') },
-      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 115] },
+      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 100], dtick: 20 },
       margin: { l: 180 },
       width: 760,
       height: 120 + 45 * comparison.length,

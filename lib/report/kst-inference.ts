@@ -43,6 +43,9 @@ export function inferenceSeeds(rows: readonly ContrastRow[], options: InferenceO
  * the interval ends, and — when given — the paper's estimate and interval as dashed lines. The title is
  * left plain: saveFigure marks simulated figures itself.
  */
+/** Vermillion (Okabe–Ito) lines for the computed estimate and interval, black for the paper's, over light-blue bars. */
+const COMPUTED_LINE = '#D55E00';
+
 export function bootstrapHistogramSpec(
   means: ArrayLike<number>,
   row: ContrastRow,
@@ -56,8 +59,8 @@ export function bootstrapHistogramSpec(
   });
   const lines = [];
   if (row.estimate !== null) {
-    lines.push(line(row.estimate * 100, '#c00000', 'solid', 'estimate'));
-    lines.push(line(row.ci_low! * 100, '#c00000', 'dot', '2.5%'), line(row.ci_high! * 100, '#c00000', 'dot', '97.5%'));
+    lines.push(line(row.estimate * 100, COMPUTED_LINE, 'solid', 'estimate'));
+    lines.push(line(row.ci_low! * 100, COMPUTED_LINE, 'dot', '2.5%'), line(row.ci_high! * 100, COMPUTED_LINE, 'dot', '97.5%'));
   }
   const p = options.published;
   if (p) {
@@ -66,7 +69,7 @@ export function bootstrapHistogramSpec(
   }
   const metric = row.metric === 'exact' ? 'exact-set accuracy' : 'macro F1';
   return {
-    data: [{ type: 'histogram', x, nbinsx: 60, name: 'bootstrap means', marker: { color: '#4c78a8' } }],
+    data: [{ type: 'histogram', x, nbinsx: 60, name: 'bootstrap means', marker: { color: '#9ecae1' } }],
     layout: {
       title: {
         text: `Bootstrap distribution of ${row.contrast} (${metric}), ${x.length.toLocaleString('en-US')} resamples`,

@@ -116,22 +116,24 @@ export function figure3WithPaper(
         return k === undefined ? '' : `paper ${k}/${n}`;
       }),
       hoverinfo: 'text',
+      // A marker at 100 % sits on the axis end: drawn whole, not clipped.
+      cliponaxis: false,
       marker: { symbol: 'diamond-open', size: 12, color: 'black', line: { width: 2 } },
     });
-    // Labels inside the bars, so the paper's markers near the bar ends do not cover them.
-    data[0] = { ...data[0], name: 'Computed', textposition: 'inside', insidetextanchor: 'middle', textfont: { color: 'white' } };
   }
+  // Labels inside the bars (white on blue), so the paper's markers near the bar ends do not cover them.
+  data[0] = { ...data[0], name: 'Computed', textposition: 'inside', insidetextanchor: 'middle', textfont: { color: 'white' } };
   return {
     data,
     layout: {
       ...spec.layout,
       title: { text: options.title },
-      // Room for "100.0% (18/18)" labels right of full bars (no paper markers), and for the legend.
-      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, options.paper ? 105 : 135] },
-      margin: { l: 250, b: 110 },
+      // The axis stops at 100 %; the legend sits below the axis title, inside the bottom margin.
+      xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 100], dtick: 20 },
+      margin: { l: 250, r: 40, b: 120 },
       height: (spec.layout!['height'] as number) + 60,
-      showlegend: options.paper !== null,
-      legend: { orientation: 'h', y: -0.35 },
+      showlegend: true,
+      legend: { orientation: 'h', x: 0, xanchor: 'left', y: -0.3, yanchor: 'top' },
     },
   };
 }

@@ -70,8 +70,9 @@ export function bloomFigureSpec(
 
 /**
  * Regeneration before/after: one column per regenerated case (grouped by model, lowest round-1 PSI
- * first), an open circle at the round-1 PSI, a filled one at the round-2 PSI, joined by a green
- * segment when PSI rose and a red one when it did not. `threshold` draws the selection threshold.
+ * first), an open circle at the round-1 PSI, a filled one at the round-2 PSI, joined by a solid blue
+ * segment when PSI rose and a dotted vermillion one when it did not (Okabe–Ito colours and two line
+ * styles: no red/green pair). `threshold` draws the selection threshold.
  */
 export function regenerationFigureSpec(
   pairs: readonly RegenerationPair[],
@@ -99,10 +100,10 @@ export function regenerationFigureSpec(
   const down = segments(false);
   const improvedCount = sorted.filter((p) => p.after.psi > p.before.psi).length;
   const data: Array<Record<string, unknown>> = [
-    { type: 'scatter', mode: 'lines', name: `PSI rose (${improvedCount})`, x: up.xs, y: up.ys, line: { color: '#2a9d3a', width: 2 }, hoverinfo: 'skip' },
-    { type: 'scatter', mode: 'lines', name: `PSI did not rise (${sorted.length - improvedCount})`, x: down.xs, y: down.ys, line: { color: '#d62728', width: 2 }, hoverinfo: 'skip' },
-    { type: 'scatter', mode: 'markers', name: 'round 1 (before)', x, y: sorted.map((p) => p.before.psi), text: hover, hoverinfo: 'text', marker: { symbol: 'circle-open', size: 7, color: '#444' } },
-    { type: 'scatter', mode: 'markers', name: 'round 2 (after)', x, y: sorted.map((p) => p.after.psi), text: hover, hoverinfo: 'text', marker: { symbol: 'circle', size: 7, color: '#1f77b4' } },
+    { type: 'scatter', mode: 'lines', name: `PSI rose (${improvedCount})`, x: up.xs, y: up.ys, line: { color: '#0072B2', width: 2 }, hoverinfo: 'skip' },
+    { type: 'scatter', mode: 'lines', name: `PSI did not rise (${sorted.length - improvedCount})`, x: down.xs, y: down.ys, line: { color: '#D55E00', width: 2.5, dash: 'dot' }, hoverinfo: 'skip' },
+    { type: 'scatter', mode: 'markers', name: 'round 1 (before)', x, y: sorted.map((p) => p.before.psi), text: hover, hoverinfo: 'text', marker: { symbol: 'circle-open', size: 7, color: '#222222', line: { width: 1.5 } } },
+    { type: 'scatter', mode: 'markers', name: 'round 2 (after)', x, y: sorted.map((p) => p.after.psi), text: hover, hoverinfo: 'text', marker: { symbol: 'circle', size: 7, color: '#222222' } },
   ];
   // Model groups: a divider before each group after the first, and the model's name above its columns.
   const shapes: Array<Record<string, unknown>> = [];

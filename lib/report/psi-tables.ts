@@ -10,9 +10,8 @@
  * (formulas with the response's numbers, evidence, rankings) are formatted with three decimals. Pure
  * functions: notebooks render the rows.
  */
-import { z } from 'zod';
 import { InputError } from '../errors';
-import { parseJsonFile } from '../io/json';
+import type { PublishedPsi } from '../records/published-psi';
 import { SUBSCORES, SUBSCORE_LABELS, validateWeights, type SubscoreName, type Subscores } from '../psi/parameters';
 import { paperModelStoodInFor } from '../simulation/paper-models';
 
@@ -22,24 +21,9 @@ export const NOT_PRINTED = 'not printed';
 /** The paper's four models. */
 export const PAPER_MODELS = ['ChatGPT', 'Gemini', 'Gemma 4', 'Qwen 3'] as const;
 
-const num = z.number();
-const modelMap = z.record(z.string(), num);
-/** The parts of data/published/psi-2026.json the tables use (other fields are kept). */
-export const PublishedPsiSchema = z.looseObject({
-  table1: z.looseObject({ psi: modelMap, sd: modelMap, ef_all_models: num, cl_min: num }),
-  figure1: z.looseObject({ cross_model_mean: z.record(z.string(), num), trend: z.string() }),
-  table2_3: z.looseObject({ delta_psi: num, delta: z.record(z.string(), num) }),
-  table4: z.looseObject({ selected: num, selected_per_model: modelMap, improved: num, improved_rate: num, mean_gain: num }),
-  table5: z.looseObject({ sd_before: num, sd_after: num, delta: z.record(z.string(), num) }),
-  table6: z.looseObject({ weaknesses_resolved_rate: num, meaningful_improvement_rate: num }),
-  design: z.looseObject({ delta_opt: num }),
-});
-export type PublishedPsi = z.infer<typeof PublishedPsiSchema>;
-
-/** Parses the published-numbers file; InputError naming the file and the offending field. */
-export function parsePublishedPsi(text: string, file: string): PublishedPsi {
-  return parseJsonFile(text, file, PublishedPsiSchema);
-}
+// The published-numbers schema lives with the other record schemas; re-exported for existing callers.
+export { PublishedPsiSchema, parsePublishedPsi } from '../records/published-psi';
+export type { PublishedPsi } from '../records/published-psi';
 
 /** Short column labels of the sub-scores, as the paper abbreviates them. */
 export const SUBSCORE_SHORT: Record<SubscoreName, string> = { kd: 'KD', tv: 'TV', sd: 'SD', ef: 'EF', cl: 'CL', ra: 'RA' };

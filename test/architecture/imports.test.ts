@@ -25,6 +25,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['audit', 'notebook'],
   ['figures'],
   ['report'],
+  ['claims'],
+  ['site'],
 ];
 
 /** The one upward import allowed: a simulator implements the provider contract the collector defines. */

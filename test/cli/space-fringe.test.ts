@@ -1,28 +1,46 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kstbench, tempDir, ROOT } from '../support/cli';
 
 const tiny = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
 
-test('space lists every state of the tiny domain with its outer fringe (worked by hand)', () => {
+test('space streams every state of the tiny domain with its outer fringe as JSON Lines (worked by hand)', () => {
   const r = kstbench(['space', '--domain', tiny]);
   assert.equal(r.code, 0, r.stderr);
-  // A ⪯ B, C free: states ∅, A, C, AB, AC, ABC (by size, then canonical order).
-  assert.deepEqual(JSON.parse(r.stdout), {
-    domain: 'tiny',
-    components: ['A', 'B', 'C'],
-    count: 6,
-    states: [
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines[0], { domain: 'tiny', components: ['A', 'B', 'C'], structure: 'quasi-ordinal', notions: [], states: 6 });
+  // A ⪯ B, C free: states ∅, A, C, AB, AC, ABC; one line each (enumeration order, compared as a set).
+  const key = (x: { state: string[] }) => x.state.join(',');
+  assert.deepEqual(
+    lines.slice(1).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+    [
       { state: [], outer_fringe: ['A', 'C'] },
       { state: ['A'], outer_fringe: ['B', 'C'] },
-      { state: ['C'], outer_fringe: ['A'] },
       { state: ['A', 'B'], outer_fringe: ['C'] },
-      { state: ['A', 'C'], outer_fringe: ['B'] },
       { state: ['A', 'B', 'C'], outer_fringe: [] },
+      { state: ['A', 'C'], outer_fringe: ['B'] },
+      { state: ['C'], outer_fringe: ['A'] },
     ],
-  });
+  );
+  assert.equal(kstbench(['space', '--domain', tiny, '--count']).stdout, '6\n');
+  const srbt = kstbench(['space', '--domain', tiny, '--format', 'srbt']).stdout.split('\n');
+  assert.deepEqual(srbt.slice(0, 3), ['#SRBT v2.0 space ASCII', '3', '6']);
+  assert.deepEqual(srbt.slice(3, -1).sort(), ['000', '001', '100', '101', '110', '111']);
+});
+
+test('space refuses a structure above --max-states with one line and writes nothing', () => {
+  const dir = tempDir();
+  const out = join(dir, 'space.jsonl');
+  const r = kstbench(['space', '--domain', tiny, '--max-states', '5', '--out', out]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /the space has 6 states, more than --max-states 5; count it with --count/);
+  assert.equal(r.stderr.trimEnd().split('\n').length, 1);
+  assert.equal(existsSync(out), false);
+  const ok = kstbench(['space', '--domain', tiny, '--out', out]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 7);
 });
 
 test('fringe prints the outer fringe of a state, including the empty and the full state', () => {

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPriceTable } from '../../lib/collect/prices';
 import { kstbench } from '../support/cli';
-import { startFakeLlmServer, type FakeCall, type FakeLlmServer } from '../support/fake-llm-server';
+import { answerSchemaOf, startFakeLlmServer, type FakeCall, type FakeLlmServer } from '../support/fake-llm-server';
 import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
 
 const ROOT = join(__dirname, '..', '..');
@@ -24,7 +24,8 @@ function builtCli(): string {
 }
 
 function answer(call: FakeCall) {
-  const schemaName = call.api === 'openai' ? call.body.response_format.json_schema.name : call.body.tool_choice.name;
+  const { name, schema } = answerSchemaOf(call); // Anthropic's native JSON output carries no schema name
+  const schemaName = name ?? (schema.properties?.prerequisites ? 'kst_next_steps_with_graph' : 'kst_next_steps');
   return { kind: 'json' as const, content: answerPosition1({ schemaName }) };
 }
 
@@ -63,8 +64,8 @@ test('collect --batch: submit, poll, collect; cost at the shipped batch prices; 
   const responses = readLines(join(out, 'responses.jsonl'));
   assert.equal(responses.length, CELLS);
   assert.ok(responses.every((x) => x.status === 'valid' && typeof x.batch_id === 'string'));
-  // cost: reported usage × config/prices.json × (1 − batch_discount)
-  const prices = loadPriceTable(join(ROOT, 'config', 'prices.json'));
+  // cost: reported usage × the shipped prices (config/models.json) × (1 − batch_discount)
+  const prices = loadPriceTable(join(ROOT, 'config', 'models.json'));
   let expected = 0;
   for (const x of responses) {
     const p = prices.models[x.model]!;

@@ -14,7 +14,7 @@ import { kstJobs } from '../../lib/collect/kst-study';
 import { createBatchClient, type BatchClient } from '../../lib/collect/providers/batch';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
-import { startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
+import { answerSchemaOf, startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
 import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
 
 const KEY = 'sk-planted-BATCHMODE-0123456789abcdef';
@@ -95,7 +95,8 @@ function designIndex(domainsDir: string) {
 }
 
 function schemaName(call: FakeCall): string {
-  return call.api === 'openai' ? call.body.response_format.json_schema.name : call.body.tool_choice.name;
+  const { name, schema } = answerSchemaOf(call); // Anthropic's native JSON output carries no schema name
+  return name ?? (schema.properties?.prerequisites ? 'kst_next_steps_with_graph' : 'kst_next_steps');
 }
 
 /**
@@ -231,25 +232,30 @@ test('submit → poll → fetch for both providers: unordered results matched by
   assert.equal(server.requests.length, again);
 });
 
-test('failed and expired items go into follow-up batches up to --max-retries, then get missing records; client errors at once', async () => {
+test('failed and expired items go into follow-up batches up to --max-retries, then get missing records; a client error keeps no record and fails the run', async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();
   const index = designIndex(domainsDir);
   const seen = new Map<string, number>();
-  // Among the OpenAI cells: tiny-b P0 → 529 on the first try only; tiny-b P1 → always expired; tiny-a P1 o2 → 400.
+  // Among the OpenAI cells: tiny-b P0 → 529 on the first try only; tiny-b P1 → always expired; one tiny-a P1 o2 cell → 400.
+  const rejected = index.jobs.filter((j) => j.model === OPENAI && j.runId.startsWith('tiny-a.P1.o2.')).map((j) => j.runId).sort()[0]!;
   server.script((call) => {
     const runId = index.byCustomId.get(call.customId ?? '')!;
     const n = (seen.get(runId) ?? 0) + 1;
     seen.set(runId, n);
     if (runId.startsWith('tiny-b.P0.') && n === 1) return { kind: 'server_error', status: 529 };
     if (runId.startsWith('tiny-b.P1.')) return { kind: 'expired' };
-    if (runId.startsWith('tiny-a.P1.o2.')) return { kind: 'client_error', status: 400, message: 'bad item' };
+    if (runId === rejected) return { kind: 'client_error', status: 400, message: 'bad item' };
     return taggedAnswer(index, call);
   });
   const result = await collectKst(params(out, domainsDir, { models: [OPENAI], maxRetries: 2 }), deps().deps);
-  assert.equal(result.status, 'complete', result.reason);
+  // The 400 is deterministic: that cell keeps no record (it is requested again next run) and the run is not complete.
+  assert.equal(result.status, 'failed', result.reason);
+  assert.match(result.reason ?? '', /1 cell\(s\) ended without a record after a client_error/);
+  assert.equal(result.pending, 1);
   const responses = readLines(join(out, 'responses.jsonl'));
-  assert.equal(responses.length, CELLS_PER_MODEL);
+  assert.equal(responses.length, CELLS_PER_MODEL - 1);
+  assert.ok(!responses.some((r) => r.run_id === rejected));
   const ledger = readLedger(join(out, 'batches.jsonl'));
   // batch 1: all 32; batch 2: the 6 tiny-b P0 + 6 tiny-b P1 cells (3 states × 2 orders each); batch 3: the 6 expired again
   assert.deepEqual(ledger.submitted.map((b) => b.items.length), [CELLS_PER_MODEL, 12, 6]);
@@ -267,11 +273,6 @@ test('failed and expired items go into follow-up batches up to --max-retries, th
       assert.equal(r.attempts, 3, '1 + maxRetries 2');
       assert.equal(r.cost_usd, 0);
       assert.equal(seen.get(r.run_id), 3);
-    } else if (r.run_id.startsWith('tiny-a.P1.o2.')) {
-      assert.equal(r.status, 'missing');
-      assert.equal(r.reason, 'client_error');
-      assert.equal(r.attempts, 1);
-      assert.equal(seen.get(r.run_id), 1);
     } else {
       assert.equal(r.status, 'valid');
       assert.equal(seen.get(r.run_id), 1);
@@ -286,7 +287,9 @@ test('failed and expired items go into follow-up batches up to --max-retries, th
     ['give_up', 'retry_in_next_batch'],
   );
   assert.ok(expired.every((a) => a.error_code === 'batch_expired' && a.billed_estimate.usd === 0));
-  assert.equal(result.written.missing, 6 + 5);
+  assert.equal(result.written.missing, 6);
+  assert.equal(seen.get(rejected), 1, 'a deterministic failure is not sent again in a follow-up batch');
+  assert.equal(items.filter((a) => a.run_id === rejected)[0]!.decision, 'deterministic');
 });
 
 test('a stop right after submission is resumed by polling the stored batch ids; nothing is submitted twice; a live run is refused meanwhile', async () => {
@@ -395,9 +398,9 @@ test('--retry-missing in batch mode: missing cells are submitted again and their
   const index = designIndex(domainsDir);
   server.script((call) => {
     const runId = index.byCustomId.get(call.customId ?? '')!;
-    return runId.startsWith('tiny-b.') ? { kind: 'client_error', status: 400 } : taggedAnswer(index, call);
+    return runId.startsWith('tiny-b.') ? { kind: 'server_error', status: 500 } : taggedAnswer(index, call);
   });
-  await collectKst(params(out, domainsDir, { models: [OPENAI] }), deps().deps);
+  await collectKst(params(out, domainsDir, { models: [OPENAI], maxRetries: 0 }), deps().deps);
   const missing = readLines(join(out, 'responses.jsonl')).filter((r) => r.status === 'missing').map((r) => r.run_id);
   assert.equal(missing.length, 12);
   server.script((call) => taggedAnswer(index, call));

@@ -89,8 +89,10 @@ test('kill test: SIGKILL at seeded random points, resume each time; one final re
   const kills = 5;
   try {
     for (let k = 0; k < kills; k++) {
-      // Kill at a seeded random time after the child's first request (startup time varies with load).
-      const firstRequest = new Promise<void>((resolve) => (notifyRequest = resolve));
+      // Kill at a seeded random time after the child's second request (the first is the model's
+      // pre-flight; startup time varies with load, so the clock starts once cells are being requested).
+      let seen = 0;
+      const firstRequest = new Promise<void>((resolve) => (notifyRequest = () => { if (++seen === 2) resolve(); }));
       const run = spawnCli(cliArgs(domains, out, server.openaiBaseUrl));
       await Promise.race([firstRequest, run.exited]);
       notifyRequest = null;

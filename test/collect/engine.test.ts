@@ -12,6 +12,7 @@ import {
   okResult,
   providerError,
   readLines,
+  stubCollectParams,
   stubProvider,
   tempDir,
   writePrices,
@@ -21,20 +22,7 @@ import {
 const DESIGN_PER_MODEL = 8 * 4 * 2; // 8 states (5 + 3) × 4 conditions × 2 orders
 
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
-  return {
-    domainsDir,
-    models: ['openai:stub'],
-    outDir: out,
-    conditions: ['P0', 'P1', 'P2', 'P3'],
-    orders: 2,
-    concurrency: 3,
-    maxOutputTokens: 16000,
-    timeoutMs: 1000,
-    maxRetries: 5,
-    seed: '42',
-    pricesFile: writePrices(tempDir()),
-    ...extra,
-  };
+  return stubCollectParams(out, domainsDir, { ...extra });
 }
 
 function deps(providers: Record<string, Provider>, extra: Record<string, unknown> = {}) {

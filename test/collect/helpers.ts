@@ -122,3 +122,24 @@ export function readLines(file: string): any[] {
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l));
 }
+
+/**
+ * Parameters of a collect run over the tiny domains with one stub model (`openai:stub`, priced by
+ * writePrices): all four conditions, two orders, seed 42. `extra` overrides any field.
+ */
+export function stubCollectParams(out: string, domainsDir: string, extra: Partial<import('../../lib/collect/collect').CollectParams> = {}): import('../../lib/collect/collect').CollectParams {
+  return {
+    domainsDir,
+    models: ['openai:stub'],
+    outDir: out,
+    conditions: ['P0', 'P1', 'P2', 'P3'],
+    orders: 2,
+    concurrency: 3,
+    maxOutputTokens: 16000,
+    timeoutMs: 1000,
+    maxRetries: 5,
+    seed: '42',
+    pricesFile: writePrices(tempDir()),
+    ...extra,
+  };
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, Appender, readCompleted, repairTail } from '../../lib/collect/store';
 import { tempDir } from './helpers';
@@ -67,7 +67,8 @@ test('directory lock: a live holder blocks, a dead holder is taken over', () => 
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   writeFileSync(lock, dead.stdout);
   const release = acquireLock(lock);
-  assert.equal(readFileSync(lock, 'utf8'), String(process.pid));
+  assert.match(readFileSync(lock, 'utf8'), new RegExp(`^${process.pid} [0-9a-f]{16}$`));
+  assert.deepEqual(readdirSync(dir), ['.collect.lock'], 'no private or takeover file is left behind');
   assert.throws(() => acquireLock(lock, process.ppid), /another collector \(pid \d+\)/);
   release();
   assert.equal(existsSync(lock), false);

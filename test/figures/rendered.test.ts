@@ -39,10 +39,10 @@ after(async () => {
 });
 
 /** What the figure's spec implies, as far as the exports can show it. */
-type Expected = Pick<FigureManifest, 'title' | 'simulated' | 'width' | 'height' | 'types'>;
+type Expected = Pick<FigureManifest, 'title' | 'simulated' | 'width' | 'height' | 'types'> & { pngScale: number };
 
 /** The spec embedded in a figure page (`var spec = {...};`, see figureHtml) and its simulated flag. */
-function expectedFromHtml(file: string): Expected {
+function expectedFromHtml(file: string): Omit<Expected, 'pngScale'> {
   const html = readFileSync(file, 'utf8');
   const line = html.split('\n').find((l) => l.startsWith('var spec = '));
   assert.ok(line, `${file}: no "var spec = ..." line`);
@@ -74,7 +74,8 @@ function expectedFor(name: string): Expected {
     const { title, simulated, width, height, types } = fromJson;
     assert.deepEqual({ title, simulated, width, height, types }, fromHtml, `figures/${name}.json disagrees with figures/${name}.html`);
   }
-  return (fromHtml ?? fromJson)!;
+  // Only the sidecar records the PNG's scale (NaN when it is missing fails the size check).
+  return { ...(fromHtml ?? fromJson)!, pngScale: fromJson?.pngScale ?? Number.NaN };
 }
 
 /** Plotly's SVG group for one trace of each type (the kinds the notebooks draw; extend when new ones appear). */
@@ -109,16 +110,30 @@ function renderedText(title: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** For each figure name, the notebooks whose outputs show it (the link saveFigure's show() prints). */
+/** A figure output: the display_data whose metadata names the figure (saveFigure's show()). */
+interface FigureOutput {
+  data: Record<string, unknown>;
+  metadata: { kstbench?: { figure?: string }; 'image/png'?: { width?: number; height?: number } };
+}
+
+/** The figure outputs of a notebook's code cells. */
+function figureOutputs(file: string): FigureOutput[] {
+  const nb = readNotebook(file);
+  return nb.cells
+    .flatMap((c) => (c.cell_type === 'code' ? (c.outputs ?? []) : []))
+    .map((o) => o as unknown as FigureOutput)
+    .filter((o) => typeof o.metadata?.kstbench?.figure === 'string');
+}
+
+/** For each figure name, the notebooks whose outputs show it. */
 function notebooksShowing(): Map<string, string[]> {
   const shownBy = new Map<string, string[]>();
   for (const file of readdirSync(notebooksDir).filter((n) => n.endsWith('.ipynb')).sort()) {
-    const nb = readNotebook(join(notebooksDir, file));
-    const text = JSON.stringify(nb.cells.map((c) => (c.cell_type === 'code' ? c.outputs : [])));
-    for (const m of text.matchAll(/\(\.\.\/figures\/([A-Za-z0-9._-]+)\.html\)/g)) {
-      const list = shownBy.get(m[1]!) ?? [];
+    for (const o of figureOutputs(join(notebooksDir, file))) {
+      const name = o.metadata.kstbench!.figure!;
+      const list = shownBy.get(name) ?? [];
       if (!list.includes(file)) list.push(file);
-      shownBy.set(m[1]!, list);
+      shownBy.set(name, list);
     }
   }
   return shownBy;
@@ -149,11 +164,11 @@ function hasSimulatedRecord(file: string): boolean {
 test('figureManifest records the drawn title, size and trace types (plotly\'s default type is scatter)', () => {
   const spec = { data: [{ type: 'bar', y: [1] }, { mode: 'lines', y: [2] }, { type: 'heatmap', z: [[1]] }], layout: { width: 300 } };
   assert.deepEqual(figureManifest('m', spec, { title: 'T', simulated: true }), {
-    name: 'm', title: 'T (simulated data)', simulated: true, width: 300, height: 500, traces: 3, types: ['bar', 'scatter', 'heatmap'],
+    name: 'm', title: 'T (simulated data)', simulated: true, width: 300, height: 500, traces: 3, types: ['bar', 'scatter', 'heatmap'], pngScale: 2,
   });
   const titled = { data: [], layout: { title: { text: 'From layout' } } };
   assert.deepEqual(figureManifest('n', titled, { title: 'T', simulated: false, height: 200 }), {
-    name: 'n', title: 'From layout', simulated: false, width: 800, height: 200, traces: 0, types: [],
+    name: 'n', title: 'From layout', simulated: false, width: 800, height: 200, traces: 0, types: [], pngScale: 2,
   });
 });
 
@@ -164,22 +179,24 @@ test('the repository has figures, each with its PNG and a description of its spe
   for (const name of names) expectedFor(name);
 });
 
-test('each figure is shown by exactly one notebook, with the same SVG as the committed file', () => {
+test('each figure is shown by exactly one notebook, as the committed PNG at its size, with no SVG or HTML', () => {
   const shownBy = notebooksShowing();
   for (const name of names) {
     const nbs = shownBy.get(name) ?? [];
     assert.equal(nbs.length, 1, `figures/${name}: shown by ${nbs.length === 0 ? 'no notebook' : nbs.join(', ')}`);
-    const nb = readNotebook(join(notebooksDir, nbs[0]!));
-    const svg = readFileSync(join(figuresDir, `${name}.svg`), 'utf8');
-    const shown = nb.cells.some(
-      (c) =>
-        c.cell_type === 'code' &&
-        (c.outputs ?? []).some((o) => {
-          const data = (o as { data?: Record<string, unknown> }).data?.['image/svg+xml'];
-          return (Array.isArray(data) ? data.join('') : data) === svg;
-        }),
-    );
-    assert.ok(shown, `${nbs[0]} does not show the SVG in figures/${name}.svg (stale figure or notebook?)`);
+    const png = readFileSync(join(figuresDir, `${name}.png`)).toString('base64');
+    const outputs = figureOutputs(join(notebooksDir, nbs[0]!)).filter((o) => o.metadata.kstbench!.figure === name);
+    assert.equal(outputs.length, 1, `${nbs[0]} shows figures/${name} ${outputs.length} times`);
+    const { data, metadata } = outputs[0]!;
+    const shown = Array.isArray(data['image/png']) ? (data['image/png'] as string[]).join('') : data['image/png'];
+    assert.ok(shown === png, `${nbs[0]} does not show the PNG in figures/${name}.png (stale figure or notebook?)`);
+    const expected = expectedFor(name);
+    assert.deepEqual(metadata['image/png'], { width: expected.width, height: expected.height }, `${nbs[0]}: display size of ${name}`);
+    // nbconvert prefers SVG and HTML over PNG, and its cleaner blanks inline SVG: neither may be there.
+    assert.deepEqual(Object.keys(data).sort(), ['application/vnd.plotly.v1+json', 'image/png', 'text/plain'], `${nbs[0]}: MIME types of ${name}`);
+    const plotly = data['application/vnd.plotly.v1+json'] as { data: unknown[]; layout: { width: number; height: number } };
+    assert.equal(plotly.data.length, expected.types.length, `${nbs[0]}: traces in the interactive ${name}`);
+    assert.deepEqual([plotly.layout.width, plotly.layout.height], [expected.width, expected.height]);
   }
 });
 
@@ -229,7 +246,10 @@ for (const name of names) {
     const expected = expectedFor(name);
     const groups = expectedGroups(name, expected.types);
     const png = readFileSync(join(figuresDir, `${name}.png`));
-    assert.deepEqual(pngHeader(png), { width: expected.width, height: expected.height }, `figures/${name}.png size`);
+    // PNGs are exported at PNG_SCALE × the figure's size (the sidecar records the scale).
+    assert.equal(expected.pngScale, 2, `figures/${name}.json: pngScale`);
+    const pngSize = { width: expected.width * expected.pngScale, height: expected.height * expected.pngScale };
+    assert.deepEqual(pngHeader(png), pngSize, `figures/${name}.png size`);
 
     await withPage(async (page) => {
       const errors: string[] = [];
@@ -261,8 +281,8 @@ for (const name of names) {
 
       // The PNG decoded by the browser: same size, and a real share of pixels that are not background.
       const pixels = await pngPixels(page, png);
-      assert.equal(pixels.width, expected.width);
-      assert.equal(pixels.height, expected.height);
+      assert.equal(pixels.width, pngSize.width);
+      assert.equal(pixels.height, pngSize.height);
       // A blank export has 0%; the sparsest committed figure (01-space-slope: thin lines and dots on white)
       // has 2.6%, the bar charts and the heatmap 19-46%.
       const share = pixels.differing / (pixels.width * pixels.height);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { csvCell, saveTable, toCsv, toHtmlTable, toTable } from '../../lib/figures/table';
+import { columnFormats, csvCell, saveTable, toCsv, toHtmlTable, toTable } from '../../lib/figures/table';
 import { InputError } from '../../lib/errors';
 
 test('rows of objects become columns in first-seen order, missing cells null', () => {
@@ -27,15 +27,71 @@ test('CSV quotes only where RFC 4180 needs it and keeps full precision', () => {
   assert.equal(toCsv({ columns: ['x', 'y z'], rows: [[1, 'a'], [2.5, null]] }), 'x,y z\n1,a\n2.5,\n');
 });
 
-test('HTML table escapes text, right-aligns numeric columns and rounds only when asked', () => {
+test('HTML table escapes text, aligns text left and numbers right, and rounds only when asked', () => {
   const html = toHtmlTable({ columns: ['name', 'value'], rows: [['<a&b>', 2 / 3], ['c', 2]] }, { caption: 'T "1"', digits: 3 });
   assert.equal(
     html,
     '<table class="kstbench-table">\n<caption>T &#34;1&#34;</caption>\n' +
-      '<thead><tr><th>name</th><th style="text-align:right">value</th></tr></thead>\n<tbody>\n' +
-      '<tr><td>&#60;a&#38;b&#62;</td><td style="text-align:right">0.667</td></tr>\n' +
-      '<tr><td>c</td><td style="text-align:right">2</td></tr>\n</tbody>\n</table>\n',
+      '<thead><tr><th style="text-align:left">name</th><th style="text-align:right">value</th></tr></thead>\n<tbody>\n' +
+      '<tr><td style="text-align:left">&#60;a&#38;b&#62;</td><td style="text-align:right">0.667</td></tr>\n' +
+      // 2 sits in a column of decimals: the same three decimals as its neighbour
+      '<tr><td style="text-align:left">c</td><td style="text-align:right">2.000</td></tr>\n</tbody>\n</table>\n',
   );
+});
+
+test('percent columns get one decimal (the papers\' precision), counts stay integers, paper columns are not padded', () => {
+  // A computed rate beside the paper's, as in Table IV: 49/60 = 81.666…% and the paper's 82.3.
+  const table = {
+    columns: ['model', 'cases', 'rate %', 'rate % (paper)', 'mean gain', 'p'],
+    rows: [
+      ['all', 60, (49 / 60) * 100, 82.3, 0.04596, '< .0001'],
+      ['a', 6, 100, 'not printed', 0.06447, '.6022'],
+      ['b', 18, 88, 88, 0.5, null],
+    ],
+  };
+  const formats = columnFormats(table, 3);
+  assert.deepEqual(formats, [
+    { numeric: false, digits: undefined },
+    { numeric: true, digits: undefined },
+    { numeric: true, digits: 1 },
+    { numeric: true, digits: 1 },
+    { numeric: true, digits: 3 },
+    { numeric: true, digits: undefined },
+  ]);
+  const cells = [...toHtmlTable(table, { digits: 3 }).matchAll(/<td style="text-align:(left|right)">([^<]*)<\/td>/g)].map((m) => `${m[1]![0]}:${m[2]}`);
+  assert.deepEqual(cells, [
+    'l:all', 'r:60', 'r:81.7', 'r:82.3', 'r:0.046', 'r:&#60; .0001',
+    'l:a', 'r:6', 'r:100.0', 'r:not printed', 'r:0.064', 'r:.6022',
+    'l:b', 'r:18', 'r:88.0', 'r:88.0', 'r:0.500', 'r:',
+  ]);
+});
+
+test('a column "X (paper)" gets the decimals of column "X" (the paper\'s 81.0 stored as 81)', () => {
+  const formats = columnFormats({ columns: ['f1', 'f1 (paper)', 'n', 'n (paper)'], rows: [[83.94, 81, 600, 600]] }, 1);
+  assert.deepEqual(formats.map((f) => f.digits), [1, 1, undefined, undefined]);
+});
+
+test('a table with many columns scrolls sideways and wraps its headers', () => {
+  const columns = Array.from({ length: 17 }, (_, i) => `column ${i + 1}`);
+  // The first column is text (a model name): it keeps its width; the 16 numeric headers wrap.
+  const html = toHtmlTable({ columns, rows: [columns.map((_, i) => (i === 0 ? 'sim-a ≈ Claude Fable 5' : i))] });
+  assert.match(html, /^<div class="kstbench-table-wide" style="overflow-x:auto;max-width:100%">\n<table /);
+  assert.equal([...html.matchAll(/white-space:normal;max-width:8em/g)].length, 16);
+  assert.match(html, /<th style="text-align:left;vertical-align:bottom">column 1<\/th>/);
+  assert.doesNotMatch(toHtmlTable({ columns: ['a', 'b'], rows: [[1, 2]] }), /overflow-x/);
+});
+
+test('fieldsDown shows a wide record on its side: one row per field, one column per record', () => {
+  const table = { columns: ['run', 'verdict', 'precision'], rows: [['r1', 'correct', 0.5], ['r2', 'inconsistent', 1]] };
+  assert.equal(
+    toHtmlTable(table, { fieldsDown: 'verdict', digits: 2 }),
+    '<table class="kstbench-table">\n<thead><tr><th style="text-align:left">field</th><th style="text-align:left">correct</th><th style="text-align:left">inconsistent</th></tr></thead>\n<tbody>\n' +
+      '<tr><th style="text-align:left">run</th><td style="text-align:left">r1</td><td style="text-align:left">r2</td></tr>\n' +
+      '<tr><th style="text-align:left">verdict</th><td style="text-align:left">correct</td><td style="text-align:left">inconsistent</td></tr>\n' +
+      '<tr><th style="text-align:left">precision</th><td style="text-align:right">0.50</td><td style="text-align:right">1.00</td></tr>\n</tbody>\n</table>\n',
+  );
+  assert.throws(() => toHtmlTable(table, { fieldsDown: 'nope' }), /fieldsDown names "nope", which is not a column \(run, verdict, precision\)/);
+  assert.throws(() => toHtmlTable({ ...table, rows: [table.rows[0]!, table.rows[0]!] }, { fieldsDown: 'verdict' }), /repeats a value \(correct, correct\)/);
 });
 
 test('saveTable writes CSV and HTML side by side and rejects unsafe names', () => {

@@ -116,7 +116,19 @@ test('a cycle is printed as a closed path', () => {
 
 test('DomainFileSchema exports a JSON schema', () => {
   const schema = DomainFileSchema.toJSONSchema() as { required?: string[] };
-  assert.deepEqual([...(schema.required ?? [])].sort(), ['components', 'id', 'prerequisites', 'source', 'title']);
+  assert.deepEqual([...(schema.required ?? [])].sort(), ['components', 'id', 'source', 'title']);
+});
+
+test('a domain file gives exactly one of prerequisites, basis, states, surmise', () => {
+  rejects(() => parseDomain(text({ prerequisites: undefined }), FILE), 'exactly one of prerequisites, basis, states or surmise (none given)');
+  rejects(() => parseDomain(text({ basis: [['A']] }), FILE), 'at basis', 'found prerequisites and basis');
+  const d = parseDomain(text({ prerequisites: undefined, basis: [['A'], ['A', 'B'], ['A', 'B', 'C']] }), FILE);
+  assert.equal(d.form, 'basis');
+  assert.equal(d.quasiOrdinal, true);
+  assert.deepEqual(d.prerequisites, [
+    ['A', 'B'],
+    ['B', 'C'],
+  ]);
 });
 
 test('loadDomain and loadDomainDir read files; unreadable and clashing files raise InputError', () => {

@@ -73,7 +73,7 @@ test('the fixture runs with injected parameters, streams, displays and a danfojs
   const html = String(joinData(table[0]!, 'text/html'));
   assert.match(html, /<caption>Fixture table<\/caption>/);
   // 4/3 shown with 2 digits in HTML; df.shape printed as the last expression.
-  assert.match(html, /<td>c<\/td><td style="text-align:right">1\.33<\/td>/);
+  assert.match(html, /<td style="text-align:left">c<\/td><td style="text-align:right">1\.33<\/td>/);
   assert.deepEqual(table[1], { output_type: 'stream', name: 'stdout', text: '[ 3, 2 ]\n' });
   // The CSV keeps full precision: String(4 / 3).
   assert.equal(readFileSync(join(tmp, 'run1', 'tables', 'fixture-table.csv'), 'utf8'), `item,score\na,1\nb,2.5\nc,${String(4 / 3)}\n`);
@@ -84,12 +84,14 @@ test('the fixture runs with injected parameters, streams, displays and a danfojs
     assert.deepEqual(figure, []);
     return;
   }
-  // fig.show(): the static SVG (with the simulated-data watermark), then a link to the HTML.
+  // fig.show(): one bundle (the 2× PNG drawn at the figure's size, the plotly spec, a text line; no SVG),
+  // then a link to the HTML.
   assert.equal(figure.length, 2);
-  const svg = String(joinData(figure[0]!, 'image/svg+xml'));
-  assert.match(svg, /^<svg class="main-svg"/);
-  assert.ok(svg.includes('SIMULATED DATA'));
-  assert.equal(svg, readFileSync(join(tmp, 'run1', 'figures', 'fixture-figure.svg'), 'utf8'));
+  assert.deepEqual(Object.keys(figure[0]!.data ?? {}).sort(), ['application/vnd.plotly.v1+json', 'image/png', 'text/plain']);
+  assert.equal(String(joinData(figure[0]!, 'image/png')), readFileSync(join(tmp, 'run1', 'figures', 'fixture-figure.png')).toString('base64'));
+  assert.equal((figure[0]!.metadata as { kstbench?: { figure?: string } }).kstbench?.figure, 'fixture-figure');
+  assert.match(String(joinData(figure[0]!, 'text/plain')), /^\[figure fixture-figure: .*\(simulated data\)\]$/);
+  assert.ok(readFileSync(join(tmp, 'run1', 'figures', 'fixture-figure.svg'), 'utf8').includes('SIMULATED DATA'));
   assert.match(String(joinData(figure[1]!, 'text/markdown')), /^Interactive version: \[.*fixture-figure\.html\]\(.*fixture-figure\.html\)$/);
 });
 

@@ -10,6 +10,7 @@ import {
   parametersFor,
   parseParameterArgs,
   parseParameterValue,
+  coerceParameters,
 } from '../../lib/notebook/parameters';
 
 const code = (id: string, source: string, tags?: string[]) => ({
@@ -38,12 +39,13 @@ test('values are JSON when they parse, strings otherwise', () => {
 test('-p, --param and notebook-specific names are split out of argv', () => {
   const { params, rest } = parseParameterArgs(['01', '-p', 'resamples', '2000', '--param', 'dataDir=data/x=y', '--param=flag=false', '-p', '03-fig:seed', '"7"', '--other']);
   assert.deepEqual(rest, ['01', '--other']);
-  assert.deepEqual(params.all, { resamples: 2000, dataDir: 'data/x=y', flag: false });
-  assert.deepEqual(params.byNotebook, { '03-fig': { seed: '7' } });
-  assert.deepEqual(parametersFor(params, '03-fig'), { resamples: 2000, dataDir: 'data/x=y', flag: false, seed: '7' });
-  assert.deepEqual(parametersFor(params, '01-a'), { resamples: 2000, dataDir: 'data/x=y', flag: false });
+  // Kept as typed: the type comes from each notebook's declared default (coerceParameters).
+  assert.deepEqual(params.all, { resamples: '2000', dataDir: 'data/x=y', flag: 'false' });
+  assert.deepEqual(params.byNotebook, { '03-fig': { seed: '"7"' } });
+  assert.deepEqual(parametersFor(params, '03-fig'), { resamples: '2000', dataDir: 'data/x=y', flag: 'false', seed: '"7"' });
+  assert.deepEqual(parametersFor(params, '01-a'), { resamples: '2000', dataDir: 'data/x=y', flag: 'false' });
   // A global parameter reaches only the notebooks that declare it; a notebook-specific one always applies.
-  assert.deepEqual(parametersFor(params, '03-fig', ['resamples']), { resamples: 2000, seed: '7' });
+  assert.deepEqual(parametersFor(params, '03-fig', ['resamples']), { resamples: '2000', seed: '"7"' });
   assert.deepEqual(parametersFor(params, '01-a', []), {});
   checkGlobalParameters(params, new Map([['01-a', ['resamples']], ['03-fig', ['dataDir', 'flag']]]));
   assert.throws(() => checkGlobalParameters(params, new Map([['01-a', ['resamples', 'dataDir']]])), /no notebook being run declares a parameter "flag"/);
@@ -88,4 +90,79 @@ test('injection rejects unknown names and notebooks without a parameters cell', 
 
 test('effective parameters: defaults read from the parameters cell, overridden by given values', () => {
   assert.deepEqual(effectiveParameters(nb(), { resamples: 5 }, 'n'), { seed: 's1', resamples: 5, dataDir: 'data/raw' });
+});
+
+/** A notebook whose parameters cell declares one parameter of every kind the convention allows. */
+const typedNb = (): Notebook => ({
+  nbformat: 4,
+  nbformat_minor: 5,
+  metadata: {},
+  cells: [
+    code(
+      'p',
+      [
+        'const seed = "20260908";',
+        'const resamples = 10000; // B',
+        'const quick = false;',
+        'const domains = ["slope", "graph-to-equation"];',
+        'const grid = [0.4, 0.65];',
+        'const threshold: number | null = 0.59;',
+        'const weights: unknown = "equal";',
+        "const label = 'single quoted';",
+        'const models = {};',
+      ].join('\n'),
+      ['parameters'],
+    ),
+  ],
+});
+
+test('command-line texts are coerced to the type of the declared default', () => {
+  const given = {
+    seed: '7', // the README's `-p seed 7`: a string parameter gets the string "7", not the number 7
+    resamples: '2000',
+    quick: 'true',
+    domains: 'slope,graph-to-equation',
+    grid: '[0.5, 0.9]',
+    threshold: 'null',
+    weights: '[1,2,3,4,5,6]',
+    label: 'x y',
+    models: '{"a":"b"}',
+  };
+  assert.deepEqual(coerceParameters(typedNb(), given, 'nb/t.ipynb'), {
+    seed: '7',
+    resamples: 2000,
+    quick: true,
+    domains: ['slope', 'graph-to-equation'],
+    grid: [0.5, 0.9],
+    threshold: null,
+    weights: [1, 2, 3, 4, 5, 6],
+    label: 'x y',
+    models: { a: 'b' },
+  });
+  // A JSON string literal is its content; an array may also be written as JSON; a number with null allowed.
+  assert.deepEqual(coerceParameters(typedNb(), { seed: '"s2"', domains: '["slope"]', threshold: '0.7', grid: '1,2' }, 't'), {
+    seed: 's2',
+    domains: ['slope'],
+    threshold: 0.7,
+    grid: [1, 2],
+  });
+  // The injected cell then declares values of the right type, so tslab compiles it.
+  const injected = injectParameters(typedNb(), coerceParameters(typedNb(), { seed: '7', resamples: '2000' }, 't'), 't');
+  assert.match(cellSource(injected.cells[1]!), /^const seed = "7";\nconst resamples = 2000;\n$/m);
+});
+
+test('a text that cannot be coerced names the notebook, the parameter, its type and a working example', () => {
+  const bad = (name: string, text: string, pattern: RegExp) =>
+    assert.throws(
+      () => coerceParameters(typedNb(), { [name]: text }, 'notebooks/03-score.ipynb'),
+      (e: unknown) => e instanceof InputError && pattern.test(e.message),
+    );
+  bad('resamples', 'abc', /^notebooks\/03-score\.ipynb: parameter resamples is a number \(default 10000\); cannot read "abc" as one\. Example: -p resamples 10000$/);
+  bad('resamples', '', /is a number .* Example: -p resamples 10000$/);
+  bad('quick', 'yes', /parameter quick is a boolean \(default false\); cannot read "yes" as one\. Example: -p quick true$/);
+  bad('grid', '0.5,abc', /parameter grid is an array of numbers \(default \[0\.4, 0\.65\]\).*Example: -p grid '\[0\.4,0\.65\]'$/);
+  bad('grid', '[0.5, "x"]', /parameter grid is an array of numbers/);
+  bad('threshold', 'high', /parameter threshold is a number or null \(default 0\.59\).*Example: -p threshold 0\.59$/);
+  bad('models', '[1]', /parameter models is an object \(default \{\}\).*Example: -p models '\{\}'$/);
+  bad('resampels', '5', /unknown parameter\(s\) resampels/);
 });

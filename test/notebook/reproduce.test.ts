@@ -17,23 +17,47 @@ test('reproduce runs the named notebook with -p overrides and writes the execute
   const r = run([...common, '-p', '01-fixture:repeats', '4', '01']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
-  assert.match(r.stdout, /environment\.md not refreshed: only some notebooks were run/);
+  assert.match(r.stdout, /environment\.md and report\/ not refreshed: only some notebooks were run/);
   const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
   const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
   assert.deepEqual(streams[0]!.text, ['hello x4\n']);
   assert.ok(existsSync(join(out, 'files', 'tables', 'fixture-table.csv')));
 });
 
-test('reproduce stops at a failing notebook with its cell and error, exit 1, committed file untouched', () => {
+test('reproduce stops at a failing notebook with its cell and error, exit 1, and changes nothing', () => {
   const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
   const before = readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8');
-  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', join(out, 'files')]);
+  // Notebook 01 writes into the project's data/processed/ before 02 fails: that must be undone.
+  const inProject = `data/processed/test-reproduce-${process.pid}`;
+  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', inProject]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^FAILED test\/fixtures\/notebooks\/02-fails\.ipynb: cell 2 \(id fails\) failed: RangeError: deliberate failure at 42$/m);
   assert.match(r.stderr, /tmp\/failed-notebooks\/02-fails\.ipynb/);
+  assert.match(r.stderr, /Nothing was changed: no notebook was written, 2 output file\(s\) the run had written were put back as they were\./);
   assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), before);
-  assert.ok(existsSync(join(out, '01-fixture.ipynb')), 'the notebook before the failure was written');
+  assert.ok(!existsSync(inProject), `${inProject} (written by the notebook that succeeded) was removed again`);
   assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
+});
+
+test('reproduce --output-dir puts what the notebooks wrote there, and leaves the project as it was', () => {
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const inProject = `data/processed/test-reproduce-out-${process.pid}`;
+  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', inProject, '01']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!existsSync(inProject), 'nothing left in the project');
+  assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
+  assert.ok(existsSync(join(out, '01-fixture.ipynb')));
+  assert.match(r.stdout, /wrote 1 notebook\(s\) and 2 output file\(s\) to .*; the project's own files are unchanged/);
+});
+
+test('reproduce checks every value against its declared type before running anything', () => {
+  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '-p', 'repeats', 'many']);
+  assert.equal(r.status, 1);
+  assert.equal(
+    r.stderr,
+    'reproduce: test/fixtures/notebooks/01-fixture.ipynb: parameter repeats is a number (default 2); cannot read "many" as one. Example: -p repeats 2\n',
+  );
+  assert.equal(r.stdout, '', 'no notebook ran');
 });
 
 test('reproduce refuses unknown options and unknown notebooks', () => {

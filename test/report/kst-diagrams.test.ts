@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildDomain, loadDomain, type Domain } from '../../lib/kst';
 import { InputError } from '../../lib/errors';
-import { hasseDiagramSpec, hasseLayout, latticeLayout, latticeSpec, shortIds, stateKey, stateLabel } from '../../lib/report/kst-diagrams';
+import { FRINGE_COLOUR, HIGHLIGHT_COLOUR, hasseDiagramSpec, hasseLayout, latticeLayout, latticeSpec, shortIds, stateKey, stateLabel } from '../../lib/report/kst-diagrams';
 import { randomDomain } from '../kst/random-poset';
 
 const slope = loadDomain(join(__dirname, '..', '..', 'data', 'raw', 'domains', 'slope.json'));
@@ -127,8 +127,8 @@ test('lattice spec highlights a state and its outer-fringe edges; a non-state is
   assert.deepEqual(fringe.x, [0, -0.5, null, 0, 0.5, null]);
   assert.deepEqual(fringe.y, [1, 2, null, 1, 2, null]);
   const colours = ((spec.data[2] as { marker: { color: string[] } }).marker.color);
-  assert.equal(colours.filter((c) => c === '#e45756').length, 1);
-  assert.equal(colours.filter((c) => c === '#f58518').length, 2);
+  assert.equal(colours.filter((c) => c === HIGHLIGHT_COLOUR).length, 1);
+  assert.equal(colours.filter((c) => c === FRINGE_COLOUR).length, 2);
   assert.match((spec.layout!.title as { text: string }).text, /state \{1\} in red/);
   const labels = spec.layout!.annotations as Array<{ text: string; x: number; y: number }>;
   assert.equal(labels.length, 11);

@@ -231,7 +231,7 @@ test('graph tables: flat per-response rows and the summary in percent', async ()
     model: 'm',
     domain: 'tiny',
     order: 1,
-    state: '',
+    state: '∅',
     returned_pairs: 'A>B C>A',
     self_pairs: 0,
     cyclic: false,
@@ -250,6 +250,7 @@ test('graph tables: flat per-response rows and the summary in percent', async ()
   assert.deepEqual([table['model'], table['(a) %'], table['(b) %'], table['(c) %'], table['follows own graph %']], ['model m', 50, 50, 0, 50]);
   const spec = graphVerdictSpec(summary, { title: 'P1' });
   assert.deepEqual(spec.data.map((t) => t['x']), [[50], [50], [0]]);
+  assert.equal(graphRowsTable([{ ...row, pairs: [], recommended: [] }])[0]!.returned_pairs, '∅');
 });
 
 test('figure 1 with paper markers: each marker shares its bar\'s offset group', async () => {

@@ -3,19 +3,21 @@
  * SIGKILL) against it:
  *
  *   node --import tsx test/support/fake-llm-server-main.ts [--plan JSON | --plan-file FILE | --handler MODULE]
- *        [--api-key KEY] [--batch-polls N] [--record FILE]
+ *        [--api-key KEY] [--batch-polls N] [--record FILE] [--models JSON] [--gemini]
  *
  * Prints the base URL (`http://127.0.0.1:<port>`) as the first stdout line once listening; runs until
  * SIGTERM/SIGINT. The plan may also come from the FAKE_LLM_PLAN environment variable. A plan is a
  * FakePlan (`{"kind":"json","content":"{…}"}`), an array of FakePlans (answered in call order, the
  * last one repeating), or `{"sequence":[…],"then":{…}}`. `--handler` names a module exporting
  * `handler` (or default) of type FakeHandler, for answers computed from the request. `--record`
- * appends one JSON line per HTTP request (index, method, path, api, body) to FILE.
+ * appends one JSON line per HTTP request (index, method, path, api, body) to FILE. `--models` turns on
+ * request validation like the real APIs (`{"gpt-4o": {"maxOutputTokens": 16384}, …}`, see FakeModel);
+ * `--gemini` refuses type arrays in response schemas, as Gemini's OpenAI-compatible endpoint does.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sequence, startFakeLlmServer, type FakeHandler, type FakePlan } from './fake-llm-server';
+import { sequence, startFakeLlmServer, type FakeHandler, type FakeModel, type FakePlan } from './fake-llm-server';
 
 /** Turns the JSON plan forms into a handler. */
 export function handlerFromPlan(plan: unknown): FakeHandler {
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
       'api-key': { type: 'string' },
       'batch-polls': { type: 'string' },
       record: { type: 'string' },
+      models: { type: 'string' },
+      gemini: { type: 'boolean' },
     },
     strict: true,
   });
@@ -54,6 +58,8 @@ async function main(): Promise<void> {
     ...(handler ? { handler } : {}),
     ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
     ...(values['batch-polls'] ? { batchPollsBeforeDone: Number(values['batch-polls']) } : {}),
+    ...(values.models ? { models: JSON.parse(values.models) as Record<string, FakeModel> } : {}),
+    ...(values.gemini ? { geminiDialect: true } : {}),
     ...(record
       ? { onRequest: (r) => appendFileSync(record, JSON.stringify({ index: r.index, method: r.method, path: r.path, api: r.api, body: r.body }) + '\n') }
       : {}),

@@ -7,7 +7,16 @@
  *   `GET /v1/messages/batches/:id/results`.
  * Every model call (live or batch item) asks a programmable handler for a plan: a normal answer, an
  * HTTP fault, a reset connection, a slow or stalled response, a truncated/malformed/prose answer, or
- * a refusal. Listens on 127.0.0.1 with a random port.
+ * a refusal, or a verbatim error replay (`{kind: 'error', status, body, headers}`, used with the
+ * documented bodies in ./provider-errors.ts).
+ *
+ * With `models` set, the server also validates requests the way the real APIs do (each rule cites
+ * where the real behaviour is documented, see `validateOpenAI` / `validateAnthropic`): unknown model
+ * → 404, a model served only by the Responses API → 404, an output allowance above the model's cap
+ * → 400, a token field the server does not read → 400 `unsupported_parameter`, parameters the model
+ * does not take → 400, forced tool use together with thinking → 400, type arrays in a schema sent to
+ * a Gemini-dialect server → 400. Anthropic `stream: true` is answered as server-sent events.
+ * Listens on 127.0.0.1 with a random port.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,12 +26,30 @@ export type FakeApi = 'openai' | 'anthropic';
 export interface FakeUsage {
   input: number;
   output: number;
+  /** Input tokens read from the prompt cache (OpenAI `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  cached?: number;
+  /** Output tokens spent reasoning (OpenAI `completion_tokens_details.reasoning_tokens`, Anthropic `output_tokens_details.thinking_tokens`). */
+  reasoning?: number;
+}
+
+/** What the server knows about one model when `models` is set (missing fields = no check). */
+export interface FakeModel {
+  /** Largest output allowance accepted. */
+  maxOutputTokens?: number;
+  /** Served by the Responses API only: Chat Completions answers 404. */
+  responsesOnly?: boolean;
+  /** Output-token fields this server refuses for this model (OpenAI reasoning models refuse `max_tokens`). */
+  refuseTokenFields?: Array<'max_tokens' | 'max_completion_tokens'>;
+  /** Body parameters the model refuses (`temperature`, `reasoning_effort`, …). */
+  refuseParams?: string[];
+  /** Anthropic `thinking.type` values accepted (e.g. only `adaptive`). */
+  thinking?: string[];
 }
 
 /** What the server does for one model call. `content` is the answer text (JSON for a normal answer). */
 export type FakePlan =
   | { kind: 'json'; content: string; model?: string; usage?: FakeUsage }
-  | { kind: 'rate_limit'; retryAfterSeconds?: number; retryAfterMs?: number }
+  | { kind: 'rate_limit'; retryAfterSeconds?: number; retryAfterMs?: number; headers?: Record<string, string> }
   | { kind: 'quota' }
   | { kind: 'server_error'; status?: number }
   | { kind: 'auth' }
@@ -42,7 +69,9 @@ export type FakePlan =
   /** OpenAI `message.refusal`; Anthropic `stop_reason: 'refusal'` with `stop_details.explanation`. */
   | { kind: 'refusal'; message?: string }
   /** Batch items only: the request expired before it ran (live calls answer 500). */
-  | { kind: 'expired' };
+  | { kind: 'expired' }
+  /** Replays an error exactly: status, JSON body and headers (see ./provider-errors.ts for documented ones). */
+  | { kind: 'error'; status: number; body: unknown; headers?: Record<string, string> };
 
 /** What the handler sees for one model call. */
 export interface FakeCall {
@@ -76,6 +105,12 @@ export interface FakeLlmServerOptions {
   batchPollsBeforeDone?: number;
   /** Called for every request after it is recorded (e.g. to append a log line). */
   onRequest?: (req: RecordedRequest) => void;
+  /** When set, requests are validated like the real APIs do (see the header); unknown models get 404. */
+  models?: Record<string, FakeModel>;
+  /** This server speaks Gemini's OpenAI-compatible dialect: type arrays in a response schema are refused. */
+  geminiDialect?: boolean;
+  /** Decides, per OpenAI batch, whether it fails as a whole (e.g. `token_limit_exceeded`); null = runs. */
+  openaiBatchFailure?: (lines: number) => { code: string; message: string; line?: number } | null;
 }
 
 export interface FakeLlmServer {
@@ -165,6 +200,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     if (method === 'POST' && path === '/v1/messages/batches') return anthropicBatchCreate(res, body);
     if (method === 'GET' && (m = path.match(/^\/v1\/messages\/batches\/([^/]+)$/))) return anthropicBatchGet(res, m[1]!);
     if (method === 'GET' && (m = path.match(/^\/v1\/messages\/batches\/([^/]+)\/results$/))) return anthropicBatchResults(res, m[1]!);
+    if (method === 'POST' && (m = path.match(/^\/v1\/messages\/batches\/([^/]+)\/cancel$/))) return anthropicBatchCancel(res, m[1]!);
     if (method === 'POST' && openaiPath === '/chat/completions') return openaiChat(res, body);
     if (method === 'POST' && openaiPath === '/files') return openaiFileCreate(res, raw, contentType);
     if (method === 'GET' && (m = openaiPath.match(/^\/files\/([^/]+)\/content$/))) return openaiFileContent(res, m[1]!);
@@ -194,12 +230,16 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   // ---------- OpenAI ----------
 
   async function openaiChat(res: ServerResponse, body: any): Promise<void> {
+    const refused = validateOpenAI(body, options);
+    if (refused) return sendJson(res, refused.status, refused.body);
     const { plan, count } = await nextPlan('openai', body);
     deliver(res, plan, (p) => openaiAnswer(body, p, count), (p) => openaiFailure(p));
   }
 
   function openaiFailure(plan: FakePlan): { status: number; headers: Record<string, string>; body: unknown } | null {
     switch (plan.kind) {
+      case 'error':
+        return { status: plan.status, headers: plan.headers ?? {}, body: plan.body };
       case 'rate_limit':
         return {
           status: 429,
@@ -247,7 +287,13 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       created: FIXED_CREATED,
       model,
       choices: [{ index: 0, message: { role: 'assistant', content, refusal }, finish_reason: finish, logprobs: null }],
-      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+        ...(usage.cached !== undefined ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+        ...(usage.reasoning !== undefined ? { completion_tokens_details: { reasoning_tokens: usage.reasoning } } : {}),
+      },
     };
   }
 
@@ -295,6 +341,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       outputFileId: null,
       errorFileId: null,
       counts: { total: lines.length, completed: 0, failed: 0 },
+      errors: null,
     };
     openaiBatches.set(id, state);
     sendJson(res, 200, openaiBatchObject(state));
@@ -315,11 +362,19 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   function openaiBatchCancel(res: ServerResponse, id: string): void {
     const state = openaiBatches.get(id);
     if (!state) return sendJson(res, 404, { error: { message: `no batch ${id}`, type: 'invalid_request_error', code: null } });
-    if (state.status !== 'completed') state.status = 'cancelled';
+    if (state.status !== 'completed' && state.status !== 'failed') state.status = 'cancelled';
     sendJson(res, 200, openaiBatchObject(state));
   }
 
   async function runOpenAIBatch(state: OpenAIBatchState): Promise<void> {
+    const failure = options.openaiBatchFailure?.(state.lines.length) ?? null;
+    if (failure) {
+      // A batch refused as a whole: status "failed", errors.data lists why, no output or error file
+      // (BatchError shape: openai/openai-python#2084, code token_limit_exceeded, line null).
+      state.status = 'failed';
+      state.errors = { object: 'list', data: [{ code: failure.code, message: failure.message, line: failure.line ?? null, param: null }] };
+      return;
+    }
     const out: string[] = [];
     const errs: string[] = [];
     let n = 0;
@@ -360,7 +415,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       id: s.id,
       object: 'batch',
       endpoint: s.endpoint,
-      errors: null,
+      errors: s.errors,
       input_file_id: s.inputFileId,
       completion_window: s.completionWindow,
       status: s.status,
@@ -377,16 +432,32 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   // ---------- Anthropic ----------
 
   async function anthropicMessage(res: ServerResponse, body: any): Promise<void> {
+    const refused = validateAnthropic(body, options);
+    if (refused) return sendJson(res, refused.status, refused.body);
     const { plan, count } = await nextPlan('anthropic', body);
+    if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error') {
+      return sendAnthropicStream(res, anthropicAnswer(body, plan, count) as Record<string, any>);
+    }
     deliver(res, plan, (p) => anthropicAnswer(body, p, count), (p) => anthropicFailure(p));
   }
 
   function anthropicFailure(plan: FakePlan): { status: number; headers: Record<string, string>; body: unknown } | null {
     switch (plan.kind) {
+      case 'error':
+        return { status: plan.status, headers: plan.headers ?? {}, body: plan.body };
       case 'rate_limit':
         return { status: 429, headers: retryHeaders(plan), body: anthropicErrorBody('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit.') };
       case 'quota':
-        return { status: 429, headers: {}, body: anthropicErrorBody('rate_limit_error', 'You have reached your monthly usage limit for this organization.') };
+        // The monthly spend cap: a 429 rate_limit_error told apart only by error.details.error_code
+        // (node_modules/@anthropic-ai/sdk/core/error-classes.js: '429 enforced_spend_limit_reached').
+        return {
+          status: 429,
+          headers: {},
+          body: {
+            type: 'error',
+            error: { type: 'rate_limit_error', message: 'Your organization has reached its monthly spend limit.', details: { error_code: 'enforced_spend_limit_reached' } },
+          },
+        };
       case 'server_error': {
         const status = plan.status ?? 500;
         return status === 529
@@ -407,6 +478,10 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   function anthropicAnswer(body: any, plan: FakePlan, count: number): unknown {
     const model = ('model' in plan && plan.model) || `${body?.model ?? 'unknown'}-fake-20250101`;
     const toolName: string = body?.tool_choice?.name ?? body?.tools?.[0]?.name ?? 'answer';
+    // Native JSON output (output_config.format) answers in a text block; a request with tools answers
+    // with a tool_use block (https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+    const nativeJson = body?.output_config?.format?.type === 'json_schema';
+    const thinkingOn = body?.thinking?.type === 'enabled' || body?.thinking?.type === 'adaptive';
     const text = answerText(plan);
     let content: unknown[] = [];
     let stopReason = 'end_turn';
@@ -428,11 +503,12 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
           parsed = false;
         }
       }
-      if (parsed) {
+      if (parsed && !nativeJson) {
         content = [{ type: 'tool_use', id: `toolu_fake_${count}`, name: toolName, input }];
         stopReason = 'tool_use';
       } else content = [{ type: 'text', text: text.value }];
     }
+    if (thinkingOn && plan.kind !== 'refusal') content = [{ type: 'thinking', thinking: 'Considering the prerequisites.', signature: 'sig_fake' }, ...content];
     const usage = ('usage' in plan && plan.usage) || defaultUsage(promptText(body), text.value);
     return {
       id: `msg_fake_${count}`,
@@ -443,7 +519,13 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       stop_reason: stopReason,
       stop_sequence: null,
       stop_details: stopDetails,
-      usage: { input_tokens: usage.input, output_tokens: usage.output, cache_creation_input_tokens: null, cache_read_input_tokens: null },
+      usage: {
+        input_tokens: usage.input,
+        output_tokens: usage.output,
+        cache_creation_input_tokens: null,
+        cache_read_input_tokens: usage.cached ?? null,
+        output_tokens_details: usage.reasoning !== undefined ? { thinking_tokens: usage.reasoning } : null,
+      },
     };
   }
 
@@ -481,6 +563,18 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     state.ended = true;
   }
 
+  /** Cancelling ends the batch at once here: unprocessed requests come back `canceled`, and `cancel_initiated_at` is set. */
+  function anthropicBatchCancel(res: ServerResponse, id: string): void {
+    const state = anthropicBatches.get(id);
+    if (!state) return sendJson(res, 404, anthropicErrorBody('not_found_error', `no batch ${id}`));
+    if (!state.ended) {
+      state.cancelled = true;
+      state.results = state.requests.map((r) => ({ custom_id: r.custom_id, result: { type: 'canceled' } }));
+      state.ended = true;
+    }
+    sendJson(res, 200, anthropicBatchObject(state));
+  }
+
   function anthropicBatchResults(res: ServerResponse, id: string): void {
     const state = anthropicBatches.get(id);
     if (!state || !state.ended) return sendJson(res, 404, anthropicErrorBody('not_found_error', `no results for ${id}`));
@@ -505,7 +599,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       expires_at: '2025-01-02T00:00:00Z',
       ended_at: s.ended ? '2025-01-01T00:01:00Z' : null,
       archived_at: null,
-      cancel_initiated_at: null,
+      cancel_initiated_at: s.cancelled ? '2025-01-01T00:00:30Z' : null,
       results_url: s.ended ? `${baseUrl}/v1/messages/batches/${s.id}/results` : null,
     };
   }
@@ -580,10 +674,11 @@ interface OpenAIBatchState {
   metadata: unknown;
   lines: Array<{ custom_id: string; method: string; url: string; body: any }>;
   pollsLeft: number;
-  status: 'validating' | 'in_progress' | 'completed' | 'cancelled';
+  status: 'validating' | 'in_progress' | 'completed' | 'cancelled' | 'failed';
   outputFileId: string | null;
   errorFileId: string | null;
   counts: { total: number; completed: number; failed: number };
+  errors: { object: 'list'; data: Array<{ code: string; message: string; line: number | null; param: string | null }> } | null;
 }
 
 interface AnthropicBatchState {
@@ -591,7 +686,21 @@ interface AnthropicBatchState {
   requests: Array<{ custom_id: string; params: any }>;
   pollsLeft: number;
   ended: boolean;
+  cancelled?: boolean;
   results: Array<{ custom_id: string; result: any }>;
+}
+
+/**
+ * The answer schema a model call asked for, whatever the structured-output mode: OpenAI
+ * `response_format.json_schema` (with its name), Anthropic native `output_config.format` (no name on
+ * the wire) or an Anthropic tool (`tool_choice` / first tool, named).
+ */
+export function answerSchemaOf(call: FakeCall): { name: string | null; schema: Record<string, any> } {
+  const b = call.body ?? {};
+  if (call.api === 'openai') return { name: b.response_format?.json_schema?.name ?? null, schema: b.response_format?.json_schema?.schema ?? {} };
+  if (b.output_config?.format?.schema) return { name: null, schema: b.output_config.format.schema };
+  const tool = (b.tools ?? []).find((t: any) => t.name === b.tool_choice?.name) ?? b.tools?.[0];
+  return { name: tool?.name ?? null, schema: tool?.input_schema ?? {} };
 }
 
 /** A plan that answers in sequence: `plans[count-1]`, then `then` (default: the last plan) for later calls. */
@@ -639,8 +748,8 @@ function defaultUsage(prompt: string, answer: string): FakeUsage {
   return { input: Math.ceil(prompt.length / 4), output: Math.ceil(answer.length / 4) };
 }
 
-function retryHeaders(plan: { retryAfterSeconds?: number; retryAfterMs?: number }): Record<string, string> {
-  const h: Record<string, string> = {};
+function retryHeaders(plan: { retryAfterSeconds?: number; retryAfterMs?: number; headers?: Record<string, string> }): Record<string, string> {
+  const h: Record<string, string> = { ...(plan.headers ?? {}) };
   if (plan.retryAfterSeconds !== undefined) h['retry-after'] = String(plan.retryAfterSeconds);
   if (plan.retryAfterMs !== undefined) h['retry-after-ms'] = String(plan.retryAfterMs);
   return h;
@@ -683,4 +792,151 @@ function parseMultipart(raw: Buffer, contentType: string): Array<{ name: string;
     parts.push({ name, ...(filename !== undefined ? { filename } : {}), value });
   }
   return parts;
+}
+
+/** An error the server sends instead of running a model call. */
+interface Refusal {
+  status: number;
+  body: unknown;
+}
+
+const OPENAI_TOKEN_FIELDS = ['max_tokens', 'max_completion_tokens'] as const;
+
+/**
+ * Chat Completions request checks, as the real API answers them:
+ * - unknown model: 404 `model_not_found` ("The model `x` does not exist or you do not have access to it.");
+ * - model served only by the Responses API: 404, `param: "model"`, `code: null`
+ *   (body quoted in micz/ThunderAI#570);
+ * - output allowance above the cap: 400 `invalid_value`, `param: "max_tokens"` ("max_tokens is too
+ *   large: 20480. This model supports at most 16384 completion tokens…", tailcallhq/forgecode#1185);
+ * - a token field the model refuses: 400 `unsupported_parameter` ("Unsupported parameter:
+ *   'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+ *   devnullvoid/dms-ai-assistant#12);
+ * - a parameter the model refuses: 400 `unsupported_parameter` with that param;
+ * - Gemini dialect: a `type` array anywhere in the response schema → 400 INVALID_ARGUMENT ("Proto
+ *   field is not repeating, cannot start list", Helicone/helicone#5585).
+ */
+function validateOpenAI(body: any, options: FakeLlmServerOptions): Refusal | null {
+  if (options.geminiDialect) {
+    const at = findTypeArray(body?.response_format?.json_schema?.schema, 'response_format.json_schema.schema');
+    if (at) {
+      return {
+        status: 400,
+        body: { error: { code: 400, message: `Invalid JSON payload received. Unknown name "type" at '${at}': Proto field is not repeating, cannot start list.`, status: 'INVALID_ARGUMENT' } },
+      };
+    }
+  }
+  if (!options.models) return null;
+  const name = String(body?.model ?? '');
+  const model = options.models[name];
+  const invalid = (status: number, message: string, param: string | null, code: string | null): Refusal => ({
+    status,
+    body: { error: { message, type: 'invalid_request_error', param, code } },
+  });
+  if (!model) return invalid(404, `The model \`${name}\` does not exist or you do not have access to it.`, null, 'model_not_found');
+  if (model.responsesOnly) {
+    return invalid(404, 'This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?', 'model', null);
+  }
+  for (const field of OPENAI_TOKEN_FIELDS) {
+    if (body?.[field] === undefined) continue;
+    if (model.refuseTokenFields?.includes(field)) {
+      const other = field === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
+      return invalid(400, `Unsupported parameter: '${field}' is not supported with this model. Use '${other}' instead.`, field, 'unsupported_parameter');
+    }
+    if (model.maxOutputTokens !== undefined && body[field] > model.maxOutputTokens) {
+      return invalid(
+        400,
+        `${field} is too large: ${body[field]}. This model supports at most ${model.maxOutputTokens} completion tokens, whereas you provided ${body[field]}.`,
+        field,
+        'invalid_value',
+      );
+    }
+  }
+  for (const param of model.refuseParams ?? []) {
+    if (body?.[param] !== undefined) return invalid(400, `Unsupported parameter: '${param}' is not supported with this model.`, param, 'unsupported_parameter');
+  }
+  return null;
+}
+
+/**
+ * Messages request checks, as the real API answers them (all `invalid_request_error` unless noted):
+ * - unknown model: 404 `not_found_error` "model: <name>";
+ * - `max_tokens` above the cap: 400 "max_tokens: N > M, which is the maximum allowed number of output tokens for <model>";
+ * - thinking with forced tool use: 400 "Thinking may not be enabled when tool_choice forces tool use."
+ *   (https://platform.claude.com/docs/en/build-with-claude/extended-thinking: with thinking only
+ *   tool_choice auto/none is supported);
+ * - a thinking type the model does not take (adaptive-only models): 400.
+ */
+function validateAnthropic(body: any, options: FakeLlmServerOptions): Refusal | null {
+  const thinking = body?.thinking?.type;
+  const thinkingOn = thinking === 'enabled' || thinking === 'adaptive';
+  const forced = body?.tool_choice?.type === 'tool' || body?.tool_choice?.type === 'any';
+  if (thinkingOn && forced) return { status: 400, body: anthropicErrorBody('invalid_request_error', 'Thinking may not be enabled when tool_choice forces tool use.') };
+  if (!options.models) return null;
+  const name = String(body?.model ?? '');
+  const model = options.models[name];
+  if (!model) return { status: 404, body: anthropicErrorBody('not_found_error', `model: ${name}`) };
+  if (model.maxOutputTokens !== undefined && body?.max_tokens > model.maxOutputTokens) {
+    return {
+      status: 400,
+      body: anthropicErrorBody('invalid_request_error', `max_tokens: ${body.max_tokens} > ${model.maxOutputTokens}, which is the maximum allowed number of output tokens for ${name}`),
+    };
+  }
+  if (thinking !== undefined && model.thinking && !model.thinking.includes(thinking)) {
+    return { status: 400, body: anthropicErrorBody('invalid_request_error', `thinking.type: "${thinking}" is not supported for this model. Use ${model.thinking.map((t) => `"${t}"`).join(' or ')}.`) };
+  }
+  for (const param of model.refuseParams ?? []) {
+    if (body?.[param] !== undefined) return { status: 400, body: anthropicErrorBody('invalid_request_error', `${param}: Extra inputs are not permitted`) };
+  }
+  return null;
+}
+
+/** Path of the first `type: [...]` in a schema, or null. */
+function findTypeArray(schema: unknown, path: string): string | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  if (Array.isArray(schema)) {
+    for (let i = 0; i < schema.length; i += 1) {
+      const hit = findTypeArray(schema[i], `${path}[${i}]`);
+      if (hit) return hit;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) {
+    if (k === 'type' && Array.isArray(v)) return path;
+    const hit = findTypeArray(v, `${path}.${k}`);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/**
+ * A Message as the server-sent events of a streamed response (message_start, content blocks with
+ * text_delta / input_json_delta / thinking_delta, message_delta with stop_reason and usage,
+ * message_stop) — the event sequence in https://platform.claude.com/docs/en/build-with-claude/streaming.
+ */
+function sendAnthropicStream(res: ServerResponse, message: Record<string, any>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const { content, stop_reason, stop_sequence, usage, ...rest } = message;
+  event('message_start', { type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  (content as any[]).forEach((block, index) => {
+    if (block.type === 'text') {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      const half = Math.ceil(block.text.length / 2);
+      for (const piece of [block.text.slice(0, half), block.text.slice(half)]) {
+        if (piece !== '') event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+      }
+    } else if (block.type === 'tool_use') {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    } else if (block.type === 'thinking') {
+      event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });
+      event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    }
+    event('content_block_stop', { type: 'content_block_stop', index });
+  });
+  event('message_delta', { type: 'message_delta', delta: { stop_reason, stop_sequence, stop_details: message['stop_details'] ?? null }, usage });
+  event('message_stop', { type: 'message_stop' });
+  res.end();
 }

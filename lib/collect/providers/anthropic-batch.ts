@@ -6,6 +6,7 @@ import { InputError } from '../../errors';
 import { anthropicBatchItemOutcome, anthropicMessageBody } from './anthropic-format';
 import { createAnthropicClient, translateAnthropicError } from './anthropic-provider';
 import { checkBatchRequests, type BatchClient, type BatchStatus } from './batch';
+import type { ModelSettings } from './model-settings';
 import type { CompletionRequest, CompletionResult, ProviderError } from './types';
 
 export interface AnthropicBatchClientOptions {
@@ -13,6 +14,36 @@ export interface AnthropicBatchClientOptions {
   apiKey: string;
   baseURL: string;
   timeoutMs: number;
+  /** Same body settings as live calls (thinking, effort, structured-output mode, caps). */
+  settings?: ModelSettings;
+}
+
+/** The fields of a Message Batch this module reads. */
+export interface AnthropicBatchLike {
+  id: string;
+  processing_status: string;
+  cancel_initiated_at?: string | null;
+  request_counts: { processing: number; succeeded: number; errored: number; canceled: number; expired: number };
+}
+
+/**
+ * A Message Batch → provider-neutral status, as a pure function. A batch whose cancellation was
+ * initiated (`cancel_initiated_at`) is cancelled by its owner and stays so: `cancelledByUser`, and
+ * its `canceled` items come back as deterministic `batch_cancelled` errors.
+ */
+export function anthropicBatchStatus(batch: AnthropicBatchLike): BatchStatus {
+  const c = batch.request_counts;
+  const failed = c.errored + c.canceled + c.expired;
+  const ended = batch.processing_status === 'ended';
+  const cancelled = !!batch.cancel_initiated_at;
+  return {
+    batchId: batch.id,
+    state: !ended ? 'in_progress' : cancelled ? 'cancelled' : 'completed',
+    done: ended,
+    providerStatus: batch.processing_status,
+    counts: { total: c.processing + c.succeeded + failed, succeeded: c.succeeded, failed, pending: c.processing },
+    ...(cancelled ? { cancelledByUser: true } : {}),
+  };
 }
 
 export function createAnthropicBatchClient(options: AnthropicBatchClientOptions): BatchClient {
@@ -34,24 +65,14 @@ export function createAnthropicBatchClient(options: AnthropicBatchClientOptions)
       checkBatchRequests('anthropic', requests);
       const batch = await call(() =>
         client.messages.batches.create({
-          requests: requests.map((r) => ({ custom_id: r.runId, params: anthropicMessageBody(options.model, r) })),
+          requests: requests.map((r) => ({ custom_id: r.runId, params: anthropicMessageBody(options.model, r, options.settings) })),
         }),
       );
       return batch.id;
     },
 
     async pollBatch(batchId: string): Promise<BatchStatus> {
-      const batch = await call(() => client.messages.batches.retrieve(batchId));
-      const c = batch.request_counts;
-      const failed = c.errored + c.canceled + c.expired;
-      const ended = batch.processing_status === 'ended';
-      return {
-        batchId: batch.id,
-        state: !ended ? 'in_progress' : batch.cancel_initiated_at ? 'cancelled' : 'completed',
-        done: ended,
-        providerStatus: batch.processing_status,
-        counts: { total: c.processing + c.succeeded + failed, succeeded: c.succeeded, failed, pending: c.processing },
-      };
+      return anthropicBatchStatus(await call(() => client.messages.batches.retrieve(batchId)));
     },
 
     async fetchBatchResults(batchId: string): Promise<Map<string, CompletionResult | ProviderError>> {

@@ -1,31 +1,78 @@
 /**
- * Anthropic Messages wire format, as pure functions (no SDK at runtime). Structured output is a
- * single forced tool: the tool's `input_schema` is the answer schema and `tool_choice` names it, so
- * the model must answer by "calling" it; the tool input is the answer object.
+ * Anthropic Messages wire format, as pure functions (no SDK at runtime). Structured output is, by
+ * default, the API's native JSON-schema output (`output_config.format: {type: 'json_schema',
+ * schema}`): the answer is the text of the reply, constrained to the schema, and it works with
+ * thinking. The alternative (`structured_output: 'strict_tool'`) is one tool with `strict: true`
+ * whose input is the answer; it is forced by `tool_choice` only when thinking is off, because the
+ * API refuses forced tool use together with thinking.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { classifyAnthropicErrorType, redactSecrets } from './classify';
+import { batchItemNotRun, classifyAnthropicErrorType, redactSecrets } from './classify';
+import { outputAllowance, type ModelSettings } from './model-settings';
 import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
 
+/** What the message body needs from the model settings. */
+export type MessageBodySettings = Pick<
+  ModelSettings,
+  'structured_output' | 'thinking' | 'effort' | 'output_cap' | 'context_window' | 'provider' | 'model'
+>;
+
+/** Settings for a model nothing is known about: native JSON output, thinking explicitly off. */
+export const PLAIN_ANTHROPIC_SETTINGS: MessageBodySettings = {
+  provider: 'anthropic',
+  model: '',
+  structured_output: 'native_json_schema',
+  thinking: 'disabled',
+  effort: null,
+  output_cap: null,
+  context_window: null,
+};
+
+type MessageBody = Anthropic.MessageCreateParamsNonStreaming;
+
 /**
- * Body of `POST /v1/messages`. Example (abridged): `{ model, max_tokens, system, messages: [{ role:
- * 'user', content }], tools: [{ name, description, input_schema }], tool_choice: { type: 'tool', name } }`.
+ * Body of `POST /v1/messages`. Example (abridged, default settings): `{ model, max_tokens, system,
+ * messages: [{ role: 'user', content }], thinking: { type: 'disabled' }, output_config: { format:
+ * { type: 'json_schema', schema } } }`. Thinking is always sent explicitly (`disabled`, `adaptive`
+ * or `enabled` with a budget) and effort when set. No sampling fields: the SDK's Messages
+ * parameters (1.14) have none.
  */
-export function anthropicMessageBody(model: string, req: CompletionRequest): Anthropic.MessageCreateParamsNonStreaming {
-  return {
+export function anthropicMessageBody(model: string, req: CompletionRequest, settings: MessageBodySettings = PLAIN_ANTHROPIC_SETTINGS): MessageBody {
+  const allowance = outputAllowance({ ...settings, model }, req.maxOutputTokens, req.system.length + req.user.length);
+  const body: MessageBody = {
     model,
-    max_tokens: req.maxOutputTokens,
+    max_tokens: allowance,
     system: req.system,
     messages: [{ role: 'user', content: req.user }],
-    tools: [
+  };
+  const thinking = settings.thinking;
+  if (thinking === 'disabled') body.thinking = { type: 'disabled' };
+  else if (thinking === 'adaptive') body.thinking = { type: 'adaptive' };
+  else if (thinking !== null) body.thinking = { type: 'enabled', budget_tokens: thinking.budget_tokens };
+  const thinkingOn = thinking !== null && thinking !== 'disabled';
+  const outputConfig: Anthropic.OutputConfig = {};
+  if (settings.effort !== null) outputConfig.effort = settings.effort as Anthropic.OutputConfig['effort'];
+  if (settings.structured_output === 'strict_tool') {
+    body.tools = [
       {
         name: req.schemaName,
         description: 'Submit your answer. The input of this tool is your complete answer.',
         input_schema: req.jsonSchema as Anthropic.Tool.InputSchema,
+        strict: true,
       },
-    ],
-    tool_choice: { type: 'tool', name: req.schemaName },
-  };
+    ];
+    body.tool_choice = thinkingOn ? { type: 'auto' } : { type: 'tool', name: req.schemaName };
+  } else {
+    outputConfig.format = { type: 'json_schema', schema: req.jsonSchema };
+  }
+  if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
+  return body;
+}
+
+interface ErrorLike {
+  type?: unknown;
+  message?: unknown;
+  details?: { error_code?: unknown } | null;
 }
 
 interface ContentBlockLike {
@@ -37,13 +84,16 @@ interface ContentBlockLike {
 
 /**
  * Maps a Message to a CompletionResult:
- * - `text`: the input of the `tool_use` block named `schemaName` (any tool_use block when null, as
- *   for batch results, where only the one forced tool was offered), serialised with JSON.stringify (so
- *   the collector validates it like any other JSON text); when there is no such block (a refusal,
- *   a truncated answer, a gateway that ignored the tool), the text blocks joined with newlines;
+ * - `text`: with a strict tool, the input of the `tool_use` block named `schemaName` (any tool_use
+ *   block when null, as for batch results, where only the one tool was offered), serialised with
+ *   JSON.stringify (so the collector validates it like any other JSON text); otherwise — native JSON
+ *   output, a refusal, a truncated answer — the text blocks joined with newlines (thinking blocks are
+ *   not part of the answer);
  * - `finishReason`: `stop_reason` as sent (`tool_use`, `max_tokens`, `refusal`, …);
  * - `refusal`: for `stop_reason: 'refusal'`, the explanation from `stop_details`, else the text, else a fixed note;
- * - `usage.inputTokens` counts cache writes and reads too (`input_tokens` excludes them).
+ * - `usage.inputTokens` counts cache writes and reads too (`input_tokens` excludes them);
+ *   `cachedInputTokens` is `cache_read_input_tokens`, `reasoningTokens` is
+ *   `output_tokens_details.thinking_tokens` (part of `output_tokens`).
  */
 export function anthropicResult(
   message: Anthropic.Message,
@@ -65,10 +115,13 @@ export function anthropicResult(
     refusal = typeof explanation === 'string' && explanation !== '' ? explanation : prose !== '' ? prose : 'refused (stop_reason "refusal")';
   }
   const u = message?.usage;
+  const thinkingTokens = (u?.output_tokens_details as { thinking_tokens?: unknown } | null | undefined)?.thinking_tokens;
   const usage = u
     ? {
         inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
         outputTokens: u.output_tokens ?? 0,
+        ...(typeof u.cache_read_input_tokens === 'number' && u.cache_read_input_tokens > 0 ? { cachedInputTokens: u.cache_read_input_tokens } : {}),
+        ...(typeof thinkingTokens === 'number' ? { reasoningTokens: thinkingTokens } : {}),
       }
     : null;
   return {
@@ -98,20 +151,21 @@ export function anthropicBatchItemOutcome(item: unknown, secrets: readonly strin
     case 'succeeded':
       return { customId, outcome: anthropicResult(it.result.message as Anthropic.Message, null, null, null) };
     case 'errored': {
-      const body = it.result.error as { error?: { type?: unknown; message?: unknown }; type?: unknown; message?: unknown } | undefined;
-      const inner = body?.error ?? body;
+      const body = it.result.error as { error?: ErrorLike; type?: unknown; message?: unknown; details?: unknown } | undefined;
+      const inner: ErrorLike | undefined = body?.error ?? (body as ErrorLike | undefined);
       const type = typeof inner?.type === 'string' ? inner.type : null;
       const message = typeof inner?.message === 'string' ? redactSecrets(inner.message, secrets) : '';
-      const errorClass = classifyAnthropicErrorType(type, message);
+      const errorCode = typeof inner?.details?.error_code === 'string' ? inner.details.error_code : null;
+      const errorClass = classifyAnthropicErrorType(type, message, errorCode);
       return {
         customId,
-        outcome: new ProviderError(`anthropic batch item ${type ?? 'error'}: ${message}`, errorClass, type ? { code: type } : {}),
+        outcome: new ProviderError(`anthropic batch item ${errorCode ?? type ?? 'error'}: ${message}`, errorClass, errorCode ?? type ? { code: (errorCode ?? type)! } : {}),
       };
     }
     case 'expired':
-      return { customId, outcome: new ProviderError('anthropic batch item expired before it was processed', 'timeout', { code: 'expired' }) };
+      return { customId, outcome: batchItemNotRun('anthropic', 'expired', 'the request expired before it was processed') };
     case 'canceled':
-      return { customId, outcome: new ProviderError('anthropic batch item was canceled before it was processed', 'server_error', { code: 'canceled' }) };
+      return { customId, outcome: batchItemNotRun('anthropic', 'canceled', 'the batch was canceled before this request was processed') };
     default:
       throw new ProviderError(`anthropic: unknown batch result type ${JSON.stringify(it.result.type)}`, 'server_error');
   }

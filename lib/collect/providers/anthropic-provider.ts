@@ -3,9 +3,11 @@
  * Loaded lazily by `createProvider`. One `complete` = one HTTP attempt (`maxRetries: 0`).
  */
 import { Anthropic, APIConnectionError, APIConnectionTimeoutError, APIError, AnthropicError } from '@anthropic-ai/sdk';
-import { abortError, providerErrorFromHttp, redactSecrets, translateRemainingError } from './classify';
+import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
+import type { ModelSettings } from './model-settings';
+import { preflightWith } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
 
 export interface AnthropicClientOptions {
@@ -30,18 +32,14 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
 }
 
 /** Converts anything the SDK threw into a ProviderError (or the caller's AbortError); our own bugs pass through. */
-export function translateAnthropicError(err: unknown, secrets: readonly string[], deadline?: AttemptDeadline): Error {
+export function translateAnthropicError(err: unknown, secrets: readonly string[], deadline?: AttemptDeadline, context: FailureContext = {}): Error {
   const label = 'anthropic';
   if (deadline?.callerAborted) return abortError();
   if (err instanceof ProviderError) return err;
   if (deadline?.timedOut || err instanceof APIConnectionTimeoutError) {
     return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
   }
-  if (err instanceof APIConnectionError) {
-    const cause = (err as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? ((cause as { cause?: unknown }).cause as Error | undefined)?.message ?? cause.message : err.message;
-    return new ProviderError(`${label}: connection failed (${redactSecrets(String(detail), secrets)})`, 'connection');
-  }
+  if (err instanceof APIConnectionError) return connectionError(err, label, secrets);
   if (err instanceof APIError && typeof err.status === 'number') {
     return providerErrorFromHttp(
       label,
@@ -54,6 +52,7 @@ export function translateAnthropicError(err: unknown, secrets: readonly string[]
         requestId: err.requestID ?? null,
       },
       secrets,
+      context,
     );
   }
   return translateRemainingError(err, label, secrets, err instanceof AnthropicError);
@@ -61,33 +60,63 @@ export function translateAnthropicError(err: unknown, secrets: readonly string[]
 
 export interface AnthropicProviderOptions extends AnthropicClientOptions {
   model: string;
+  /** What to send (thinking, effort, structured-output mode, caps); see model-settings.ts. */
+  settings: ModelSettings;
+  notes?: readonly string[];
+}
+
+/**
+ * Whether the SDK accepts this output allowance without streaming, and with which timeout. The
+ * SDK refuses a non-streaming request it expects to run past 10 minutes (60 min × max_tokens /
+ * 128,000 > 10 min, i.e. max_tokens > 21,333: `calculateNonstreamingTimeout` in
+ * node_modules/@anthropic-ai/sdk/client.js). Passing our own timeout would skip that guard, so we
+ * ask the SDK first: if it accepts, the attempt's timeout is at most the SDK's; if not, we stream.
+ */
+export function nonStreamingTimeoutMs(client: Anthropic, maxTokens: number): number | null {
+  try {
+    return client.calculateNonstreamingTimeout(maxTokens);
+  } catch (err) {
+    if (err instanceof AnthropicError) return null;
+    throw err;
+  }
 }
 
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const client = createAnthropicClient(options);
   const secrets = [options.apiKey];
+  const settings = options.settings;
+  const context: FailureContext = { host: settings.host, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
+  const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
+    validateRequest(req);
+    if (signal?.aborted) throw abortError();
+    const body = anthropicMessageBody(options.model, req, settings);
+    const sdkTimeout = nonStreamingTimeoutMs(client, body.max_tokens);
+    const deadline = startDeadline(req.timeoutMs, signal);
+    try {
+      if (sdkTimeout !== null) {
+        const { data, response, request_id } = await client.messages
+          .create(body, { signal: deadline.signal, timeout: Math.min(req.timeoutMs, sdkTimeout), maxRetries: 0 })
+          .withResponse();
+        return anthropicResult(data, schemaNameFor(req), response.status, request_id ?? null);
+      }
+      const stream = client.messages.stream(body, { signal: deadline.signal, timeout: req.timeoutMs, maxRetries: 0 });
+      const message = await stream.finalMessage();
+      const status = stream.response?.status ?? null;
+      return anthropicResult(message, schemaNameFor(req), status, stream.request_id ?? null);
+    } catch (err) {
+      throw translateAnthropicError(err, secrets, deadline, context);
+    } finally {
+      deadline.dispose();
+    }
+  };
+  /** With native JSON output there is no tool; with a strict tool the answer is the tool named after the schema. */
+  const schemaNameFor = (req: CompletionRequest): string | null => (settings.structured_output === 'strict_tool' ? req.schemaName : null);
   return {
     provider: 'anthropic',
     model: options.model,
     simulated: false,
-    async complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> {
-      validateRequest(req);
-      if (signal?.aborted) throw abortError();
-      const deadline = startDeadline(req.timeoutMs, signal);
-      try {
-        const { data, response, request_id } = await client.messages
-          .create(anthropicMessageBody(options.model, req), {
-            signal: deadline.signal,
-            timeout: req.timeoutMs,
-            maxRetries: 0,
-          })
-          .withResponse();
-        return anthropicResult(data, req.schemaName, response.status, request_id ?? null);
-      } catch (err) {
-        throw translateAnthropicError(err, secrets, deadline);
-      } finally {
-        deadline.dispose();
-      }
-    },
+    complete,
+    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    settings: () => ({ ...settings, stream: 'when the SDK requires it (max_tokens above its non-streaming limit)' }),
   };
 }

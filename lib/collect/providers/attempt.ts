@@ -1,11 +1,13 @@
 /**
- * Plumbing shared by the SDK-backed providers: request validation, the per-attempt deadline, and
- * reading API keys from the environment.
+ * Plumbing shared by the SDK-backed providers: request validation and the per-attempt deadline.
  */
 import { InputError } from '../../errors';
 import type { CompletionRequest } from './types';
 
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Largest delay `setTimeout` honours (2^31 − 1 ms); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Checks the parts of a request the APIs would reject anyway, so the mistake is reported as ours
@@ -23,6 +25,11 @@ export function validateRequest(req: CompletionRequest): void {
     if (!Number.isInteger(value) || value <= 0) {
       throw new InputError(`run ${req.runId}: ${name} must be a positive integer, got ${JSON.stringify(value)}`, where);
     }
+  }
+  // Node's timers take at most 2^31 − 1 ms; a longer delay fires after 1 ms (issue 9 item 2: a
+  // --timeout of 2,147,484 s silently became 1 ms), so refuse it instead.
+  if (req.timeoutMs > MAX_TIMER_MS) {
+    throw new InputError(`run ${req.runId}: timeoutMs ${req.timeoutMs} is above the largest timer Node supports (${MAX_TIMER_MS} ms ≈ 24.8 days)`, where);
   }
 }
 
@@ -67,27 +74,4 @@ export function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptD
       caller?.removeEventListener('abort', onCallerAbort);
     },
   };
-}
-
-/** Looks up an API key variable; the error names the variable, never a value. */
-export function requireEnvKey(env: NodeJS.ProcessEnv, variable: string, forWhat: string): string {
-  const value = env[variable];
-  if (value === undefined || value.trim() === '') {
-    throw new InputError(`${forWhat} needs an API key: set the environment variable ${variable}`, { item: variable });
-  }
-  return value.trim();
-}
-
-/** Validates a --base-url value (http/https) and drops trailing slashes; InputError naming the URL otherwise. */
-export function checkBaseUrl(baseUrl: string, spec: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} is not a valid URL`, { item: baseUrl });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InputError(`--base-url ${JSON.stringify(baseUrl)} for ${spec} must be http(s)`, { item: baseUrl });
-  }
-  return baseUrl.replace(/\/+$/, '');
 }

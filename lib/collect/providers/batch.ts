@@ -5,8 +5,10 @@
  * ProviderError on transport failures; the SDK is required only when a batch client is created.
  */
 import { InputError } from '../../errors';
-import { checkBaseUrl, requireEnvKey } from './attempt';
-import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL } from './defaults';
+import type { Catalogue } from './catalogue';
+import { planProvider } from './plan';
+import type { ModelOptions } from './endpoints';
+import type { ModelSettings } from './model-settings';
 import { parseModelSpec, type CompletionRequest, type CompletionResult, type ProviderError } from './types';
 
 /** Provider-neutral batch state. `done` is true for every state but `in_progress`. */
@@ -19,6 +21,59 @@ export interface BatchStatus {
   /** The provider's own status word (`validating`, `finalizing`, `ended`, …). */
   providerStatus: string;
   counts: { total: number; succeeded: number; failed: number; pending: number };
+  /** The batch-level errors the provider reported (OpenAI `batch.errors.data`), e.g. `token_limit_exceeded`. */
+  errors?: BatchError[];
+  /** For a `failed` batch: what to do with its requests (never "mark them missing"). */
+  failure?: BatchFailurePlan;
+  /** True when someone cancelled the batch (API or dashboard): its unfinished items stay unsent until the user asks. */
+  cancelledByUser?: boolean;
+}
+
+/** One batch-level error: OpenAI `{code, message, line, param}`. */
+export interface BatchError {
+  code: string;
+  message: string;
+  line?: number;
+  param?: string;
+}
+
+/**
+ * What to do with the requests of a batch that failed as a whole:
+ * - `retry_later`: the provider refused the batch for now (OpenAI `token_limit_exceeded`: "Enqueued
+ *   token limit reached … try again once some in_progress batches have been completed",
+ *   openai/openai-python#2084); submit again after `retryAfterMs`, split into `parts` if > 1;
+ * - `split`: the batch was too large as a whole (file size, request count); submit it in `parts`;
+ * - `stop`: the requests themselves are wrong (bad model, bad line); resubmitting cannot help.
+ */
+export type BatchFailurePlan =
+  | { action: 'retry_later'; parts: number; retryAfterMs: number; code: string; message: string }
+  | { action: 'split'; parts: number; code: string; message: string }
+  | { action: 'stop'; code: string; message: string; remedy: string };
+
+/** How long to wait before resubmitting a batch refused for its enqueued tokens. */
+export const BATCH_RETRY_LATER_MS = 10 * 60_000;
+
+const SIZE_CODES = new Set(['max_file_size_exceeded', 'file_too_large', 'too_many_requests_in_batch', 'max_requests_exceeded', 'request_too_large']);
+
+/**
+ * Pure decision for a failed batch from its errors and size. Example: `token_limit_exceeded` on a
+ * 40-request batch → retry later in 2 parts; on a 1-request batch → retry later as is; a size code →
+ * split in 2; anything else (e.g. `model_not_found`, `invalid_json_line`) → stop, with the first
+ * error's message and line.
+ */
+export function planFailedBatch(errors: readonly BatchError[], requestCount: number): BatchFailurePlan {
+  const first = errors[0] ?? { code: 'batch_failed', message: 'the batch failed without an error list' };
+  const token = errors.find((e) => e.code === 'token_limit_exceeded');
+  if (token) return { action: 'retry_later', parts: requestCount > 1 ? 2 : 1, retryAfterMs: BATCH_RETRY_LATER_MS, code: token.code, message: token.message };
+  const size = errors.find((e) => SIZE_CODES.has(e.code));
+  if (size && requestCount > 1) return { action: 'split', parts: 2, code: size.code, message: size.message };
+  const where = first.line !== undefined ? ` (input line ${first.line})` : '';
+  return {
+    action: 'stop',
+    code: first.code,
+    message: `${first.message}${where}`,
+    remedy: 'the batch input itself was refused: fix the model or settings named in the message (the pre-flight checks them) and run again',
+  };
 }
 
 export interface BatchClient {
@@ -38,6 +93,9 @@ export interface BatchClient {
 export interface CreateBatchClientOptions {
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
+  /** Per-model options (--models-file entry), as for live calls. */
+  model?: ModelOptions;
+  catalogue?: Catalogue;
   /** Timeout of each management call (upload, create, poll, download); default 120 s. */
   timeoutMs?: number;
 }
@@ -60,21 +118,27 @@ export function checkBatchRequests(provider: 'openai' | 'anthropic', requests: r
   }
 }
 
-/** Batch client for `openai:<model>` or `anthropic:<model>`; keys from the environment as for live calls. */
+/**
+ * Batch client for `openai:<model>` or `anthropic:<model>`: the same key, base URL and settings as
+ * live calls (`planProvider`), and for OpenAI the organisation and project (OPENAI_ORG_ID,
+ * OPENAI_PROJECT_ID) the live path passes too.
+ */
 export function createBatchClient(spec: string, options: CreateBatchClientOptions = {}): BatchClient {
   const { provider, model } = parseModelSpec(spec);
+  if (provider !== 'openai' && provider !== 'anthropic') {
+    throw new InputError(`${spec}: batch mode is available for openai and anthropic models only`, { item: spec });
+  }
   const env = options.env ?? process.env;
-  const baseURL = options.baseUrl !== undefined ? checkBaseUrl(options.baseUrl, spec) : undefined;
+  const plan = planProvider(spec, options);
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const common = { model, apiKey: plan.apiKey, baseURL: plan.baseURL, timeoutMs, settings: plan.settings };
   if (provider === 'openai') {
-    const apiKey = requireEnvKey(env, 'OPENAI_API_KEY', spec);
     const mod: typeof import('./openai-batch') = require('./openai-batch');
-    return mod.createOpenAIBatchClient({ model, apiKey, baseURL: baseURL ?? DEFAULT_OPENAI_BASE_URL, timeoutMs });
+    return mod.createOpenAIBatchClient({ ...common, organization: env['OPENAI_ORG_ID'] ?? null, project: env['OPENAI_PROJECT_ID'] ?? null });
   }
-  if (provider === 'anthropic') {
-    const apiKey = requireEnvKey(env, 'ANTHROPIC_API_KEY', spec);
-    const mod: typeof import('./anthropic-batch') = require('./anthropic-batch');
-    return mod.createAnthropicBatchClient({ model, apiKey, baseURL: baseURL ?? DEFAULT_ANTHROPIC_BASE_URL, timeoutMs });
-  }
-  throw new InputError(`${spec}: batch mode is available for openai and anthropic models only`, { item: spec });
+  const mod: typeof import('./anthropic-batch') = require('./anthropic-batch');
+  return mod.createAnthropicBatchClient(common);
 }
+
+/** Settings type re-exported for the batch transports. */
+export type { ModelSettings };

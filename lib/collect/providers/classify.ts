@@ -18,9 +18,25 @@ export interface HttpFailure {
   code?: string | null;
   /** Provider error type (OpenAI `error.type`, Anthropic `error.type`, e.g. `rate_limit_error`). */
   type?: string | null;
+  /** The parameter the provider blamed (OpenAI `error.param`). */
+  param?: string | null;
   /** Provider's human-readable message (scrubbed before use). */
   message?: string | null;
   requestId?: string | null;
+}
+
+/** What the remedy text may mention about the failing call. */
+export interface FailureContext {
+  /** Environment variable the key came from, e.g. `OPENAI_API_KEY`. */
+  keyVariable?: string;
+  /** Host the request went to, e.g. `api.openai.com`. */
+  host?: string;
+}
+
+function finiteNumber(text: string | null): number | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**
@@ -30,50 +46,197 @@ export interface HttpFailure {
  */
 export function parseRetryAfterMs(headers: HeaderReader | null | undefined, nowMs: number = Date.now()): number | undefined {
   if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ms = finiteNumber(headers.get('retry-after-ms'));
+  if (ms !== undefined) return Math.max(0, ms);
   const after = headers.get('retry-after');
   if (after === null || after.trim() === '') return undefined;
-  if (Number.isFinite(Number(after))) return Math.max(0, Number(after) * 1000);
+  const seconds = finiteNumber(after);
+  if (seconds !== undefined) return Math.max(0, seconds * 1000);
   const date = Date.parse(after);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 /**
- * True when a failure means the account cannot continue soon (the run must pause, not back off):
- * OpenAI `insufficient_quota`, Anthropic `billing_error`, or a message about quotas, credit or
- * per-day/per-month limits (e.g. "Rate limit reached … on requests per day (RPD)").
+ * OpenAI's reset durations (`x-ratelimit-reset-requests: 1s`, `6m0s`, `20ms`, `1h2m3.5s`) in ms;
+ * undefined when the text is not such a duration.
  */
-export function isQuotaExhaustion(code?: string | null, type?: string | null, message?: string | null): boolean {
-  const tags = [code, type].filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase());
-  if (tags.some((t) => t === 'insufficient_quota' || t === 'billing_error' || t === 'quota_exceeded')) return true;
-  if (!message) return false;
-  return /quota|credit balance|billing|per day|daily|per month|monthly|\bRPD\b|\bTPD\b/i.test(message);
+export function parseResetDurationMs(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined) return undefined;
+  const t = text.trim();
+  const m = t.match(/^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/);
+  if (!m || t === '') return undefined;
+  const [, h, min, s, ms] = m;
+  return Math.round((Number(h ?? 0) * 3600 + Number(min ?? 0) * 60 + Number(s ?? 0)) * 1000 + Number(ms ?? 0));
 }
 
-/** A non-429 client error that is really about money: quota/billing codes, or "credit balance is too low". */
-function isBillingFailure(code?: string | null, type?: string | null, message?: string | null): boolean {
-  return isQuotaExhaustion(code, type, null) || (!!message && /credit balance|insufficient[_ ]quota|exceeded your current quota/i.test(message));
+const OPENAI_RESETS = [
+  ['x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+  ['x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+] as const;
+const ANTHROPIC_RESETS = [
+  ['anthropic-ratelimit-requests-remaining', 'anthropic-ratelimit-requests-reset'],
+  ['anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset'],
+  ['anthropic-ratelimit-input-tokens-remaining', 'anthropic-ratelimit-input-tokens-reset'],
+  ['anthropic-ratelimit-output-tokens-remaining', 'anthropic-ratelimit-output-tokens-reset'],
+] as const;
+
+/**
+ * Wait until the exhausted rate-limit window resets, from the rate-limit headers of a 429: OpenAI
+ * `x-ratelimit-reset-{requests,tokens}` (durations) and Anthropic `anthropic-ratelimit-*-reset`
+ * (RFC 3339 times). Windows whose `remaining` is 0 count; when no header says which window is
+ * exhausted, the longest reset counts. Undefined when no reset header is present.
+ */
+export function parseRateLimitResetMs(headers: HeaderReader | null | undefined, nowMs: number = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const exhausted: number[] = [];
+  const all: number[] = [];
+  for (const [remaining, reset] of OPENAI_RESETS) {
+    const ms = parseResetDurationMs(headers.get(reset));
+    if (ms === undefined) continue;
+    all.push(ms);
+    if (finiteNumber(headers.get(remaining)) === 0) exhausted.push(ms);
+  }
+  for (const [remaining, reset] of ANTHROPIC_RESETS) {
+    const text = headers.get(reset);
+    if (text === null) continue;
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) continue;
+    const ms = Math.max(0, at - nowMs);
+    all.push(ms);
+    if (finiteNumber(headers.get(remaining)) === 0) exhausted.push(ms);
+  }
+  const pick = exhausted.length > 0 ? exhausted : all;
+  return pick.length > 0 ? Math.max(...pick) : undefined;
 }
 
-/** Maps an HTTP status (plus code/type/message for 429s and billing errors) to a transport error class. */
+/** The server's `x-should-retry` header (both SDKs honour it): true, false, or undefined when absent. */
+export function parseShouldRetry(headers: HeaderReader | null | undefined): boolean | undefined {
+  const v = headers?.get('x-should-retry')?.trim().toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : undefined;
+}
+
+/**
+ * Error codes and types that mean the account cannot continue until someone acts (money, not
+ * speed). Decided from codes and types only, never from the wording of a message:
+ * - OpenAI `insufficient_quota` (429; https://platform.openai.com/docs/guides/error-codes);
+ * - Anthropic type `billing_error` (402), and `error.details.error_code`
+ *   `enforced_spend_limit_reached` / `contract_spend_limit_reached` (429) and
+ *   `linked_organization_spend_limit_reached` (402) — node_modules/@anthropic-ai/sdk/core/error-classes.js;
+ * - `quota_exceeded` (gateways).
+ * Anthropic's `ramp_limit_exceeded` (429) is a rate limit: retry after `retry-after`.
+ */
+export const QUOTA_CODES: ReadonlySet<string> = new Set([
+  'insufficient_quota',
+  'billing_error',
+  'enforced_spend_limit_reached',
+  'contract_spend_limit_reached',
+  'linked_organization_spend_limit_reached',
+  'quota_exceeded',
+]);
+
+/**
+ * True when a failure means the account cannot continue soon (the run must stop, not back off). By
+ * code and type only; `message` is accepted for callers of the old signature and ignored, so a rate
+ * limit whose message mentions billing stays a rate limit.
+ */
+export function isQuotaExhaustion(code?: string | null, type?: string | null, _message?: string | null): boolean {
+  return [code, type].some((t) => typeof t === 'string' && QUOTA_CODES.has(t.toLowerCase()));
+}
+
+/**
+ * Anthropic's spend-limit and credit 400s carry no code: the body is only `invalid_request_error`
+ * with a fixed sentence (e.g. `{"type":"error","error":{"type":"invalid_request_error","message":"You
+ * have reached your specified workspace API usage limits. You will regain access on 2026-06-01 at
+ * 00:00 UTC."}}`, anthropics/claude-code#55998; "Your credit balance is too low to access the
+ * Anthropic API…"). The opening of those sentences is therefore the only signal; it is anchored at
+ * the start and applies to HTTP 400 `invalid_request_error` only. Quota versus rate limit (429) is
+ * never decided this way.
+ */
+const ANTHROPIC_MONEY_400 = /^(?:You have reached your specified (?:workspace )?API usage limits|Your credit balance is too low)/;
+
+export function isAnthropicSpendLimit400(status: number, type?: string | null, message?: string | null): boolean {
+  return status === 400 && type === 'invalid_request_error' && typeof message === 'string' && ANTHROPIC_MONEY_400.test(message.trim());
+}
+
+/** Maps an HTTP status (plus code/type, and for Anthropic's code-less 400s the message) to a transport error class. */
 export function classifyStatus(status: number, code?: string | null, type?: string | null, message?: string | null): TransportErrorClass {
-  if (status === 429) return isQuotaExhaustion(code, type, message) ? 'quota' : 'rate_limit';
-  if (status === 402 || (status >= 400 && status < 500 && isBillingFailure(code, type, message))) return 'quota';
+  if (status === 429) return isQuotaExhaustion(code, type) ? 'quota' : 'rate_limit';
+  if (status === 402) return 'quota';
+  if (status >= 400 && status < 500 && (isQuotaExhaustion(code, type) || isAnthropicSpendLimit400(status, type, message))) return 'quota';
   if (status === 401 || status === 403) return 'auth';
   if (status === 408) return 'timeout';
   if (status >= 500) return 'server_error'; // includes Anthropic's 529 overloaded
   return 'client_error';
 }
 
+const TOKEN_PARAMS = new Set(['max_tokens', 'max_completion_tokens', 'max_output_tokens']);
+const SAMPLING_PARAMS = new Set(['temperature', 'top_p', 'top_k', 'reasoning_effort', 'thinking', 'output_config', 'effort']);
+
+/**
+ * A one-line fix for a classified failure, from its code, type and blamed parameter. Examples:
+ * 429 `insufficient_quota` → add credit; 400 param `max_tokens` `unsupported_parameter` → set
+ * `token_field: max_completion_tokens`; 404 `model_not_found` → check the model name.
+ */
+export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure, context: FailureContext = {}): string | undefined {
+  const code = (failure.code ?? '').toLowerCase();
+  const type = (failure.type ?? '').toLowerCase();
+  const param = failure.param ?? '';
+  const key = context.keyVariable ?? 'the API key variable';
+  switch (errorClass) {
+    case 'quota':
+      if (code === 'enforced_spend_limit_reached') return "the organisation reached its usage tier's monthly spend cap: usage resumes at 00:00 UTC on the 1st of next month or after moving to a higher tier; then re-run the same command to resume";
+      if (code === 'contract_spend_limit_reached') return 'the organisation reached its contract spend limit: have the contract limit raised, then re-run the same command to resume';
+      if (type === 'invalid_request_error') return 'raise or remove the spend limit (or buy credit) in the Anthropic Console, or wait for the date in the message; then re-run the same command to resume';
+      return "add credit or raise the budget on the provider's billing page, then re-run the same command to resume";
+    case 'auth':
+      return `the key in ${key} was refused${context.host ? ` by ${context.host}` : ''}: check that it is current, belongs to this provider and may use this model`;
+    case 'rate_limit':
+      return 'wait and retry (the run backs off by itself); lower --concurrency if this persists';
+    case 'client_error':
+      break;
+    default:
+      return undefined;
+  }
+  if (failure.status === 404 || code === 'model_not_found' || param === 'model' || type === 'not_found_error') {
+    return 'the server does not serve this model on Chat Completions/Messages: check the name against config/models.json or the provider\'s model list (it may be retired, or served by the Responses API only)';
+  }
+  if (code === 'context_length_exceeded') return 'prompt plus output allowance exceed the context window: lower --max-output-tokens, or set context_window for this model in --models-file';
+  if (TOKEN_PARAMS.has(param)) {
+    if (code === 'unsupported_parameter') {
+      const other = param === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
+      return `this server does not read ${param}: set "token_field": "${other}" for this model in --models-file`;
+    }
+    return "the output allowance is above this model's cap: lower --max-output-tokens, or set max_output_tokens for this model in --models-file";
+  }
+  if (SAMPLING_PARAMS.has(param) || code === 'unsupported_parameter' || code === 'unsupported_value') {
+    return `the model does not accept ${param || 'a parameter that was sent'}: remove or change it for this model in --models-file`;
+  }
+  if (failure.status === 409) return undefined;
+  return 'the server rejected the request itself (see the message): the same request will fail again until the request or its settings change';
+}
+
+/**
+ * True when the same request cannot succeed by retrying: the server said `x-should-retry: false`, or
+ * the failure is a client error (other than 408/409), an auth failure or a quota/spend limit.
+ * False when the server said `x-should-retry: true`. Undefined otherwise (transient classes).
+ */
+export function isDeterministic(errorClass: TransportErrorClass, status: number | undefined, shouldRetry: boolean | undefined): boolean | undefined {
+  if (shouldRetry === false) return true;
+  if (shouldRetry === true) return false;
+  if (errorClass === 'auth' || errorClass === 'quota') return true;
+  if (errorClass === 'client_error') return status !== 409;
+  return undefined;
+}
+
 /**
  * Anthropic error types (as in batch `errored` results, which carry no HTTP status) to classes.
  * Unknown types count as server errors (transient) rather than being dropped.
  */
-export function classifyAnthropicErrorType(type: string | null | undefined, message?: string | null): TransportErrorClass {
+export function classifyAnthropicErrorType(type: string | null | undefined, message?: string | null, code?: string | null): TransportErrorClass {
+  if (isQuotaExhaustion(code, type)) return 'quota';
   switch (type) {
     case 'rate_limit_error':
-      return isQuotaExhaustion(null, null, message) ? 'quota' : 'rate_limit';
+      return 'rate_limit';
     case 'billing_error':
       return 'quota';
     case 'authentication_error':
@@ -82,7 +245,7 @@ export function classifyAnthropicErrorType(type: string | null | undefined, mess
     case 'invalid_request_error':
     case 'not_found_error':
     case 'request_too_large':
-      return isBillingFailure(null, null, message) ? 'quota' : 'client_error';
+      return type === 'invalid_request_error' && isAnthropicSpendLimit400(400, type, message) ? 'quota' : 'client_error';
     case 'timeout_error':
       return 'timeout';
     default:
@@ -104,15 +267,27 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out.replace(KEY_LIKE, '[redacted]');
 }
 
-/** Builds the ProviderError for one failed HTTP answer; the message is `<provider> HTTP <status> <type/code>: <message>`. */
-export function providerErrorFromHttp(provider: string, failure: HttpFailure, secrets: readonly string[]): ProviderError {
+/**
+ * Builds the ProviderError for one failed HTTP answer; the message is
+ * `<provider> HTTP <status> <code/type>: <message>`. `info` carries the wait the server asked for
+ * (`retry-after-ms`, `retry-after`, else — for a 429 — the exhausted `x-ratelimit-reset-*` /
+ * `anthropic-ratelimit-*-reset` window), `x-should-retry`, whether a retry can help, and a remedy.
+ */
+export function providerErrorFromHttp(provider: string, failure: HttpFailure, secrets: readonly string[], context: FailureContext = {}): ProviderError {
   const errorClass = classifyStatus(failure.status, failure.code, failure.type, failure.message);
   const info: ProviderErrorInfo = { httpStatus: failure.status };
-  const retryAfterMs = parseRetryAfterMs(failure.headers);
+  const retryAfterMs = parseRetryAfterMs(failure.headers) ?? (failure.status === 429 ? parseRateLimitResetMs(failure.headers) : undefined);
   if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs;
   const code = failure.code ?? failure.type;
   if (code) info.code = code;
   if (failure.requestId) info.requestId = failure.requestId;
+  if (failure.param) info.param = failure.param;
+  const shouldRetry = parseShouldRetry(failure.headers);
+  if (shouldRetry !== undefined) info.shouldRetry = shouldRetry;
+  const deterministic = isDeterministic(errorClass, failure.status, shouldRetry);
+  if (deterministic !== undefined) info.deterministic = deterministic;
+  const remedy = remedyFor(errorClass, failure, context);
+  if (remedy) info.remedy = remedy;
   const tag = code ? ` ${code}` : '';
   const detail = failure.message ? `: ${redactSecrets(failure.message, secrets)}` : '';
   return new ProviderError(`${provider} HTTP ${failure.status}${tag}${detail}`, errorClass, info);
@@ -131,6 +306,46 @@ export function translateRemainingError(err: unknown, label: string, secrets: re
     return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
   }
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * A batch item that never ran. `batch_expired` / `expired` → timeout (send it again in a follow-up
+ * batch); `batch_cancelled` / `canceled` → a deterministic client_error with code `batch_cancelled`:
+ * a batch someone cancelled stays cancelled, its items are not re-sent until the user asks (re-run
+ * with --retry-missing); anything else → server_error.
+ */
+export function batchItemNotRun(provider: 'openai' | 'anthropic', code: string, message: string): ProviderError {
+  const text = `${provider} batch item ${code}${message ? `: ${message}` : ''}`;
+  if (code === 'batch_expired' || code === 'expired') return new ProviderError(text, 'timeout', { code: 'batch_expired' });
+  if (code === 'batch_cancelled' || code === 'canceled' || code === 'cancelled') {
+    return new ProviderError(text, 'client_error', {
+      code: 'batch_cancelled',
+      deterministic: true,
+      remedy: 'the batch was cancelled, so its unfinished items were not run; they are not sent again unless you ask (re-run with --retry-missing)',
+    });
+  }
+  return new ProviderError(text, 'server_error', { code });
+}
+
+/**
+ * A connection failure (no HTTP answer) as a ProviderError: the innermost cause's message, scrubbed,
+ * and its system code (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`, …) as `info.code`, so the
+ * collector can tell "nothing listens there" (every call refused) from a dropped connection.
+ */
+export function connectionError(err: Error, label: string, secrets: readonly string[]): ProviderError {
+  let inner: unknown = err;
+  let code: string | undefined;
+  for (let depth = 0; depth < 5 && inner instanceof Error; depth += 1) {
+    const c = (inner as NodeJS.ErrnoException).code;
+    if (typeof c === 'string' && /^E[A-Z_]+$/.test(c)) code = c;
+    const next = (inner as { cause?: unknown }).cause;
+    if (!(next instanceof Error)) break;
+    inner = next;
+  }
+  const detail = inner instanceof Error ? inner.message : String(inner);
+  const info: ProviderErrorInfo = code ? { code } : {};
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') info.remedy = 'nothing answers at this address: start the server or correct the base URL';
+  return new ProviderError(`${label}: connection failed (${redactSecrets(detail, secrets)})`, 'connection', info);
 }
 
 /** The error thrown when the caller's AbortSignal fires (not a transport failure; the collector is stopping). */

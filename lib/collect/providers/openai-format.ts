@@ -4,17 +4,37 @@
  * by the live provider and the Batch API helpers.
  */
 import type OpenAI from 'openai';
-import { providerErrorFromHttp } from './classify';
+import { batchItemNotRun, providerErrorFromHttp } from './classify';
+import { outputAllowance, type ModelSettings } from './model-settings';
 import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
+
+/** What the chat body needs from the model settings (see model-settings.ts). */
+export type ChatBodySettings = Pick<ModelSettings, 'token_field' | 'schema_dialect' | 'reasoning_effort' | 'temperature' | 'top_p' | 'output_cap' | 'context_window' | 'provider' | 'model'>;
+
+/** Settings for a model nothing is known about: OpenAI's token field, OpenAI dialect, no extras. */
+export const PLAIN_OPENAI_SETTINGS: ChatBodySettings = {
+  provider: 'openai',
+  model: '',
+  token_field: 'max_completion_tokens',
+  schema_dialect: 'openai',
+  reasoning_effort: null,
+  temperature: null,
+  top_p: null,
+  output_cap: null,
+  context_window: null,
+};
 
 /**
  * Body of `POST /v1/chat/completions` for one request. Example (abridged):
  * `{ model, messages: [{role:'system',…},{role:'user',…}], response_format: { type: 'json_schema',
- * json_schema: { name, schema, strict: true } }, max_completion_tokens }`.
- * OpenAI-compatible servers (Ollama, vLLM, llama.cpp) often only know the older `max_tokens`, so
- * `legacyMaxTokens` sends both.
+ * json_schema: { name, schema, strict: true } }, max_completion_tokens, reasoning_effort? }`.
+ * Exactly one output-token field is sent — the one this server reads (`token_field`): OpenAI's
+ * reasoning models reject `max_tokens`, Ollama reads only `max_tokens`. The allowance is capped by
+ * `outputAllowance` (model cap, context window). Gemini's endpoint gets the schema in its dialect.
  */
-export function openAIChatBody(model: string, req: CompletionRequest, legacyMaxTokens = false): OpenAI.ChatCompletionCreateParamsNonStreaming {
+export function openAIChatBody(model: string, req: CompletionRequest, settings: ChatBodySettings = PLAIN_OPENAI_SETTINGS): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const schema = settings.schema_dialect === 'gemini' ? toGeminiSchema(req.jsonSchema) : req.jsonSchema;
+  const allowance = outputAllowance({ ...settings, model }, req.maxOutputTokens, req.system.length + req.user.length);
   const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
     model,
     messages: [
@@ -23,12 +43,56 @@ export function openAIChatBody(model: string, req: CompletionRequest, legacyMaxT
     ],
     response_format: {
       type: 'json_schema',
-      json_schema: { name: req.schemaName, schema: req.jsonSchema, strict: true },
+      json_schema: { name: req.schemaName, schema: schema as Record<string, unknown>, strict: true },
     },
-    max_completion_tokens: req.maxOutputTokens,
   };
-  if (legacyMaxTokens) body.max_tokens = req.maxOutputTokens;
+  if (settings.token_field === 'max_tokens') body.max_tokens = allowance;
+  else body.max_completion_tokens = allowance;
+  if (settings.reasoning_effort !== null) body.reasoning_effort = settings.reasoning_effort as OpenAI.ReasoningEffort;
+  if (settings.temperature !== null) body.temperature = settings.temperature;
+  if (settings.top_p !== null) body.top_p = settings.top_p;
   return body;
+}
+
+/**
+ * A JSON schema in the dialect of Gemini's OpenAI-compatible endpoint, which rejects type arrays
+ * (`"type": ["string", "null"]` → 400 "Proto field is not repeating, cannot start list"; reported
+ * in Helicone/helicone#5585): each type array becomes `anyOf` with one branch per type, e.g.
+ * `{type: ['string','null'], description}` → `{anyOf: [{type: 'string'}, {type: 'null'}], description}`.
+ * Applied recursively; the input is not modified.
+ */
+export function toGeminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toGeminiSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const src = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(src)) {
+    if (key === 'properties' || key === '$defs' || key === 'definitions' || key === 'patternProperties') {
+      out[key] = Object.fromEntries(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, toGeminiSchema(v)]));
+    } else if (key === 'items' || key === 'additionalProperties' || key === 'not' || key === 'anyOf' || key === 'oneOf' || key === 'allOf' || key === 'prefixItems') {
+      out[key] = toGeminiSchema(value);
+    } else if (key !== 'type' || !Array.isArray(value)) {
+      out[key] = value;
+    }
+  }
+  const type = src['type'];
+  if (Array.isArray(type)) {
+    // Keywords that belong to a branch (enum, items, properties, …) stay beside anyOf only if they
+    // apply to every branch; with one non-null type they move into that branch.
+    const nonNull = type.filter((t) => t !== 'null');
+    const branchKeys = ['enum', 'items', 'properties', 'required', 'additionalProperties', 'format', 'pattern'];
+    const branchExtras: Record<string, unknown> = {};
+    if (nonNull.length === 1) {
+      for (const k of branchKeys) {
+        if (k in out) {
+          branchExtras[k] = k === 'enum' && Array.isArray(out[k]) ? (out[k] as unknown[]).filter((v) => v !== null) : out[k];
+          delete out[k];
+        }
+      }
+    }
+    out['anyOf'] = type.map((t) => (t === 'null' ? { type: 'null' } : { type: t, ...(nonNull.length === 1 ? branchExtras : {}) }));
+  }
+  return out;
 }
 
 /**
@@ -46,27 +110,36 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
     });
   }
   const usage = completion.usage;
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
   return {
     text: typeof choice.message.content === 'string' ? choice.message.content : '',
     finishReason: choice.finish_reason ?? null,
     refusal: typeof choice.message.refusal === 'string' && choice.message.refusal !== '' ? choice.message.refusal : null,
     modelVersion: typeof completion.model === 'string' ? completion.model : null,
-    usage: usage ? { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } : null,
+    usage: usage
+      ? {
+          inputTokens: usage.prompt_tokens ?? 0,
+          outputTokens: usage.completion_tokens ?? 0,
+          ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
+          ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
+        }
+      : null,
     httpStatus,
     requestId: requestId ?? (typeof completion.id === 'string' ? completion.id : null),
   };
 }
 
 /** One request line of a Batch API input file: `custom_id` is the run ID. */
-export function openAIBatchLine(model: string, req: CompletionRequest, legacyMaxTokens = false): string {
-  return JSON.stringify({ custom_id: req.runId, method: 'POST', url: '/v1/chat/completions', body: openAIChatBody(model, req, legacyMaxTokens) });
+export function openAIBatchLine(model: string, req: CompletionRequest, settings: ChatBodySettings = PLAIN_OPENAI_SETTINGS): string {
+  return JSON.stringify({ custom_id: req.runId, method: 'POST', url: '/v1/chat/completions', body: openAIChatBody(model, req, settings) });
 }
 
 /**
  * One line of a Batch API output or error file → its custom_id and outcome. A 200 response gives a
  * CompletionResult (HTTP status and request id from the line); another status is classified like a
- * live HTTP error (no headers, so no retry-after); a line-level error is `batch_expired` → timeout,
- * anything else (e.g. `batch_cancelled`) → server_error, since the request never ran.
+ * live HTTP error (no headers, so no retry-after); a line-level error means the request never ran
+ * (`batchItemNotRun`: expired → timeout, cancelled → stays cancelled, anything else → server_error).
  */
 export function openAIBatchLineOutcome(line: unknown, secrets: readonly string[]): { customId: string; outcome: CompletionResult | ProviderError } {
   const l = line as {
@@ -100,8 +173,5 @@ export function openAIBatchLineOutcome(line: unknown, secrets: readonly string[]
   }
   const code = typeof l.error?.code === 'string' ? l.error.code : 'batch_error';
   const message = typeof l.error?.message === 'string' ? l.error.message : '';
-  return {
-    customId,
-    outcome: new ProviderError(`openai batch item ${code}: ${message}`, code === 'batch_expired' ? 'timeout' : 'server_error', { code }),
-  };
+  return { customId, outcome: batchItemNotRun('openai', code, message) };
 }

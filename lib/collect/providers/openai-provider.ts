@@ -6,9 +6,11 @@
  * retries) and per-request `timeout` = `req.timeoutMs`, plus our own deadline over the body.
  */
 import { OpenAI, APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
-import { abortError, providerErrorFromHttp, redactSecrets, translateRemainingError } from './classify';
+import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { openAIChatBody, openAIResult } from './openai-format';
+import type { ModelSettings } from './model-settings';
+import { preflightWith } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
 
 export interface OpenAIClientOptions {
@@ -42,17 +44,13 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
  * Converts anything the SDK threw into a ProviderError (or the caller's AbortError). Errors that are
  * not the SDK's (bugs in our code) are rethrown untouched.
  */
-export function translateOpenAIError(err: unknown, label: string, secrets: readonly string[], deadline?: AttemptDeadline): Error {
+export function translateOpenAIError(err: unknown, label: string, secrets: readonly string[], deadline?: AttemptDeadline, context: FailureContext = {}): Error {
   if (deadline?.callerAborted) return abortError();
   if (err instanceof ProviderError) return err;
   if (deadline?.timedOut || err instanceof APIConnectionTimeoutError) {
     return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
   }
-  if (err instanceof APIConnectionError) {
-    const cause = (err as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? ((cause as { cause?: unknown }).cause as Error | undefined)?.message ?? cause.message : err.message;
-    return new ProviderError(`${label}: connection failed (${redactSecrets(String(detail), secrets)})`, 'connection');
-  }
+  if (err instanceof APIConnectionError) return connectionError(err, label, secrets);
   if (err instanceof APIError && typeof err.status === 'number') {
     const body = (err.error ?? {}) as { message?: unknown };
     return providerErrorFromHttp(
@@ -62,10 +60,12 @@ export function translateOpenAIError(err: unknown, label: string, secrets: reado
         headers: err.headers ?? null,
         code: typeof err.code === 'string' ? err.code : null,
         type: typeof err.type === 'string' ? err.type : null,
+        param: typeof err.param === 'string' ? err.param : null,
         message: typeof body.message === 'string' ? body.message : null,
         requestId: err.requestID ?? null,
       },
       secrets,
+      context,
     );
   }
   return translateRemainingError(err, label, secrets, err instanceof OpenAIError);
@@ -74,6 +74,10 @@ export function translateOpenAIError(err: unknown, label: string, secrets: reado
 export interface OpenAIProviderOptions extends OpenAIClientOptions {
   provider: 'openai' | 'openai-compatible';
   model: string;
+  /** What to send (token field, caps, dialect, reasoning effort, sampling); see model-settings.ts. */
+  settings: ModelSettings;
+  /** Lines the pre-flight prints first (catalogue notes). */
+  notes?: readonly string[];
 }
 
 /** A live provider for Chat Completions with strict JSON-schema output. */
@@ -81,29 +85,30 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const client = createOpenAIClient(options);
   const secrets = [options.apiKey];
   const label = options.provider;
-  const legacyMaxTokens = options.provider === 'openai-compatible';
+  const settings = options.settings;
+  const context: FailureContext = { host: settings.host, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
+  const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
+    validateRequest(req);
+    if (signal?.aborted) throw abortError();
+    const body = openAIChatBody(options.model, req, settings);
+    const deadline = startDeadline(req.timeoutMs, signal);
+    try {
+      const { data, response, request_id } = await client.chat.completions
+        .create(body, { signal: deadline.signal, timeout: req.timeoutMs, maxRetries: 0 })
+        .withResponse();
+      return openAIResult(data, response.status, request_id ?? null);
+    } catch (err) {
+      throw translateOpenAIError(err, label, secrets, deadline, context);
+    } finally {
+      deadline.dispose();
+    }
+  };
   return {
     provider: options.provider,
     model: options.model,
     simulated: false,
-    async complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> {
-      validateRequest(req);
-      if (signal?.aborted) throw abortError();
-      const deadline = startDeadline(req.timeoutMs, signal);
-      try {
-        const { data, response, request_id } = await client.chat.completions
-          .create(openAIChatBody(options.model, req, legacyMaxTokens), {
-            signal: deadline.signal,
-            timeout: req.timeoutMs,
-            maxRetries: 0,
-          })
-          .withResponse();
-        return openAIResult(data, response.status, request_id ?? null);
-      } catch (err) {
-        throw translateOpenAIError(err, label, secrets, deadline);
-      } finally {
-        deadline.dispose();
-      }
-    },
+    complete,
+    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    settings: () => ({ ...settings }),
   };
 }

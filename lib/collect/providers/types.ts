@@ -34,6 +34,18 @@ export interface ProviderErrorInfo {
   /** Provider error code or type, e.g. `insufficient_quota`, `overloaded_error`. */
   code?: string;
   requestId?: string;
+  /** The request parameter the provider blamed (OpenAI `error.param`, e.g. `max_tokens`, `model`). */
+  param?: string;
+  /** One-line fix for the user, e.g. "lower --max-output-tokens to at most 16384 for this model". */
+  remedy?: string;
+  /**
+   * True when sending the same request again cannot succeed (unknown model, unsupported parameter,
+   * a cap exceeded, bad key, spend limit, `x-should-retry: false`); false when the server said it is
+   * worth retrying (`x-should-retry: true`). Absent when neither is known.
+   */
+  deterministic?: boolean;
+  /** The server's `x-should-retry` header, when sent. */
+  shouldRetry?: boolean;
 }
 
 /**
@@ -81,10 +93,20 @@ export interface CompletionResult {
   refusal: string | null;
   /** The model version the provider reports having used (the response's `model` field). */
   modelVersion: string | null;
-  usage: { inputTokens: number; outputTokens: number } | null;
+  /**
+   * Token counts as the provider reported them. `inputTokens` includes cached input;
+   * `cachedInputTokens` is the part read from the prompt cache (OpenAI
+   * `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`), billed at the cached
+   * rate. `reasoningTokens` is the part of `outputTokens` spent on hidden reasoning (OpenAI
+   * `completion_tokens_details.reasoning_tokens`, Anthropic `output_tokens_details.thinking_tokens`).
+   */
+  usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; reasoningTokens?: number } | null;
   httpStatus: number | null;
   requestId: string | null;
 }
+
+/** What a pre-flight request found: go (with notes to print), or stop with the provider's message and a fix. */
+export type PreflightResult = { ok: true; notes: string[] } | { ok: false; message: string; remedy: string };
 
 export interface Provider {
   readonly provider: ProviderName;
@@ -92,6 +114,18 @@ export interface Provider {
   readonly simulated: boolean;
   /** One attempt. Throws ProviderError on transport failure; an AbortError (name 'AbortError') when `signal` aborts. */
   complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult>;
+  /**
+   * One cheap real request before the design is dispatched: does the model exist, is the schema
+   * accepted, are the output cap and parameters allowed? Never throws a ProviderError (transient
+   * failures come back as `ok: true` with a note; the run's own retries deal with them).
+   */
+  preflight?(req: CompletionRequest): Promise<PreflightResult>;
+  /**
+   * The settings that define a cell, as sent: API, token field, output cap, sampling, reasoning
+   * effort, thinking, structured-output mode, schema dialect, endpoint host. Plain JSON; goes into
+   * the run fingerprint and every record.
+   */
+  settings?(): Record<string, unknown>;
 }
 
 /** Finish reasons meaning the answer was cut off by the output-token limit (any provider). */

@@ -66,7 +66,7 @@ export interface DomainDifficulty {
  * §4.5.2 appears (Slope hardest without structure and harder still under P1, Equation to Graph easiest).
  */
 export const DOMAIN_DIFFICULTY: Readonly<Record<string, DomainDifficulty>> = {
-  'linear-modelling': { P0: 1.1, P1: 1.1 },
+  'linear-modelling': { P0: 1.25, P1: 1.25 },
   slope: { P0: 4, P1: 5 },
   'graph-to-equation': { P0: 0.9, P1: 0.6 },
   'equation-to-graph': { P0: 0.05, P1: 0.05 },
@@ -104,9 +104,9 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-b',
     mirrors: 'Claude Sonnet 5',
     published: { P0: 60, P1: 61, P2: 85, P3: 96 },
-    belief: { P0: { miss: 0.205, spurious: 0.123 }, P1: { miss: 0.235, spurious: 0.141 } },
+    belief: { P0: { miss: 0.205, spurious: 0.123 }, P1: { miss: 0.205, spurious: 0.123 } },
     consistency: CONSISTENCY,
-    slip: { P0: 0.04, P1: 0.04, P2: 0.18, P3: 0.04 },
+    slip: { P0: 0.04, P1: 0.04, P2: 0.16, P3: 0.03 },
     invalidRate: 0.004,
     invalidWeights: EVEN_INVALID,
   },
@@ -124,7 +124,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-d',
     mirrors: 'GPT-5.6 Terra',
     published: { P0: 57, P1: 63, P2: 95, P3: 93 },
-    belief: { P0: { miss: 0.235, spurious: 0.141 }, P1: { miss: 0.175, spurious: 0.105 } },
+    belief: { P0: { miss: 0.205, spurious: 0.123 }, P1: { miss: 0.175, spurious: 0.105 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.04, P2: 0.05, P3: 0.07 },
     invalidRate: 0.004,
@@ -134,7 +134,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-e',
     mirrors: 'Gemini 3.1 Pro Preview',
     published: { P0: 51, P1: 63, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.265, spurious: 0.159 }, P1: { miss: 0.115, spurious: 0.069 } },
+    belief: { P0: { miss: 0.22, spurious: 0.132 }, P1: { miss: 0.13, spurious: 0.078 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,

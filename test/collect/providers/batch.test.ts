@@ -104,8 +104,8 @@ test('anthropic batch: custom_id per request, poll until ended, results matched 
     max_tokens: 128,
     system: 'sys',
     messages: [{ role: 'user', content: 'state for r-002' }],
-    tools: [{ name: 'next_steps', description: 'Submit your answer. The input of this tool is your complete answer.', input_schema: schema }],
-    tool_choice: { type: 'tool', name: 'next_steps' },
+    thinking: { type: 'disabled' },
+    output_config: { format: { type: 'json_schema', schema } },
   });
 
   await assert.rejects(client.fetchBatchResults(batchId), (e: unknown) => e instanceof InputError && e.message.includes(batchId));
@@ -115,7 +115,7 @@ test('anthropic batch: custom_id per request, poll until ended, results matched 
   assert.deepEqual([...results.keys()].sort(), runIds);
   assert.deepEqual(results.get('r-005'), {
     text: '{"recommended":[2,3]}',
-    finishReason: 'tool_use',
+    finishReason: 'end_turn',
     refusal: null,
     modelVersion: 'claude-test-fake-20250101',
     usage: { inputTokens: 12, outputTokens: 6 },

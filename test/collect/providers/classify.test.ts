@@ -4,6 +4,9 @@ import {
   classifyAnthropicErrorType,
   classifyStatus,
   isQuotaExhaustion,
+  parseRateLimitResetMs,
+  parseResetDurationMs,
+  parseShouldRetry,
   parseRetryAfterMs,
   providerErrorFromHttp,
   redactSecrets,
@@ -26,10 +29,21 @@ test('parseRetryAfterMs: retry-after-ms wins, seconds scale by 1000, HTTP dates 
 
 test('classifyStatus: 429 splits into quota and rate_limit; other statuses by range', () => {
   assert.equal(classifyStatus(429, 'insufficient_quota', 'insufficient_quota', 'You exceeded your current quota'), 'quota');
-  assert.equal(classifyStatus(429, 'rate_limit_exceeded', 'requests', 'Rate limit reached for gpt-4 on requests per day (RPD): Limit 200'), 'quota');
+  // Issue 9 item 1: words in a message never make a 429 a quota stop; codes and types do.
+  assert.equal(classifyStatus(429, 'rate_limit_exceeded', 'requests', 'Rate limit reached for gpt-4 on requests per day (RPD): Limit 200'), 'rate_limit');
+  assert.equal(classifyStatus(429, 'rate_limit_exceeded', 'requests', '… add a payment method at https://platform.openai.com/account/billing'), 'rate_limit');
   assert.equal(classifyStatus(429, 'rate_limit_exceeded', 'tokens', 'Rate limit reached on tokens per min (TPM)'), 'rate_limit');
-  assert.equal(classifyStatus(429, null, 'rate_limit_error', 'exceeded your monthly usage limit'), 'quota');
+  assert.equal(classifyStatus(429, null, 'rate_limit_error', 'exceeded your monthly usage limit'), 'rate_limit');
+  // Item 3: Anthropic spend limits by details.error_code (429) and the code-less 400s.
+  assert.equal(classifyStatus(429, 'enforced_spend_limit_reached', 'rate_limit_error', 'anything'), 'quota');
+  assert.equal(classifyStatus(429, 'contract_spend_limit_reached', 'rate_limit_error', 'anything'), 'quota');
+  assert.equal(classifyStatus(429, 'ramp_limit_exceeded', 'rate_limit_error', 'anything'), 'rate_limit');
+  assert.equal(classifyStatus(402, 'linked_organization_spend_limit_reached', 'billing_error'), 'quota');
   assert.equal(classifyStatus(400, null, 'invalid_request_error', 'Your credit balance is too low to access the Anthropic API.'), 'quota');
+  assert.equal(classifyStatus(400, null, 'invalid_request_error', 'You have reached your specified API usage limits. You will regain access on 2026-06-01 at 00:00 UTC.'), 'quota');
+  assert.equal(classifyStatus(400, null, 'invalid_request_error', 'You have reached your specified workspace API usage limits.'), 'quota');
+  // Anchored: the sentence quoted inside another error is not a spend limit.
+  assert.equal(classifyStatus(400, null, 'invalid_request_error', 'messages.0: "You have reached your specified API usage limits" is not valid'), 'client_error');
   assert.equal(classifyStatus(400, null, 'invalid_request_error', 'max_tokens: must be at most 8192 per day of the week'), 'client_error');
   assert.equal(classifyStatus(401), 'auth');
   assert.equal(classifyStatus(403), 'auth');
@@ -41,17 +55,21 @@ test('classifyStatus: 429 splits into quota and rate_limit; other statuses by ra
   assert.equal(classifyStatus(529), 'server_error');
 });
 
-test('isQuotaExhaustion: codes and messages', () => {
+test('isQuotaExhaustion: codes and types only, never the message', () => {
   assert.equal(isQuotaExhaustion('insufficient_quota'), true);
   assert.equal(isQuotaExhaustion(null, 'billing_error'), true);
+  assert.equal(isQuotaExhaustion('enforced_spend_limit_reached', 'rate_limit_error'), true);
   assert.equal(isQuotaExhaustion(null, null, 'Too many requests, slow down'), false);
+  assert.equal(isQuotaExhaustion('rate_limit_exceeded', 'requests', 'You exceeded your current quota, check billing'), false);
 });
 
 test('classifyAnthropicErrorType covers the documented error types', () => {
   assert.equal(classifyAnthropicErrorType('overloaded_error'), 'server_error');
   assert.equal(classifyAnthropicErrorType('api_error'), 'server_error');
   assert.equal(classifyAnthropicErrorType('rate_limit_error', 'per-minute limit'), 'rate_limit');
-  assert.equal(classifyAnthropicErrorType('rate_limit_error', 'daily limit reached'), 'quota');
+  assert.equal(classifyAnthropicErrorType('rate_limit_error', 'daily limit reached'), 'rate_limit');
+  assert.equal(classifyAnthropicErrorType('rate_limit_error', 'x', 'enforced_spend_limit_reached'), 'quota');
+  assert.equal(classifyAnthropicErrorType('invalid_request_error', 'You have reached your specified API usage limits.'), 'quota');
   assert.equal(classifyAnthropicErrorType('billing_error'), 'quota');
   assert.equal(classifyAnthropicErrorType('authentication_error'), 'auth');
   assert.equal(classifyAnthropicErrorType('permission_error'), 'auth');
@@ -76,14 +94,60 @@ test('providerErrorFromHttp: message, class and info; no key in the message', ()
   );
   assert.ok(err instanceof ProviderError);
   assert.equal(err.errorClass, 'rate_limit');
-  assert.deepEqual(err.info, { httpStatus: 429, retryAfterMs: 3000, code: 'rate_limit_exceeded', requestId: 'req_1' });
+  assert.deepEqual(err.info, { httpStatus: 429, retryAfterMs: 3000, code: 'rate_limit_exceeded', requestId: 'req_1', remedy: err.info.remedy });
+  assert.match(err.info.remedy!, /backs off/);
   assert.equal(err.message, 'openai HTTP 429 rate_limit_exceeded: limit for [redacted]');
   assert.deepEqual(JSON.parse(JSON.stringify(err)), {
     name: 'ProviderError',
     message: 'openai HTTP 429 rate_limit_exceeded: limit for [redacted]',
     errorClass: 'rate_limit',
-    info: { httpStatus: 429, retryAfterMs: 3000, code: 'rate_limit_exceeded', requestId: 'req_1' },
+    info: { httpStatus: 429, retryAfterMs: 3000, code: 'rate_limit_exceeded', requestId: 'req_1', remedy: err.info.remedy },
   });
+});
+
+test('rate-limit waits: x-ratelimit-reset-* of the exhausted window, anthropic-ratelimit-*-reset, x-should-retry', () => {
+  assert.equal(parseResetDurationMs('1s'), 1000);
+  assert.equal(parseResetDurationMs('6m0s'), 360_000);
+  assert.equal(parseResetDurationMs('20ms'), 20);
+  assert.equal(parseResetDurationMs('1h2m3.5s'), 3_723_500);
+  assert.equal(parseResetDurationMs('soon'), undefined);
+  // requests window exhausted (remaining 0): its reset counts, not the tokens window's
+  const h = headers({ 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1m30s', 'x-ratelimit-remaining-tokens': '9', 'x-ratelimit-reset-tokens': '6s' });
+  assert.equal(parseRateLimitResetMs(h), 90_000);
+  // nothing says which window: the longest reset
+  assert.equal(parseRateLimitResetMs(headers({ 'x-ratelimit-reset-requests': '2s', 'x-ratelimit-reset-tokens': '7s' })), 7000);
+  const now = Date.parse('2026-12-01T10:00:00Z');
+  assert.equal(parseRateLimitResetMs(headers({ 'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': '2026-12-01T10:00:42Z' }), now), 42_000);
+  // retry-after wins over reset headers; reset headers only count for a 429
+  const rl = providerErrorFromHttp('openai', { status: 429, headers: h, code: 'rate_limit_exceeded', type: 'requests' }, []);
+  assert.equal(rl.info.retryAfterMs, 90_000);
+  const ra = providerErrorFromHttp('openai', { status: 429, headers: headers({ 'retry-after': '2', 'x-ratelimit-reset-requests': '1m' }), code: 'rate_limit_exceeded' }, []);
+  assert.equal(ra.info.retryAfterMs, 2000);
+  assert.equal(providerErrorFromHttp('openai', { status: 500, headers: h }, []).info.retryAfterMs, undefined);
+  assert.equal(parseShouldRetry(headers({ 'x-should-retry': 'false' })), false);
+  const no = providerErrorFromHttp('openai', { status: 503, headers: headers({ 'x-should-retry': 'false' }) }, []);
+  assert.equal(no.errorClass, 'server_error');
+  assert.equal(no.info.deterministic, true);
+  assert.equal(no.info.shouldRetry, false);
+  const yes = providerErrorFromHttp('openai', { status: 400, headers: headers({ 'x-should-retry': 'true' }) }, []);
+  assert.equal(yes.info.deterministic, false);
+});
+
+test('remedies and determinism from code, type and blamed parameter', () => {
+  const e = (f: Parameters<typeof providerErrorFromHttp>[1]) => providerErrorFromHttp('openai', f, [], { keyVariable: 'OPENAI_API_KEY', host: 'api.openai.com' });
+  const missing = e({ status: 404, code: 'model_not_found', type: 'invalid_request_error' });
+  assert.equal(missing.info.deterministic, true);
+  assert.match(missing.info.remedy!, /config\/models\.json/);
+  const cap = e({ status: 400, code: 'invalid_value', param: 'max_tokens' });
+  assert.match(cap.info.remedy!, /lower --max-output-tokens/);
+  assert.equal(cap.info.param, 'max_tokens');
+  assert.match(e({ status: 400, code: 'unsupported_parameter', param: 'max_tokens' }).info.remedy!, /"token_field": "max_completion_tokens"/);
+  assert.match(e({ status: 400, code: 'unsupported_parameter', param: 'temperature' }).info.remedy!, /does not accept temperature/);
+  assert.match(e({ status: 401, code: 'invalid_api_key' }).info.remedy!, /OPENAI_API_KEY was refused by api\.openai\.com/);
+  assert.match(e({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' }).info.remedy!, /add credit/);
+  assert.match(e({ status: 429, code: 'enforced_spend_limit_reached', type: 'rate_limit_error' }).info.remedy!, /1st of next month/);
+  assert.equal(e({ status: 409 }).info.deterministic, false);
+  assert.equal(e({ status: 500 }).info.deterministic, undefined);
 });
 
 test('parseModelSpec splits at the first colon and rejects bad specs', () => {

@@ -31,10 +31,39 @@ test('anthropicResult: tool input as JSON, input tokens include cache writes and
     finishReason: 'tool_use',
     refusal: null,
     modelVersion: 'claude-x-20250101',
-    usage: { inputTokens: 150, outputTokens: 9 },
+    usage: { inputTokens: 150, outputTokens: 9, cachedInputTokens: 30 },
     httpStatus: 200,
     requestId: 'req_9',
   });
+});
+
+test('usage: cached and reasoning tokens from both providers (issue 9 item 14)', () => {
+  // Anthropic: cache_read_input_tokens and output_tokens_details.thinking_tokens (Usage in
+  // node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts)
+  const a = anthropicResult(
+    anthropicMessage({
+      content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, { type: 'text', text: '{"a":1}' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 10, output_tokens: 50, cache_creation_input_tokens: null, cache_read_input_tokens: 90, output_tokens_details: { thinking_tokens: 35 } },
+    }),
+    null,
+    200,
+    null,
+  );
+  assert.equal(a.text, '{"a":1}', 'thinking blocks are not part of the answer');
+  assert.deepEqual(a.usage, { inputTokens: 100, outputTokens: 50, cachedInputTokens: 90, reasoningTokens: 35 });
+  // OpenAI: prompt_tokens_details.cached_tokens, completion_tokens_details.reasoning_tokens (CompletionUsage)
+  const o = openAIResult(
+    {
+      id: 'c',
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: '{}', refusal: null }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 2000, completion_tokens: 700, total_tokens: 2700, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 512 } },
+    } as never,
+    200,
+    null,
+  );
+  assert.deepEqual(o.usage, { inputTokens: 2000, outputTokens: 700, cachedInputTokens: 1024, reasoningTokens: 512 });
 });
 
 test('anthropicResult: without the named tool the text blocks are the answer; refusal falls back to text', () => {
@@ -58,7 +87,12 @@ test('openAIResult: no usage → null; no choices → server_error', () => {
 test('openAIBatchLineOutcome: line-level errors and unreadable lines', () => {
   const cancelled = openAIBatchLineOutcome({ custom_id: 'r1', response: null, error: { code: 'batch_cancelled', message: 'cancelled' } }, []);
   assert.equal(cancelled.customId, 'r1');
-  assert.ok(cancelled.outcome instanceof ProviderError && cancelled.outcome.errorClass === 'server_error');
+  // A cancelled batch stays cancelled: deterministic, not a transient error that would be re-sent.
+  assert.ok(cancelled.outcome instanceof ProviderError && cancelled.outcome.errorClass === 'client_error');
+  assert.equal(cancelled.outcome.info.code, 'batch_cancelled');
+  assert.equal(cancelled.outcome.info.deterministic, true);
+  const expired = openAIBatchLineOutcome({ custom_id: 'r3', response: null, error: { code: 'batch_expired', message: 'late' } }, []);
+  assert.ok(expired.outcome instanceof ProviderError && expired.outcome.errorClass === 'timeout');
   const quota = openAIBatchLineOutcome(
     { custom_id: 'r2', response: { status_code: 429, request_id: 'q', body: { error: { code: 'insufficient_quota', type: 'insufficient_quota', message: 'quota' } } }, error: null },
     [],
@@ -70,7 +104,12 @@ test('openAIBatchLineOutcome: line-level errors and unreadable lines', () => {
 test('anthropicBatchItemOutcome: canceled, rate-limited, and a key echoed in an error message', () => {
   const key = 'sk-ant-PLANTED-77777777';
   const canceled = anthropicBatchItemOutcome({ custom_id: 'c', result: { type: 'canceled' } }, [key]);
-  assert.ok(canceled.outcome instanceof ProviderError && canceled.outcome.errorClass === 'server_error' && canceled.outcome.info.code === 'canceled');
+  assert.ok(canceled.outcome instanceof ProviderError && canceled.outcome.errorClass === 'client_error' && canceled.outcome.info.code === 'batch_cancelled');
+  const spend = anthropicBatchItemOutcome(
+    { custom_id: 'f', result: { type: 'errored', error: { type: 'error', error: { type: 'rate_limit_error', message: 'cap', details: { error_code: 'enforced_spend_limit_reached' } } } } },
+    [],
+  );
+  assert.ok(spend.outcome instanceof ProviderError && spend.outcome.errorClass === 'quota' && spend.outcome.info.code === 'enforced_spend_limit_reached');
   const limited = anthropicBatchItemOutcome(
     { custom_id: 'd', result: { type: 'errored', error: { type: 'error', error: { type: 'rate_limit_error', message: `slow down ${key}` } } } },
     [key],

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeLlmServer, type FakeLlmServer, type FakePlan } from '../../support/fake-llm-server';
 import { createProvider, ProviderError, type CompletionRequest, type Provider } from '../../../lib/collect/providers';
+import { InputError } from '../../../lib/errors';
 
 const KEY = 'sk-planted-SECRET-0123456789abcdef';
 const env = { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY };
@@ -96,12 +97,12 @@ describe('normal answers', () => {
     });
   });
 
-  test('anthropic: forced tool, tool input serialised as JSON text, usage and model version', async () => {
+  test('anthropic: native JSON-schema output, thinking set explicitly, usage and model version', async () => {
     const [, anthropic] = providers()[1]!;
     const { result } = await once(anthropic, { kind: 'json', content: '{"recommended":[3]}', model: 'claude-test-20250514', usage: { input: 400, output: 20 } });
     assert.deepEqual(result, {
       text: '{"recommended":[3]}',
-      finishReason: 'tool_use',
+      finishReason: 'end_turn',
       refusal: null,
       modelVersion: 'claude-test-20250514',
       usage: { inputTokens: 400, outputTokens: 20 },
@@ -115,8 +116,8 @@ describe('normal answers', () => {
       max_tokens: 256,
       system: 'You are a tutor.',
       messages: [{ role: 'user', content: 'Which components should the learner study next?' }],
-      tools: [{ name: 'next_steps', description: 'Submit your answer. The input of this tool is your complete answer.', input_schema: schema }],
-      tool_choice: { type: 'tool', name: 'next_steps' },
+      thinking: { type: 'disabled' },
+      output_config: { format: { type: 'json_schema', schema } },
     });
   });
 });
@@ -233,11 +234,13 @@ test('the collector can retry after a fault: a scripted 503 then an answer are t
   assert.equal(server.calls - start, 2);
 });
 
-test('openai-compatible: base URL required, legacy max_tokens sent, placeholder key when none is set', async () => {
-  const compat = createProvider('openai-compatible:llama3.1:8b', { baseUrl: server.openaiBaseUrl, env: {} });
+test('openai-compatible: base URL required, one token field (max_tokens), placeholder key when none is set, never OPENAI_API_KEY', async () => {
+  assert.throws(() => createProvider('openai-compatible:llama3.1:8b', { env: {} }), (e: unknown) => e instanceof InputError && /needs a URL/.test(e.message));
+  const compat = createProvider('openai-compatible:llama3.1:8b', { baseUrl: server.openaiBaseUrl, env: { OPENAI_API_KEY: KEY } });
   assert.equal(compat.provider, 'openai-compatible');
   assert.equal(compat.model, 'llama3.1:8b');
-  // This server requires KEY, so the placeholder is refused: proves what was sent.
+  // This server requires KEY, so the placeholder is refused: proves what was sent — and that the
+  // OpenAI key in the environment was not.
   server.script(() => ({ kind: 'json', content: '{}' }));
   await assert.rejects(compat.complete(request()), (e: unknown) => e instanceof ProviderError && e.errorClass === 'auth');
   assert.equal(server.requests.at(-1)!.headers['authorization'], 'Bearer no-key-needed');
@@ -246,9 +249,13 @@ test('openai-compatible: base URL required, legacy max_tokens sent, placeholder 
   const result = await keyed.complete(request());
   assert.equal(result.text, '{}');
   const body = server.requests.at(-1)!.body as Record<string, unknown>;
-  assert.equal(body['max_completion_tokens'], 256);
   assert.equal(body['max_tokens'], 256);
+  assert.equal('max_completion_tokens' in body, false, 'exactly one token field');
   assert.equal(body['model'], 'llama3.1:8b');
+  // The user may say explicitly that the OpenAI key goes to this server.
+  const explicit = createProvider('openai-compatible:llama3.1:8b', { baseUrl: server.openaiBaseUrl, env: { OPENAI_API_KEY: KEY }, model: { spec: 'openai-compatible:llama3.1:8b', api_key_env: 'OPENAI_API_KEY' } });
+  assert.equal((await explicit.complete(request())).text, '{}');
+  assert.equal(server.requests.at(-1)!.headers['authorization'], `Bearer ${KEY}`);
 });
 
 test('the OpenAI SDK also works with the bare base URL (no /v1)', async () => {

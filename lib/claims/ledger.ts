@@ -1,0 +1,126 @@
+/**
+ * Evaluating a claims ledger against computed values: one row per claim with its printed value, the
+ * rebuilt value, the status from the rule (lib/claims/rule.ts) and, for a simulated difference, what
+ * the simulation does not reproduce (lib/claims/simulation-gaps.ts). Also the coverage summary of
+ * notebook 00 and of the reviewer report. Pure functions over the parsed ledger and a map of values.
+ */
+import { pointerValue, type ClaimEntry, type PrintedValue } from '../records/published-claims';
+import { claimStatus, CLAIM_STATUSES, roundTo, type ClaimStatus } from './rule';
+import { simulationGap } from './simulation-gaps';
+
+/** A rebuilt value in the claim's printed units, with an optional word on how it was obtained. */
+export interface Computed {
+  value: PrintedValue;
+  detail?: string;
+}
+
+export interface ClaimRow {
+  id: string;
+  where: string;
+  claim: string;
+  printed: string;
+  computed: string;
+  status: ClaimStatus | 'not rebuildable';
+  /** For differs-simulated: what the simulation does not reproduce; for not rebuildable: the reason. */
+  note: string;
+  /** `notebooks/<file>.ipynb#<cell id>` of the cell that shows the claim, or null. */
+  cell: string | null;
+}
+
+/** A printed value as the paper prints it: 61.3 with one decimal → "61.3"; relation "<" → "< 0.0001". */
+export function formatPrinted(claim: Pick<ClaimEntry, 'decimals' | 'relation'>, value: PrintedValue): string {
+  const v = typeof value === 'number' ? value.toFixed(claim.decimals ?? 0) : typeof value === 'boolean' ? (value ? 'yes' : 'no') : value;
+  return claim.relation && claim.relation !== '=' ? `${claim.relation} ${v}` : v;
+}
+
+/** A computed value one decimal finer than printed (so a near miss is visible): 0.61333 at 1 decimal → "61.33" given 61.333. */
+export function formatComputed(claim: Pick<ClaimEntry, 'decimals'>, computed: Computed): string {
+  const v = computed.value;
+  const text = typeof v === 'number' ? (!Number.isFinite(v) ? 'none' : (claim.decimals ?? 0) === 0 && Number.isInteger(v) ? String(v) : roundTo(v, (claim.decimals ?? 0) + 1).toFixed((claim.decimals ?? 0) + 1)) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
+  return computed.detail ? `${text} (${computed.detail})` : text;
+}
+
+/**
+ * One row per claim of the ledger (`doc` is the parsed published file, `claims` its entries or a subset).
+ * Rebuilt claims take their value from `values` (missing → an Error naming the claim: a counterpart
+ * must compute every claim it is named for). `simulated` is the input's own provenance.
+ */
+export function evaluateClaims(doc: unknown, claims: readonly ClaimEntry[], values: ReadonlyMap<string, Computed>, simulated: boolean): ClaimRow[] {
+  return claims.map((c) => {
+    const printed = pointerValue(doc, c.value) as PrintedValue;
+    const base = { id: c.id, where: c.where, claim: c.claim, printed: formatPrinted(c, printed) };
+    if (c.rebuilt === undefined) return { ...base, computed: '', status: 'not rebuildable' as const, note: c.not_rebuildable ?? '', cell: null };
+    const computed = values.get(c.id);
+    if (computed === undefined) throw new Error(`claim ${c.id}: its counterpart computed no value`);
+    const gap = simulationGap(c.id);
+    const status = claimStatus({
+      printed,
+      decimals: c.decimals,
+      relation: c.relation,
+      tolerance: c.tolerance?.value,
+      computed: computed.value,
+      simulated,
+      gapExplained: gap !== undefined,
+    });
+    const note = status === 'differs-simulated' ? gap! : status === 'close' ? `within the stated tolerance ±${c.tolerance!.value}: ${c.tolerance!.why}` : '';
+    return { ...base, computed: formatComputed(c, computed), status, note, cell: c.rebuilt.cell };
+  });
+}
+
+export interface ClaimsCoverage {
+  total: number;
+  rebuilt: number;
+  notRebuildable: number;
+  byStatus: Record<ClaimStatus, number>;
+}
+
+/** Rebuilt / not rebuildable / total and the counts by status. */
+export function claimsCoverage(rows: readonly ClaimRow[]): ClaimsCoverage {
+  const byStatus = Object.fromEntries(CLAIM_STATUSES.map((s) => [s, 0])) as Record<ClaimStatus, number>;
+  let notRebuildable = 0;
+  for (const r of rows) {
+    if (r.status === 'not rebuildable') notRebuildable++;
+    else byStatus[r.status]++;
+  }
+  return { total: rows.length, rebuilt: rows.length - notRebuildable, notRebuildable, byStatus };
+}
+
+/** Rows for display in a claims cell: status first, the note only where there is one. */
+export function claimDisplayRows(rows: readonly ClaimRow[]) {
+  return rows.map((r) => ({ claim: r.id, where: r.where, 'what is claimed': r.claim, paper: r.printed, computed: r.computed, status: r.status, note: r.note }));
+}
+
+/**
+ * The claims table of a reviewer report: every claim with its status and a link target for the cell
+ * that shows it (`anchor` = the notebook file and cell id, e.g. `04-table3-figure1.ipynb#claims-table3`;
+ * a report that renders notebooks can turn it into `<page>.html#<cell id>`).
+ */
+export function claimsCoverageTable(rows: readonly ClaimRow[]) {
+  return rows.map((r) => {
+    const [notebook, cellId] = r.cell === null ? [null, null] : (r.cell.replace(/^notebooks\//, '').split('#') as [string, string]);
+    return { id: r.id, where: r.where, claim: r.claim, paper: r.printed, computed: r.computed, status: r.status, note: r.note, notebook, cell: cellId, anchor: r.cell === null ? null : `${notebook}#${cellId}` };
+  });
+}
+
+/**
+ * The claims of `doc` whose counterpart cell is one of `cells` (all claims when omitted), each rebuilt
+ * by the first pattern of `rebuilds` its id matches (an Error naming the claim when none does), then
+ * evaluated by the rule. `results` is the paper's lazily computed inputs, handed to every rebuild.
+ */
+export function claimRowsFor<R>(
+  doc: { claims: readonly ClaimEntry[] },
+  rebuilds: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray, results: R) => Computed]>,
+  results: R,
+  simulated: boolean,
+  cells?: readonly string[],
+): ClaimRow[] {
+  const claims = doc.claims.filter((c) => cells === undefined || (c.rebuilt !== undefined && cells.includes(c.rebuilt.cell.split('#')[1]!)));
+  const values = new Map<string, Computed>();
+  for (const c of claims) {
+    if (c.rebuilt === undefined) continue;
+    const pattern = rebuilds.find(([re]) => re.test(c.id));
+    if (!pattern) throw new Error(`claim ${c.id}: no rebuild in lib/claims matches it`);
+    values.set(c.id, pattern[1](c.id.match(pattern[0])!, results));
+  }
+  return evaluateClaims(doc, claims, values, simulated);
+}

@@ -1,0 +1,139 @@
+/**
+ * The PSI paper's rebuilt claims: for every ledger entry of data/published/psi-2026.json with a
+ * `rebuilt` counterpart, the value computed from the course files and the round-1 / round-2 records by
+ * the lib function the entry names. Models are compared under the paper's names through
+ * `paperModelMap` (a simulated tutor stands for the model its profile imitates).
+ */
+import * as aggregate from '../psi/aggregate';
+import { bloomTrendSlopes } from '../psi/bloom-trend';
+import type { PsiParameters } from '../psi/parameters';
+import type { PsiCourse, PsiRecord } from '../psi/schema';
+import { selectWeakCases } from '../psi/selection';
+import type { PublishedPsi } from '../records/published-psi';
+import { paperModelMap } from '../report/psi-tables';
+import { rankingText } from '../report/psi-round1';
+import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
+
+export interface PsiClaimInputs {
+  published: PublishedPsi;
+  course: PsiCourse;
+  round1: readonly PsiRecord[];
+  round2: readonly PsiRecord[];
+  /** Scoring parameters (default: the paper's, δ_opt = 0.65, equal weights). */
+  params?: Partial<PsiParameters>;
+  /** Weak-case threshold (default lib/psi/selection.ts DEFAULT_WEAK_THRESHOLD). */
+  threshold?: number | null;
+}
+
+const slug = (name: string) => name.toLowerCase().replace(/ /g, '-');
+
+class PsiResults {
+  private memo = new Map<string, unknown>();
+  constructor(readonly inputs: PsiClaimInputs) {}
+  private once<T>(key: string, f: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, f());
+    return this.memo.get(key) as T;
+  }
+  get scored1() {
+    return this.once('s1', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, this.inputs.params ?? {}).scored);
+  }
+  get scored2() {
+    return this.once('s2', () => aggregate.scorePsiRecords(this.inputs.round2, this.inputs.course, this.inputs.params ?? {}).scored);
+  }
+  get mirrors(): Record<string, string> {
+    return this.once('mirrors', () => paperModelMap([...new Set(this.inputs.round1.map((r) => r.model))]));
+  }
+  get table1() {
+    return this.once('t1', () => aggregate.meanSubscoresByModel(this.scored1));
+  }
+  /** The Table I row of the model standing for `paperModel`. */
+  row(paperModel: string) {
+    return this.table1.find((r) => this.mirrors[r.model] === paperModel);
+  }
+  get selection() {
+    return this.once('sel', () => selectWeakCases(this.scored1, this.inputs.threshold === undefined ? {} : { threshold: this.inputs.threshold }));
+  }
+  get pairs() {
+    return this.once('pairs', () => aggregate.pairRegenerations(this.scored1, this.scored2));
+  }
+  get regeneration() {
+    return this.once('regen', () => aggregate.regenerationResults(this.pairs));
+  }
+  get regenerationShifts() {
+    return this.once('regen-shifts', () => aggregate.regenerationSubscoreChanges(this.pairs));
+  }
+  get defectiveShifts() {
+    return this.once('def-shifts', () => aggregate.defectiveShifts(this.scored1));
+  }
+}
+
+type Rebuild = (m: RegExpMatchArray, k: PsiResults) => Computed;
+const num = (value: number, detail?: string): Computed => (detail === undefined ? { value } : { value, detail });
+const BLOOM = ['remember', 'understand', 'apply', 'analyze', 'evaluate', 'create'];
+
+/** Claim id pattern → how its value is computed. Every rebuilt PSI claim matches exactly one. */
+export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
+  [/^psi\.design\.scenarios$/, (_m, k) => num(k.inputs.course.scenarios.length)],
+  [/^psi\.design\.bloom\.([a-z]+)$/, (m, k) => num(k.inputs.course.scenarios.filter((s) => s.target_bloom === BLOOM.indexOf(m[1]!) + 1).length)],
+  [/^psi\.design\.defect\.([a-z_]+)$/, (m, k) => num(k.inputs.course.scenarios.filter((s) => (s.defective.categories as readonly string[]).includes(m[1]!)).length)],
+  [/^psi\.design\.concepts$/, (_m, k) => num(k.inputs.course.taxonomy.ids.length)],
+  [/^psi\.design\.round1$/, (_m, k) => num(k.inputs.round1.length)],
+  [/^psi\.table1\.psi\.([a-z0-9-]+)$/, (m, k) => {
+    const paper = Object.keys(k.inputs.published.table1.psi).find((p) => slug(p) === m[1])!;
+    const row = k.row(paper);
+    return num(row?.psi ?? Number.NaN, row?.model);
+  }],
+  [/^psi\.table1\.sd\.([a-z0-9-]+)$/, (m, k) => {
+    const paper = Object.keys(k.inputs.published.table1.sd).find((p) => slug(p) === m[1])!;
+    const row = k.row(paper);
+    return num(row?.sd ?? Number.NaN, row?.model);
+  }],
+  [/^psi\.table1\.spread$/, (_m, k) => num(Math.max(...k.table1.map((r) => r.psi)) - Math.min(...k.table1.map((r) => r.psi)))],
+  [/^psi\.table1\.ranking$/, (_m, k) => ({ value: rankingText(k.table1, k.mirrors) })],
+  [/^psi\.table1\.qwen-above-gemini$/, (_m, k) => ({ value: (k.row('Qwen 3')?.psi ?? Number.NaN) > (k.row('Gemini')?.psi ?? Number.NaN) })],
+  [/^psi\.table1\.sd-ratio$/, (_m, k) => num((k.row('ChatGPT')?.sd ?? Number.NaN) / (k.row('Gemini')?.sd ?? Number.NaN))],
+  [/^psi\.table1\.ef$/, (_m, k) => {
+    const efs = k.table1.map((r) => r.ef);
+    // "identical across models": the claim holds only if the lowest and the highest model mean agree.
+    const far = Math.max(...efs.map((e) => Math.abs(e - k.inputs.published.table1.ef_all_models)));
+    return num(efs.find((e) => Math.abs(e - k.inputs.published.table1.ef_all_models) === far)!, `range ${Math.min(...efs).toFixed(4)}–${Math.max(...efs).toFixed(4)}`);
+  }],
+  [/^psi\.table1\.cl-min$/, (_m, k) => num(Math.min(...k.table1.map((r) => r.cl)))],
+  [/^psi\.figure1\.declines-every-model$/, (_m, k) => {
+    const slopes = bloomTrendSlopes(k.scored1, k.inputs.course).filter((s) => s.model !== 'all models');
+    return { value: slopes.length > 0 && slopes.every((s) => s.declines), detail: slopes.map((s) => `${k.mirrors[s.model] ?? s.model} ${s.slope.toFixed(3)}/level`).join(', ') };
+  }],
+  [/^psi\.figure1\.([a-z]+)$/, (m, k) => {
+    const level = BLOOM.indexOf(m[1]!) + 1;
+    const row = aggregate.psiByBloomLevel(k.scored1, k.inputs.course).pooled.find((r) => r.level === level);
+    return num(row?.psi ?? Number.NaN, row ? `n = ${row.n}` : undefined);
+  }],
+  [/^psi\.table2\.delta-psi$/, (_m, k) => num(aggregate.standardVsDefective(k.scored1).overall.delta)],
+  [/^psi\.table3\.delta\.([a-z]+)$/, (m, k) => num(k.defectiveShifts.find((r) => r.measure === m[1])?.change ?? Number.NaN)],
+  [/^psi\.selection\.total$/, (_m, k) => num(k.selection.selected.length, `of ${k.selection.considered}, threshold ${k.selection.threshold}`)],
+  [/^psi\.selection\.([a-z0-9-]+)$/, (m, k) => {
+    const paper = Object.keys(k.inputs.published.table4.selected_per_model).find((p) => slug(p) === m[1])!;
+    const model = Object.keys(k.mirrors).find((x) => k.mirrors[x] === paper);
+    return num(model === undefined ? Number.NaN : (k.selection.perModel[model] ?? 0), model);
+  }],
+  [/^psi\.table4\.improved$/, (_m, k) => num(k.regeneration.overall.improved, `of ${k.regeneration.overall.cases}`)],
+  [/^psi\.table4\.improved-rate$/, (_m, k) => num(100 * k.regeneration.overall.rate)],
+  [/^psi\.table4\.mean-gain$/, (_m, k) => num(k.regeneration.overall.meanGain)],
+  [/^psi\.table4\.every-model-gains$/, (_m, k) => ({
+    value: k.regeneration.perModel.length > 0 && k.regeneration.perModel.every((r) => r.meanGain > 0),
+    detail: k.regeneration.perModel.map((r) => `${k.mirrors[r.model] ?? r.model} ${r.meanGain >= 0 ? '+' : ''}${r.meanGain.toFixed(3)}`).join(', '),
+  })],
+  [/^psi\.table5\.sd-before$/, (_m, k) => num(k.regenerationShifts.find((r) => r.measure === 'sd')!.before)],
+  [/^psi\.table5\.sd-after$/, (_m, k) => num(k.regenerationShifts.find((r) => r.measure === 'sd')!.after)],
+  [/^psi\.table5\.delta\.([a-z]+)$/, (m, k) => num(k.regenerationShifts.find((r) => r.measure === m[1])?.change ?? Number.NaN)],
+  [/^psi\.table5\.sd-largest$/, (_m, k) => {
+    const subs = k.regenerationShifts.filter((r) => r.measure !== 'psi');
+    const largest = subs.reduce((a, b) => (Math.abs(b.change) > Math.abs(a.change) ? b : a));
+    return { value: largest.measure === 'sd', detail: `largest |change|: ${largest.measure.toUpperCase()} ${largest.change.toFixed(3)}` };
+  }],
+];
+
+/** The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the inputs. */
+export function psiClaimRows(inputs: PsiClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
+  return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), [...inputs.round1, ...inputs.round2].some((r) => r.simulated), options.cells);
+}

@@ -1,0 +1,587 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../io/atomic';
+import { InputError } from '../errors';
+import type { ZodType } from 'zod';
+import { AttemptLineSchema, EventLineSchema } from '../records/attempt';
+import { RunFileSchema } from '../records/run-file';
+import { CircuitBreaker, defaultRemedy, type BreakerFailure, type BreakerTrip } from './circuit-breaker';
+import { estimateCost, roundUsd, type CostEstimate, type PriceTable } from './prices';
+import { silentProgress, type ProgressSink } from './progress';
+import type { CompletionRequest, CompletionResult } from './providers/types';
+import { makeRedactor, type Redactor } from './redact';
+import { DEFAULT_RETRY_POLICY, type ErrorClass, type RetryPolicy } from './retry';
+import { Appender, acquireLock, readCompleted, repairTail, storePaths, type StorePaths } from './store';
+
+/**
+ * The one run lifecycle of the collector, shared by both transports (the live worker pool in
+ * engine.ts, the provider batch APIs in batch-mode.ts):
+ *
+ *   lock → run.json read + fingerprint check → torn tails repaired → final records read (resume) →
+ *   run.json `running` → the transport moves cells → summary: run_end event, derived files,
+ *   run.json with the final status → lock released.
+ *
+ * It owns what a run *is*: the stop rules (quota, interrupt, write failure), the circuit breaker
+ * and the final status. A run ends
+ * - `quota_stopped` / `interrupted` when a stop was requested;
+ * - `failed` when a model's breaker opened, a cell failed deterministically (those cells keep no
+ *   record and are requested again next time), every cell this run finished is `missing`, or the
+ *   files could not be written;
+ * - `complete` only when every cell of the design has a final record and none of the above holds.
+ * If anything throws after run.json said `running`, run.json is rewritten `failed` with the reason.
+ */
+
+export interface Job<M = unknown> {
+  runId: string;
+  /** Model spec `provider:model`; chooses the provider and the price. */
+  model: string;
+  /** Builds the request body; the engine adds runId, maxOutputTokens and timeoutMs. */
+  request(): Omit<CompletionRequest, 'runId' | 'maxOutputTokens' | 'timeoutMs'>;
+  meta: M;
+}
+
+export type CellOutcome =
+  | { kind: 'response'; result: CompletionResult; attempts: number; costUsd: number | null; costNote?: string }
+  | {
+      kind: 'missing';
+      errorClass: ErrorClass;
+      reason: string;
+      attempts: number;
+      costUsd: number | null;
+      costNote?: string;
+    };
+
+export interface ResultHandler<M = unknown> {
+  /** Builds the final record for `job`. Must contain `run_id` and a string `status`. */
+  finalRecord(job: Job<M>, request: CompletionRequest, outcome: CellOutcome): Record<string, unknown>;
+  /** The record schema (lib/records) every final record is checked against before it is written. */
+  recordSchema?: ZodType;
+}
+
+export type RunStatus = 'running' | 'complete' | 'quota_stopped' | 'interrupted' | 'failed';
+
+export type Stop = { status: 'quota_stopped' | 'failed' | 'interrupted'; reason: string; remedy?: string };
+
+/** Usage as providers report it (the optional fields only when the provider returns them). */
+export type Usage = NonNullable<CompletionResult['usage']> & { cachedInputTokens?: number; reasoningTokens?: number };
+
+/** Prices one attempt's usage; default: config/prices.json through `estimateCost`. */
+export type CostOf = (model: string, usage: Usage, options: { batch?: boolean }) => CostEstimate;
+
+/** What both transports are given. */
+export interface LifecycleOptions<M> {
+  dir: string;
+  /** All jobs of the design, in dispatch order. Completed ones are skipped. */
+  jobs: ReadonlyArray<Job<M>>;
+  handler: ResultHandler<M>;
+  maxOutputTokens: number;
+  timeoutMs: number;
+  /** Seed for backoff jitter (recorded in run.json by the caller's `runInfo`). */
+  seed: string;
+  prices: PriceTable;
+  /** Overrides the price lookup (e.g. a model catalogue with cached-input rates). */
+  costOf?: CostOf;
+  retry?: Partial<RetryPolicy>;
+  deterministic?: boolean;
+  /** Parameters and design facts for run.json. */
+  runInfo: Record<string, unknown>;
+  /**
+   * Fields that must equal those in an existing run.json for a resume to be allowed (e.g. models,
+   * conditions, seed, settings): a changed design must not be mixed into old files.
+   */
+  fingerprint: Record<string, unknown>;
+  /** Every setting that defines a cell of `model` (API, sampling, effort, thinking, cap), written into each final record. */
+  settingsFor?(model: string): Record<string, unknown> | undefined;
+  /** Called with all final records (file order) at the end of every run, e.g. to write extracted.jsonl. */
+  finalize?(records: ReadonlyArray<Record<string, unknown>>, paths: StorePaths): void;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => Date;
+  clockMs?: () => number;
+  redact?: Redactor;
+  /** Makes the progress display once the design size and resumed count are known. */
+  progress?: (total: number, initialDone: number) => ProgressSink;
+  /** Aborting it (e.g. on SIGINT) stops dispatch; in-flight calls finish; status `interrupted`. */
+  interrupt?: AbortSignal;
+  /**
+   * `--retry-missing`: cells whose latest final record is `missing` are requested again; the new
+   * record supersedes the old one (see `readCompleted`) and carries `supersedes_missing: true`.
+   */
+  retryMissing?: boolean;
+  /** Identical deterministic failures that stop a model's queue (default 3). */
+  breakerThreshold?: number;
+}
+
+export interface EngineResult {
+  status: Exclude<RunStatus, 'running'>;
+  total: number;
+  /** Cells that already had a final record when the run started. */
+  resumed: number;
+  /** Final records written by this run, by status. */
+  written: Record<string, number>;
+  /** Cells still without a final record. */
+  pending: number;
+  /** API attempts made by this run. */
+  attempts: number;
+  /** Estimated cost of this run's attempts (null if some model has no price). */
+  costUsd: number | null;
+  reason?: string;
+  /** With status `failed`: the one-line fix to print next to the reason. */
+  remedy?: string;
+  /** Models whose queue the circuit breaker stopped. */
+  breakerTrips?: BreakerTrip[];
+  paths: StorePaths;
+}
+
+/** The run as a transport sees it. */
+export interface RunContext<M> {
+  readonly options: LifecycleOptions<M>;
+  readonly paths: StorePaths;
+  readonly deterministic: boolean;
+  readonly policy: RetryPolicy;
+  readonly jobsById: ReadonlyMap<string, Job<M>>;
+  /** Jobs to request, in dispatch order (computed at start). */
+  readonly pending: ReadonlyArray<Job<M>>;
+  /** run_id → latest final record; kept current as this run writes records. */
+  readonly completed: Map<string, Record<string, unknown>>;
+  readonly attemptsLog: Appender;
+  readonly responsesLog: Appender;
+  readonly breaker: CircuitBreaker;
+  /** Scrubs secrets from a line before it is written (every file of the store). */
+  readonly redact: Redactor;
+  /** Fires when a stop is requested (interrupt, quota, failure). */
+  readonly stopSignal: AbortSignal;
+  readonly stopped: Stop | null;
+  requestStop(stop: Stop): void;
+  /** ISO time, or null in deterministic mode. */
+  stamp(): string | null;
+  event(name: string, detail?: Record<string, unknown>): Promise<void>;
+  /** Sleep that ends early when the run is stopped. */
+  sleep(ms: number): Promise<void>;
+  clockMs(): number;
+  /** The request sent for `job` (under `runId`, e.g. a batch custom_id). */
+  requestFor(job: Job<M>, runId?: string): CompletionRequest;
+  costOf: CostOf;
+  /** The final record as written: handler record, `extra`, settings, supersede mark, completion time. */
+  finalFor(job: Job<M>, request: CompletionRequest, outcome: CellOutcome, extra?: Record<string, unknown>): Record<string, unknown>;
+  /** Counts a final record once it is queued for writing (status tally, progress, resume map). */
+  countFinal(record: Record<string, unknown>): void;
+  countAttempts(n: number): void;
+  /** Checks an attempt line against its schema (lib/records/attempt.ts) before it is written. */
+  checkAttempt(line: Record<string, unknown>): void;
+  addCost(usd: number | null): void;
+  /**
+   * A cell failed deterministically: it gets no record (stays re-requestable), the run will end
+   * `failed`, and the breaker counts it (returns the trip if it opened the model's breaker).
+   */
+  deterministicFailure(job: Job<M>, failure: BreakerFailure): Promise<BreakerTrip | null>;
+  /** A cell that ends without a record for a reason that is not its own (the run will end `failed`). */
+  cellUnfinished(job: Job<M>, failure: BreakerFailure): void;
+  /** A connection failure (counted by the breaker); returns the trip if it opened. */
+  connectionFailure(job: Job<M>, failure: BreakerFailure): Promise<BreakerTrip | null>;
+}
+
+export interface Transport<M> {
+  /** Extra JSONL files whose torn tails are repaired on start (label, path). */
+  extraFiles?(paths: StorePaths): Array<[label: string, file: string]>;
+  /** Checks and events after resume data is read and before `run_start` (may throw InputError). */
+  beforeStart?(ctx: RunContext<M>): Promise<void>;
+  /** The `run_start` event's detail. */
+  startDetail?(base: Record<string, unknown>, ctx: RunContext<M>): Record<string, unknown>;
+  /** Moves the pending cells; returns when done or stopped. */
+  run(ctx: RunContext<M>): Promise<void>;
+  /** Extra fields for run_end and run.json's result (e.g. open batches). */
+  endDetail?(ctx: RunContext<M>): Record<string, unknown>;
+}
+
+/** Sleep that ends early (resolves) when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Reads an earlier run.json (null when absent); InputError naming the file when it is not a run file. */
+export function readRunJson(file: string): Record<string, unknown> | null {
+  if (!existsSync(file)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
+  }
+  const parsed = RunFileSchema.safeParse(value);
+  if (!parsed.success) throw new InputError(`${file}: not a collector run.json (${parsed.error.issues[0]?.message ?? 'bad shape'})`, { file });
+  return value as Record<string, unknown>;
+}
+
+/** Compares the design-defining parameters with those of an earlier run in the same directory. */
+export function checkFingerprint(file: string, previous: Record<string, unknown> | null, now: Record<string, unknown>): void {
+  const before = previous?.fingerprint as Record<string, unknown> | undefined;
+  if (!before) return;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    const a = JSON.stringify(before[key]);
+    const b = JSON.stringify(now[key]);
+    if (a !== b) {
+      throw new InputError(
+        `${file}: this directory holds a run with ${key}=${a}, but this command has ${key}=${b}; ` +
+          'resume with the same parameters or use a new --out directory',
+        { file, item: key },
+      );
+    }
+  }
+}
+
+/**
+ * The jobs still to request: those without a final record, plus (with `retryMissing`) those whose
+ * latest final record has status `missing`. Keeps the dispatch order of `jobs`.
+ */
+export function pendingJobs<J extends { runId: string }>(
+  jobs: ReadonlyArray<J>,
+  completed: ReadonlyMap<string, Record<string, unknown>>,
+  retryMissing = false,
+): J[] {
+  return jobs.filter((j) => {
+    const record = completed.get(j.runId);
+    return record === undefined || (retryMissing && record.status === 'missing');
+  });
+}
+
+/** Refuses final records that belong to no job of this design (a different study in the same --out). */
+export function checkNoForeignRecords(
+  responsesFile: string,
+  completed: ReadonlyMap<string, unknown>,
+  jobs: ReadonlyArray<{ runId: string }>,
+): void {
+  const jobIds = new Set(jobs.map((j) => j.runId));
+  const foreign = [...completed.keys()].filter((id) => !jobIds.has(id));
+  if (foreign.length > 0) {
+    throw new InputError(
+      `${responsesFile}: ${foreign.length} final record(s) belong to no cell of this design (first: ${foreign[0]}); use a new --out directory`,
+      { file: responsesFile, item: foreign[0] },
+    );
+  }
+}
+
+/** Refuses a design with no cell (nothing to do would otherwise write a run.json that poisons the next run). */
+export class EmptyDesignError extends InputError {}
+
+/** Refuses two jobs with one run ID (the cell would be billed twice and the directory become unusable). */
+export function checkUniqueJobs(jobs: ReadonlyArray<{ runId: string; model: string }>, describe: (runId: string) => string = (id) => id): void {
+  const seen = new Map<string, string>();
+  for (const j of jobs) {
+    const other = seen.get(j.runId);
+    if (other !== undefined) {
+      throw new InputError(
+        `duplicate design cell ${describe(j.runId)}${other !== j.model ? ` (models ${other} and ${j.model} map to the same run ID)` : ' (an entry listed twice?)'}`,
+        { item: j.runId },
+      );
+    }
+    seen.set(j.runId, j.model);
+  }
+}
+
+/**
+ * Reads a thrown value as a transport failure. Anything that is not a ProviderError is `unknown` (not
+ * retried). `deterministic` and `remedy` come from ProviderError.info when the provider sets them.
+ */
+export interface Failure {
+  errorClass: ErrorClass;
+  message: string;
+  httpStatus?: number;
+  retryAfterMs?: number;
+  code?: string;
+  requestId?: string;
+  deterministic?: boolean;
+  remedy?: string;
+}
+
+export function classify(err: unknown): Failure {
+  const e = err as { name?: string; errorClass?: string; info?: Record<string, unknown>; message?: string };
+  if (e && e.name === 'ProviderError' && typeof e.errorClass === 'string') {
+    const info = e.info ?? {};
+    return {
+      errorClass: e.errorClass as ErrorClass,
+      message: String(e.message ?? ''),
+      httpStatus: typeof info.httpStatus === 'number' ? info.httpStatus : undefined,
+      retryAfterMs: typeof info.retryAfterMs === 'number' && info.retryAfterMs >= 0 ? info.retryAfterMs : undefined,
+      code: typeof info.code === 'string' ? info.code : undefined,
+      requestId: typeof info.requestId === 'string' ? info.requestId : undefined,
+      ...(info.deterministic === true ? { deterministic: true } : {}),
+      ...(typeof info.remedy === 'string' && info.remedy !== '' ? { remedy: info.remedy } : {}),
+    };
+  }
+  if (e && e.name === 'AbortError') return { errorClass: 'timeout', message: String(e.message ?? 'aborted') };
+  return { errorClass: 'unknown', message: String((err as Error)?.message ?? err) };
+}
+
+/**
+ * Checks a record against its schema before it is written (the writer side of the lib/records
+ * contract). A failure is our bug, not the user's: the message names the record kind and the field.
+ */
+export function checkRecord(schema: ZodType, value: unknown, what: string): void {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`internal: ${what} does not match its schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+}
+
+function fileLabel(file: string, paths: StorePaths): string {
+  return file === paths.attempts ? 'attempts.jsonl' : file === paths.responses ? 'responses.jsonl' : file;
+}
+
+/** Runs one collection through `transport`; see the module comment for the lifecycle. */
+export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: Transport<M>): Promise<EngineResult> {
+  const paths = storePaths(options.dir);
+  const deterministic = options.deterministic === true;
+  const redact = options.redact ?? makeRedactor();
+  const wallNow = options.now ?? (() => new Date());
+  const stamp = (): string | null => (deterministic ? null : wallNow().toISOString());
+  const clockMs = options.clockMs ?? (() => performance.now());
+  const sleepFn = options.sleep ?? abortableSleep;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const costOf: CostOf = options.costOf ?? ((model, usage, o) => estimateCost(options.prices, model, usage, o));
+  if (options.jobs.length === 0) throw new EmptyDesignError(`${options.dir}: the design has no cell (nothing would be collected); check the models, conditions, scenarios and domains`, { file: options.dir });
+  checkUniqueJobs(options.jobs);
+
+  const release = acquireLock(paths.lock);
+  let attemptsLog: Appender | null = null;
+  let responsesLog: Appender | null = null;
+  let startedAt: string | null = null;
+  let runningWritten = false;
+  const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) => {
+    const run = { ...options.runInfo, fingerprint: options.fingerprint, status, started_at: startedAt, ...extra };
+    checkRecord(RunFileSchema, run, 'run.json');
+    writeFileAtomic(paths.run, `${redact(JSON.stringify(run, null, 2))}\n`);
+  };
+  try {
+    const previous = readRunJson(paths.run);
+    checkFingerprint(paths.run, previous, options.fingerprint);
+    attemptsLog = new Appender(paths.attempts, redact);
+    const log = attemptsLog;
+    const event = async (name: string, detail: Record<string, unknown> = {}) => {
+      const line = { type: 'event', event: name, at: stamp(), ...detail };
+      checkRecord(EventLineSchema, line, 'attempts.jsonl event');
+      await log.append(line);
+    };
+
+    // Repair torn tails before reading anything (attempts first: its repair is itself logged there).
+    const files: Array<[string, string]> = [
+      [fileLabel(paths.attempts, paths), paths.attempts],
+      [fileLabel(paths.responses, paths), paths.responses],
+      ...(transport.extraFiles?.(paths) ?? []),
+    ];
+    for (const [label, file] of files) {
+      const repair = repairTail(file, paths.torn);
+      if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: label, ...repair, tornFile: undefined });
+    }
+    const completed = readCompleted(paths.responses);
+    checkNoForeignRecords(paths.responses, completed, options.jobs);
+    const pending = pendingJobs(options.jobs, completed, options.retryMissing);
+    const supersedeCount = pending.filter((j) => completed.has(j.runId)).length;
+    const total = options.jobs.length;
+    const resumed = total - pending.length;
+    const pendingIds = new Set(pending.map((j) => j.runId));
+
+    const stopController = new AbortController();
+    let stop: Stop | null = null;
+    const requestStop = (s: Stop) => {
+      if (!stop) {
+        stop = s;
+        stopController.abort();
+      }
+    };
+    const breaker = new CircuitBreaker(options.breakerThreshold);
+    const deterministicFailures = new Map<string, BreakerFailure & { model: string }>();
+    const written: Record<string, number> = {};
+    const finishedThisRun = new Set<string>();
+    let attemptCount = 0;
+    let costUsd: number | null = 0;
+    let done = resumed;
+    let progress: ProgressSink = silentProgress;
+
+    const ctx: RunContext<M> = {
+      options,
+      paths,
+      deterministic,
+      policy,
+      jobsById: new Map(options.jobs.map((j) => [j.runId, j])),
+      pending,
+      completed,
+      attemptsLog: log,
+      get responsesLog() {
+        return responsesLog!;
+      },
+      breaker,
+      redact,
+      stopSignal: stopController.signal,
+      get stopped() {
+        return stop;
+      },
+      requestStop,
+      stamp,
+      event,
+      sleep: (ms) => sleepFn(ms, stopController.signal),
+      clockMs,
+      requestFor: (job, runId = job.runId) => ({
+        ...job.request(),
+        runId,
+        maxOutputTokens: options.maxOutputTokens,
+        timeoutMs: options.timeoutMs,
+      }),
+      costOf,
+      finalFor(job, request, outcome, extra = {}) {
+        const settings = options.settingsFor?.(job.model);
+        const record = {
+          ...options.handler.finalRecord(job, request, outcome),
+          ...extra,
+          ...(settings !== undefined ? { settings } : {}),
+          ...(completed.get(job.runId)?.status === 'missing' ? { supersedes_missing: true } : {}),
+          completed_at: stamp(),
+        };
+        if (options.handler.recordSchema) checkRecord(options.handler.recordSchema, record, 'final record');
+        return record;
+      },
+      checkAttempt: (line) => checkRecord(AttemptLineSchema, line, 'attempts.jsonl attempt'),
+      countFinal(record) {
+        const runId = record.run_id as string;
+        completed.delete(runId);
+        completed.set(runId, record);
+        const status = String(record.status);
+        written[status] = (written[status] ?? 0) + 1;
+        if (!finishedThisRun.has(runId) && pendingIds.has(runId)) done += 1;
+        finishedThisRun.add(runId);
+        deterministicFailures.delete(runId);
+        progress.update({ done, costUsd });
+      },
+      countAttempts(n) {
+        attemptCount += n;
+      },
+      addCost(usd) {
+        costUsd = costUsd === null || usd === null ? null : roundUsd(costUsd + usd);
+      },
+      async deterministicFailure(job, failure) {
+        deterministicFailures.set(job.runId, { ...failure, model: job.model });
+        const trip = breaker.recordDeterministic(job.model, failure);
+        if (trip) await event('circuit_open', { ...trip });
+        return trip;
+      },
+      cellUnfinished(job, failure) {
+        deterministicFailures.set(job.runId, { ...failure, model: job.model });
+      },
+      async connectionFailure(job, failure) {
+        const trip = breaker.recordConnection(job.model, job.runId, failure);
+        if (trip) await event('circuit_open', { ...trip });
+        return trip;
+      },
+    };
+
+    if (previous && previous.status === 'running') await event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
+    await transport.beforeStart?.(ctx);
+    const base = { total, resumed, pending: pending.length, ...(options.retryMissing ? { retry_missing: supersedeCount } : {}) };
+    await event('run_start', transport.startDetail ? transport.startDetail(base, ctx) : base);
+
+    startedAt = stamp();
+    writeRun('running', { finished_at: null });
+    runningWritten = true;
+    responsesLog = new Appender(paths.responses, redact);
+    progress = options.progress ? options.progress(total, resumed) : silentProgress;
+    progress.update({ done, costUsd });
+
+    const onInterrupt = () => requestStop({ status: 'interrupted', reason: 'interrupted by signal' });
+    if (options.interrupt?.aborted) onInterrupt();
+    options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    try {
+      await transport.run(ctx);
+    } finally {
+      options.interrupt?.removeEventListener('abort', onInterrupt);
+    }
+    await log.drain();
+    await responsesLog.drain();
+    progress.finish();
+
+    const records = [...readCompleted(paths.responses).values()];
+    const stillPending = total - records.length;
+    const finalStop = stop as Stop | null;
+    const trips = breaker.trips();
+    let status: EngineResult['status'];
+    let reason: string | undefined;
+    let remedy: string | undefined;
+    const finishedStatuses = Object.entries(written).filter(([, n]) => n > 0).map(([s]) => s);
+    if (finalStop) {
+      status = finalStop.status;
+      reason = finalStop.reason;
+      remedy = finalStop.remedy;
+    } else if (trips.length > 0) {
+      const t = trips[0]!;
+      status = 'failed';
+      const cells = options.jobs.filter((j) => !completed.has(j.runId) && trips.some((x) => x.model === j.model)).length;
+      reason =
+        `${t.model}: stopped after ${t.count} identical ${t.errorClass} failures (${t.message}); its ${cells} remaining cell(s) keep no record` +
+        (trips.length > 1 ? `; also stopped: ${trips.slice(1).map((x) => x.model).join(', ')}` : '');
+      remedy = t.remedy;
+    } else if (deterministicFailures.size > 0) {
+      const [first] = deterministicFailures.values();
+      status = 'failed';
+      reason = `${deterministicFailures.size} cell(s) ended without a record after a ${first!.errorClass} failure that retrying does not fix (first: ${first!.model}: ${first!.message}); they are requested again on the next run`;
+      remedy = first!.remedy ?? defaultRemedy(first!.model, first!);
+    } else if (finishedStatuses.length > 0 && finishedStatuses.every((s) => s === 'missing')) {
+      status = 'failed';
+      reason = `every one of the ${written.missing} cells finished by this run is missing (no call succeeded)`;
+      remedy = 'see attempts.jsonl for the errors; fix the cause, then re-run with --retry-missing';
+    } else {
+      status = stillPending === 0 ? 'complete' : 'interrupted';
+    }
+    const extra = transport.endDetail?.(ctx) ?? {};
+    await event('run_end', { status, written, attempts: attemptCount, pending: stillPending, ...extra, reason: reason ?? null, ...(remedy ? { remedy } : {}) });
+    options.finalize?.(records, paths);
+    writeRun(status, {
+      finished_at: stamp(),
+      result: {
+        total,
+        resumed,
+        written,
+        pending: stillPending,
+        attempts: attemptCount,
+        cost_usd_this_run: costUsd,
+        ...extra,
+        reason: reason ?? null,
+        ...(remedy ? { remedy } : {}),
+        ...(trips.length > 0 ? { circuit_open: trips } : {}),
+      },
+    });
+    return {
+      status,
+      total,
+      resumed,
+      written,
+      pending: stillPending,
+      attempts: attemptCount,
+      costUsd,
+      reason,
+      ...(remedy ? { remedy } : {}),
+      ...(trips.length > 0 ? { breakerTrips: trips } : {}),
+      paths,
+    };
+  } catch (err) {
+    // run.json must not keep saying `running` (or an earlier status) after a failure.
+    if (runningWritten) {
+      try {
+        writeRun('failed', { finished_at: stamp(), result: { reason: (err as Error)?.message ?? String(err) } });
+      } catch {
+        /* the disk that failed the run may fail this too; the error below says what happened */
+      }
+    }
+    throw err;
+  } finally {
+    await attemptsLog?.close().catch(() => undefined);
+    await responsesLog?.close().catch(() => undefined);
+    release();
+  }
+}

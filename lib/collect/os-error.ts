@@ -1,0 +1,43 @@
+import { InputError } from '../errors';
+
+/**
+ * Operating-system failures of the collector's files (a full disk, a read-only directory, --out
+ * pointing at a file) as one line naming the path, instead of "internal error" with a stack.
+ * Nothing the collector writes is half-done by them: every record is one append and run.json is
+ * replaced atomically, so the run resumes once the cause is fixed.
+ */
+
+const MEANING: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EEXIST: 'a file of that name is in the way',
+  ENOTDIR: 'a path component is a file, not a directory',
+  EISDIR: 'a directory is where a file is expected',
+  ENOENT: 'no such file or directory',
+  EMFILE: 'too many open files',
+};
+
+/** True for a Node.js system error carrying one of the codes above. */
+export function isOsError(err: unknown): err is NodeJS.ErrnoException {
+  const e = err as NodeJS.ErrnoException | null;
+  return !!e && typeof e.code === 'string' && e.code in MEANING && typeof e.syscall === 'string';
+}
+
+/**
+ * `cannot write /out/attempts.jsonl: ENOSPC (no space left on the device)` — plus, when given, the
+ * command that resumes the run once the cause is fixed.
+ */
+export function osErrorMessage(err: NodeJS.ErrnoException, resumeCommand?: string): string {
+  const verb = /^(open|write|mkdir|rename|link|fsync|ftruncate|unlink|copyfile)/.test(err.syscall ?? '') ? 'write' : 'read';
+  const where = err.path ?? (err as { dest?: string }).dest ?? '(unknown path)';
+  const hint = resumeCommand ? `; fix it, then resume with: ${resumeCommand}` : '';
+  return `cannot ${verb} ${where}: ${err.code} (${MEANING[err.code!]})${hint}`;
+}
+
+/** The OS error as an InputError (the CLI prints its message on one line and exits 1). */
+export function osInputError(err: NodeJS.ErrnoException, resumeCommand?: string): InputError {
+  return new InputError(osErrorMessage(err, resumeCommand), { file: err.path });
+}

@@ -1,0 +1,331 @@
+import { emptyBits, wordsFor } from './bitset';
+
+/**
+ * Knowledge spaces given by their basis, in bitset form, for structures that a prerequisite relation
+ * cannot express (union-closed but not intersection-closed: a task learnable by more than one route).
+ *
+ * A knowledge space K on n items is a family of states containing ∅ and Q and closed under union. Its
+ * basis is the family of states that are not unions of other states; every state is a union of basis
+ * elements, so the basis determines the space. A basis element B is an *atom at q* when q ∈ B and no
+ * other state containing q lies inside B (kstIO basis files write 1 there, 2 where B merely contains q).
+ * Items q and r are *equivalent* (one *notion*) when exactly the same basis elements contain them.
+ *
+ * Everything here works on the basis without enumerating the space:
+ *   - K is a state  ⇔  ∪{B ∈ basis : B ⊆ K} = K;
+ *   - notion N ∩ K = ∅ is in the outer fringe of K  ⇔  some B ⊇ N has B ⊆ K ∪ N
+ *     (for each B, B \ K is one whole notion);
+ *   - notion N ⊆ K is in the inner fringe of K  ⇔  K \ N is a state  ⇔  no r ∈ K \ N has N inside
+ *     I_r = ∩{B ∈ basis : r ∈ B ⊆ K} (I_r is what every route to r inside K uses).
+ * Without equivalent items every notion is one item and these are the usual item fringes.
+ */
+export interface BasisModel {
+  /** Number of items. */
+  readonly n: number;
+  /** Uint32 words per item bitset. */
+  readonly words: number;
+  /** Number of basis elements. */
+  readonly m: number;
+  /** Basis element b occupies basis[b·words .. b·words + words − 1]. */
+  readonly basis: Uint32Array;
+  /** Uint32 words per basis-index bitset. */
+  readonly basisWords: number;
+  /** column[x·basisWords ..] = the basis elements containing item x (a bitset over basis indices). */
+  readonly column: Uint32Array;
+  /** notion[x] = index of x's notion; notions are numbered by their smallest item. */
+  readonly notion: Int32Array;
+  /** notionBits[k·words ..] = the items of notion k. */
+  readonly notionBits: Uint32Array;
+  /** Number of notions. */
+  readonly notions: number;
+}
+
+/** Builds the model of a basis given as item bitsets (assumed to be a valid basis; see checkBasis). */
+export function basisModel(n: number, elements: readonly Uint32Array[]): BasisModel {
+  const words = wordsFor(n);
+  const m = elements.length;
+  const basisWords = Math.max(1, wordsFor(m));
+  const basis = new Uint32Array(m * words);
+  elements.forEach((b, i) => basis.set(b.subarray(0, words), i * words));
+  const column = new Uint32Array(n * basisWords);
+  for (let b = 0; b < m; b++) {
+    for (let x = 0; x < n; x++) {
+      if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) !== 0) column[x * basisWords + (b >>> 5)]! |= 1 << (b & 31);
+    }
+  }
+  // Items with identical columns form one notion.
+  const notion = new Int32Array(n).fill(-1);
+  const notionList: number[][] = [];
+  const byColumn = new Map<string, number>();
+  for (let x = 0; x < n; x++) {
+    const key = Array.from(column.subarray(x * basisWords, (x + 1) * basisWords)).join(',');
+    let k = byColumn.get(key);
+    if (k === undefined) {
+      k = notionList.length;
+      byColumn.set(key, k);
+      notionList.push([]);
+    }
+    notion[x] = k;
+    notionList[k]!.push(x);
+  }
+  const notionBits = new Uint32Array(notionList.length * words);
+  notionList.forEach((items, k) => {
+    for (const x of items) notionBits[k * words + (x >>> 5)]! |= 1 << (x & 31);
+  });
+  return { n, words, m, basis, basisWords, column, notion, notionBits, notions: notionList.length };
+}
+
+/** The notions as lists of item indices, each increasing, ordered by smallest item. */
+export function notionLists(model: BasisModel): number[][] {
+  const out: number[][] = Array.from({ length: model.notions }, () => []);
+  for (let x = 0; x < model.n; x++) out[model.notion[x]!]!.push(x);
+  return out;
+}
+
+/** True when `state` is a union of basis elements. O(m · words). */
+export function isStateFromBasis(model: BasisModel, state: Uint32Array): boolean {
+  const { words, m, basis } = model;
+  const union = new Uint32Array(words);
+  for (let b = 0; b < m; b++) {
+    const o = b * words;
+    let inside = true;
+    for (let w = 0; w < words; w++) {
+      if ((basis[o + w]! & ~state[w]!) !== 0) {
+        inside = false;
+        break;
+      }
+    }
+    if (inside) for (let w = 0; w < words; w++) union[w]! |= basis[o + w]!;
+  }
+  for (let w = 0; w < words; w++) if (union[w] !== state[w]) return false;
+  return true;
+}
+
+/**
+ * Outer fringe of a state (assumed valid) as an item bitset: the union of the notions N with K ∪ N a
+ * state. For each basis element B, D = B \ K is a union of whole notions; K ∪ D is a state, so when D
+ * is exactly one notion that notion is in the fringe, and every fringe notion arises this way (K ∪ N
+ * is a union of basis elements, one of which must contain N and lie inside K ∪ N). O(m · words).
+ */
+export function outerFringeFromBasis(model: BasisModel, state: Uint32Array, out: Uint32Array = emptyBits(model.n)): Uint32Array {
+  const { words, m, basis, notion, notionBits } = model;
+  out.fill(0);
+  for (let b = 0; b < m; b++) {
+    const o = b * words;
+    let low = -1;
+    for (let w = 0; w < words; w++) {
+      const d = basis[o + w]! & ~state[w]!;
+      if (d !== 0) {
+        low = (w << 5) + 31 - Math.clz32(d & -d);
+        break;
+      }
+    }
+    if (low < 0) continue;
+    const k = notion[low]! * words;
+    let oneNotion = true;
+    for (let w = 0; w < words; w++) {
+      if ((basis[o + w]! & ~state[w]! & ~notionBits[k + w]!) !== 0) {
+        oneNotion = false;
+        break;
+      }
+    }
+    if (oneNotion) for (let w = 0; w < words; w++) out[w]! |= basis[o + w]! & ~state[w]!;
+  }
+  return out;
+}
+
+/**
+ * Inner fringe of a state (assumed valid) as an item bitset: the union of the notions N ⊆ K with K \ N
+ * a state. I_r = ∩{B : r ∈ B ⊆ K} is what every route to r inside K needs; K \ N is a state exactly
+ * when no item r outside N has N ⊆ I_r (otherwise r loses every route), and since notions are never
+ * split, N ⊆ I_r ⇔ some item of N is in I_r. O(Σ|B| · words).
+ */
+export function innerFringeFromBasis(model: BasisModel, state: Uint32Array, out: Uint32Array = emptyBits(model.n)): Uint32Array {
+  const { n, words, m, basis, notion, notionBits } = model;
+  const need = scratchFor(model, n * words);
+  // Only rows of items in the state are read below; reset just those.
+  for (let w = 0; w < words; w++) {
+    let word = state[w]!;
+    while (word !== 0) {
+      const lowBit = word & -word;
+      need.fill(0xffffffff, ((w << 5) + 31 - Math.clz32(lowBit)) * words, ((w << 5) + 32 - Math.clz32(lowBit)) * words);
+      word ^= lowBit;
+    }
+  }
+  for (let b = 0; b < m; b++) {
+    const o = b * words;
+    let inside = true;
+    for (let w = 0; w < words; w++) {
+      if ((basis[o + w]! & ~state[w]!) !== 0) {
+        inside = false;
+        break;
+      }
+    }
+    if (!inside) continue;
+    for (let w = 0; w < words; w++) {
+      let word = basis[o + w]!;
+      while (word !== 0) {
+        const lowBit = word & -word;
+        const r = (w << 5) + 31 - Math.clz32(lowBit);
+        for (let v = 0; v < words; v++) need[r * words + v]! &= basis[o + v]!;
+        word ^= lowBit;
+      }
+    }
+  }
+  out.fill(0);
+  for (let w = 0; w < words; w++) {
+    let word = state[w]!;
+    while (word !== 0) {
+      const lowBit = word & -word;
+      const r = (w << 5) + 31 - Math.clz32(lowBit);
+      const k = notion[r]! * words;
+      for (let v = 0; v < words; v++) out[v]! |= need[r * words + v]! & ~notionBits[k + v]!;
+      word ^= lowBit;
+    }
+  }
+  // out holds the blocked items; the fringe is the rest of the state.
+  for (let w = 0; w < words; w++) out[w] = state[w]! & ~out[w]!;
+  return out;
+}
+
+const scratch = new WeakMap<BasisModel, Uint32Array>();
+
+/** A per-model scratch buffer (the fringe functions run millions of times; no allocation per call). */
+function scratchFor(model: BasisModel, size: number): Uint32Array {
+  let buffer = scratch.get(model);
+  if (!buffer || buffer.length < size) {
+    buffer = new Uint32Array(size);
+    scratch.set(model, buffer);
+  }
+  return buffer;
+}
+
+/**
+ * Visits every state of the union closure of the basis once, as an item bitset (the array passed is
+ * reused between calls: copy it to keep it). Returns the number of states.
+ *
+ * Items are decided in index order; a branch keeps the set A of basis elements still usable (those
+ * avoiding every item decided out) and M = ∪A, the largest state the branch can still reach. A branch
+ * is feasible while every item decided in lies in M; its leaf is then M itself, a union of basis
+ * elements. Items outside M are forced out at no cost (the walk jumps to the next undecided item of M),
+ * taking an item in never changes A, and leaving it out removes the elements containing it from A.
+ * Every feasible branch ends in at least one state and distinct leaves differ on some decided item, so
+ * there is one leaf per state and fewer than one binary split per state. M' is rebuilt from a table of
+ * unions of 8-element blocks, so a split costs O(m/8 · words) plus the scan for the next item.
+ */
+export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void): number {
+  const { n, words, m, basis, basisWords: bw, column } = model;
+  if (n === 0) {
+    visit(new Uint32Array(words));
+    return 1;
+  }
+  const depthMax = n + 2;
+  // unionTable[(k · 256 + byte) · words ..] = union of the basis elements 8k + i with bit i set in
+  // byte: M' = ∪A' then costs one OR per 8 basis elements instead of one per element.
+  const blocks = (m + 7) >>> 3;
+  const unionTable = new Uint32Array(blocks * 256 * words);
+  for (let k = 0; k < blocks; k++) {
+    for (let byte = 1; byte < 256; byte++) {
+      const low = 31 - Math.clz32(byte & -byte);
+      const b = 8 * k + low;
+      const o = (k * 256 + byte) * words;
+      const prev = (k * 256 + (byte & (byte - 1))) * words;
+      for (let w = 0; w < words; w++) unionTable[o + w] = unionTable[prev + w]! | (b < m ? basis[b * words + w]! : 0);
+    }
+  }
+  const available = new Uint32Array(depthMax * bw);
+  const reach = new Uint32Array(depthMax * words);
+  const taken = new Uint32Array(depthMax * words);
+  for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
+  for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) reach[w]! |= basis[b * words + w]!;
+  let count = 0;
+  const leaf = new Uint32Array(words);
+  // walk(d, from): level d holds (available, reach, taken); items < from are decided.
+  const walk = (d: number, from: number): void => {
+    const a = d * bw;
+    const r = d * words;
+    for (;;) {
+      // Next undecided item of reach at or after `from`.
+      let x = -1;
+      for (let w = from >>> 5; w < words; w++) {
+        let word = reach[r + w]! & ~taken[r + w]!;
+        if (w === from >>> 5) word &= ~((1 << (from & 31)) - 1) | 0;
+        if (word !== 0) {
+          x = (w << 5) + 31 - Math.clz32(word & -word);
+          break;
+        }
+      }
+      if (x < 0) {
+        count++;
+        for (let w = 0; w < words; w++) leaf[w] = taken[r + w]!;
+        visit(leaf);
+        return;
+      }
+      // Branch "x out" at level d + 1: A' = A \ column[x], M' = ∪A'; feasible iff taken ⊆ M'.
+      const a1 = (d + 1) * bw;
+      const r1 = (d + 1) * words;
+      for (let j = 0; j < bw; j++) available[a1 + j] = available[a + j]! & ~column[x * bw + j]!;
+      for (let w = 0; w < words; w++) reach[r1 + w] = 0;
+      for (let j = 0; j < bw; j++) {
+        const word = available[a1 + j]!;
+        if (word === 0) continue;
+        for (let q = 0; q < 4; q++) {
+          const byte = (word >>> (8 * q)) & 255;
+          if (byte === 0) continue;
+          const o = (((j << 2) + q) * 256 + byte) * words;
+          for (let w = 0; w < words; w++) reach[r1 + w]! |= unionTable[o + w]!;
+        }
+      }
+      let feasible = true;
+      for (let w = 0; w < words; w++) {
+        taken[r1 + w] = taken[r + w]!;
+        if ((taken[r + w]! & ~reach[r1 + w]!) !== 0) feasible = false;
+      }
+      if (feasible) walk(d + 1, x + 1);
+      // Branch "x in" continues at this level.
+      taken[r + (x >>> 5)]! |= 1 << (x & 31);
+      from = x + 1;
+    }
+  };
+  walk(0, 0);
+  return count;
+}
+
+/** Number of states of the union closure, by the same walk without visiting (see forEachUnionState). */
+export function countUnionStates(model: BasisModel): number {
+  return forEachUnionState(model, () => {});
+}
+
+/**
+ * Atom classification of basis element b for item x, the kstIO basis-file code: 1 when b is an atom
+ * at x (contains x and no other basis element containing x lies inside it), 2 when it contains x
+ * without being minimal for it, 0 when it does not contain x.
+ */
+export function atomCodes(model: BasisModel): Uint8Array[] {
+  const { n, words, m, basis } = model;
+  const inside = (a: number, b: number): boolean => {
+    for (let w = 0; w < words; w++) if ((basis[a * words + w]! & ~basis[b * words + w]!) !== 0) return false;
+    return true;
+  };
+  const rows: Uint8Array[] = [];
+  for (let b = 0; b < m; b++) {
+    const row = new Uint8Array(n);
+    for (let x = 0; x < n; x++) {
+      if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) === 0) continue;
+      let minimal = true;
+      for (let c = 0; c < m && minimal; c++) {
+        if (c !== b && (basis[c * words + (x >>> 5)]! & (1 << (x & 31))) !== 0 && inside(c, b)) minimal = false;
+      }
+      row[x] = minimal ? 1 : 2;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** For each item, the basis elements that are atoms at it (its routes), by basis index. */
+export function atomsByItem(model: BasisModel): number[][] {
+  const codes = atomCodes(model);
+  const out: number[][] = Array.from({ length: model.n }, () => []);
+  codes.forEach((row, b) => row.forEach((code, x) => code === 1 && out[x]!.push(b)));
+  return out;
+}

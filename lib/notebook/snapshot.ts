@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { writeFileAtomic } from '../io/atomic';
+
+/**
+ * The files a notebook run may write (figures/, data/processed/, ...), remembered before the run so
+ * that a run which did not finish can put every one of them back, and so that a run aimed at another
+ * folder (`reproduce --output-dir`) can move what it wrote there instead of leaving it in the project.
+ *
+ * Why a snapshot and not a redirected write: the notebooks write through the library
+ * (`saveTable`, `saveFigure`, the analysis writers), which address the project's own folders; the
+ * runner cannot reach into every writer, but it can compare the folders before and after.
+ */
+export class OutputSnapshot {
+  private readonly before = new Map<string, Buffer>();
+
+  /** Remembers every file under `paths` (folders, walked recursively, or single files) below `root`. */
+  constructor(
+    private readonly root: string,
+    private readonly paths: readonly string[],
+  ) {
+    for (const file of this.currentFiles()) this.before.set(file, readFileSync(join(root, file)));
+  }
+
+  /** The files under the watched paths now, relative to the root with '/' separators, sorted. */
+  private currentFiles(): string[] {
+    const out: string[] = [];
+    const walk = (abs: string): void => {
+      if (!existsSync(abs)) return;
+      if (statSync(abs).isDirectory()) {
+        for (const name of readdirSync(abs).sort()) walk(join(abs, name));
+      } else {
+        out.push(relative(this.root, abs).split(sep).join('/'));
+      }
+    };
+    for (const p of this.paths) walk(join(this.root, p));
+    return out.sort();
+  }
+
+  /** Files that are new or whose bytes differ from the snapshot, and files that disappeared. */
+  changes(): { written: string[]; removed: string[] } {
+    const now = this.currentFiles();
+    const written = now.filter((f) => {
+      const old = this.before.get(f);
+      return old === undefined || !old.equals(readFileSync(join(this.root, f)));
+    });
+    const present = new Set(now);
+    const removed = [...this.before.keys()].filter((f) => !present.has(f)).sort();
+    return { written, removed };
+  }
+
+  /** Copies the files the run wrote into `target`, keeping their paths below the root. Returns them. */
+  copyChangesTo(target: string): string[] {
+    const { written } = this.changes();
+    for (const f of written) writeFileAtomic(join(target, f), readFileSync(join(this.root, f)));
+    return written;
+  }
+
+  /**
+   * Puts every watched file back as it was: new files deleted (and folders they alone made), changed
+   * and removed ones rewritten with their old bytes. Returns how many files it touched.
+   */
+  restore(): number {
+    const { written, removed } = this.changes();
+    for (const f of written) {
+      const old = this.before.get(f);
+      if (old === undefined) {
+        rmSync(join(this.root, f), { force: true });
+        this.removeEmptyParents(dirname(join(this.root, f)));
+      } else {
+        writeFileAtomic(join(this.root, f), old);
+      }
+    }
+    for (const f of removed) writeFileAtomic(join(this.root, f), this.before.get(f)!);
+    return written.length + removed.length;
+  }
+
+  private removeEmptyParents(dir: string): void {
+    const stops = new Set(this.paths.map((p) => join(this.root, p)));
+    stops.add(this.root);
+    let d = dir;
+    while (!stops.has(d) && d.startsWith(this.root) && existsSync(d) && readdirSync(d).length === 0) {
+      rmdirSync(d);
+      d = dirname(d);
+    }
+  }
+}
+
+/** The folders and files below the project root that a full `npm run reproduce` writes. */
+export const PROJECT_OUTPUTS: readonly string[] = ['figures', 'data/processed', 'environment.md', 'report'];

@@ -1,0 +1,97 @@
+/**
+ * The zod schema of data/published/psi-2026.json: the numbers the PSI paper (002) prints in its running
+ * text (its table cells were lost in extraction) and its claims ledger. Read with parsePublishedPsi /
+ * loadPublishedPsi; everything that uses the published numbers takes the inferred type `PublishedPsi`.
+ */
+import { z } from 'zod';
+import { parseJsonFile } from '../io/json';
+import { ClaimEntrySchema, loadPublishedFile, refineClaims } from './published-claims';
+
+const num = z.number();
+const count = z.number().int().nonnegative();
+const where = z.string().min(1);
+const modelMap = z.record(z.string(), num);
+
+export const PublishedPsiSchema = z
+  .strictObject({
+    paper: z.string(),
+    note: z.string(),
+    design: z.strictObject({
+      where,
+      scenarios: count,
+      weeks: count,
+      variants: count,
+      models: count,
+      round1: count,
+      bloom_targets: z.record(z.string(), count),
+      defect_categories: z.record(z.string(), count),
+      delta_opt: num,
+      taxonomy_concepts: count,
+      scaffold_indicators: count,
+      scaffold_categories: count,
+    }),
+    table1: z.strictObject({
+      where,
+      psi: modelMap,
+      sd: modelMap,
+      ef_all_models: num,
+      cl_min: num,
+      /** Highest minus lowest model PSI. */
+      spread: num,
+      /** The models by mean PSI, best first, as "A > B > C > D". */
+      ranking: z.string(),
+      /** The open-weight Qwen 3 scored above the commercial Gemini. */
+      qwen_above_gemini: z.boolean(),
+      /** ChatGPT's S_SD is more than this many times Gemini's. */
+      sd_ratio_above: num,
+    }),
+    figure1: z.strictObject({
+      where,
+      cross_model_mean: z.record(z.string(), num),
+      trend: z.string(),
+      /** Every model's PSI declines with the target Bloom level (read as: negative least-squares slope). */
+      declines_every_model: z.boolean(),
+    }),
+    table2_3: z.strictObject({ where, delta_psi: num, delta: z.record(z.string(), num) }),
+    table4: z.strictObject({
+      where,
+      selected: count,
+      selected_per_model: modelMap,
+      improved: count,
+      improved_rate: num,
+      mean_gain: num,
+      /** Every model's mean gain is positive. */
+      all_models_improved_on_average: z.boolean(),
+    }),
+    table5: z.strictObject({
+      where,
+      sd_before: num,
+      sd_after: num,
+      delta: z.record(z.string(), num),
+      /** S_SD's change is the largest of the sub-score changes. */
+      sd_largest_change: z.boolean(),
+    }),
+    table6: z.strictObject({ where, weaknesses_resolved_rate: num, meaningful_improvement_rate: num }),
+    scenario_validation: z.strictObject({
+      where,
+      realism_mean: num,
+      realism_sd: num,
+      course_fit_mean: num,
+      course_fit_sd: num,
+      within_one_point: num,
+      realism_below_2_5: count,
+    }),
+    claims: z.array(ClaimEntrySchema),
+  })
+  .superRefine(refineClaims);
+export type PublishedPsi = z.infer<typeof PublishedPsiSchema>;
+
+/** Parses the PSI published-numbers file; InputError naming the file and every offending field. */
+export function parsePublishedPsi(text: string, file: string): PublishedPsi {
+  return parseJsonFile(text, file, PublishedPsiSchema);
+}
+
+/** Reads and parses the PSI published-numbers file (OS errors name the file). */
+export function loadPublishedPsi(file: string): PublishedPsi {
+  return loadPublishedFile(file, PublishedPsiSchema);
+}

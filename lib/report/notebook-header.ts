@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { InputError } from '../errors';
+import { showHtml } from '../figures/display';
+import { toHtmlTable, toTable } from '../figures/table';
+import type { PublishedKstFigures } from './kst-paper-figures';
+import { parsePublishedPsi, type PublishedPsi } from './psi-tables';
+import { enterProjectRoot } from '../notebook/project';
+
+/**
+ * The one header every notebook's first cell uses:
+ *
+ *   import { notebookHeader } from "../dist/lib/report/notebook-header";
+ *   const { root, showRows } = notebookHeader();
+ *
+ * It makes the project root the working directory (so `data/raw/...` means the same in Jupyter,
+ * VS Code, nbconvert and `npm run reproduce`, wherever the notebook file is) and returns the helpers
+ * the notebooks share, instead of a copy of each in every notebook.
+ */
+export interface NotebookHeader {
+  /** The project root (now also the working directory). */
+  root: string;
+  /**
+   * The folder Jupyter opened the notebook in, when the project's kernel runs it (it records it before
+   * moving to the project), else the project's notebooks/. For files of your own next to a copied
+   * notebook: `${notebookDir}/my-domain.json`.
+   */
+  notebookDir: string;
+  /** Shows rows (objects) as an HTML table in the cell: `showRows(rows, "Caption", 3)`. */
+  showRows(rows: readonly object[], caption: string, digits?: number): void;
+  /** The KST paper's published numbers (data/published/kst-benchmark-2026.json), file named in errors. */
+  readPublishedKst(file: string): PublishedKstFigures;
+  /** The PSI paper's published numbers, checked against their schema. */
+  readPublishedPsi(file: string): PublishedPsi;
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read the published numbers (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
+  }
+}
+
+export function notebookHeader(): NotebookHeader {
+  const root = enterProjectRoot();
+  return {
+    root,
+    notebookDir: process.env['KSTBENCH_NOTEBOOK_DIR'] ?? `${root}/notebooks`,
+    showRows(rows, caption, digits) {
+      const options: { caption: string; digits?: number } = { caption };
+      if (digits !== undefined) options.digits = digits;
+      showHtml(toHtmlTable(toTable(rows as ReadonlyArray<Record<string, unknown>>), options));
+    },
+    readPublishedKst(file) {
+      try {
+        return JSON.parse(readText(file)) as PublishedKstFigures;
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
+      }
+    },
+    readPublishedPsi(file) {
+      return parsePublishedPsi(readText(file), file);
+    },
+  };
+}

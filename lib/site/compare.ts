@@ -1,0 +1,110 @@
+import { escapeHtml } from './markdown';
+
+/**
+ * Published beside computed: the notebooks' comparison tables (written by `toHtmlTable`, lib/figures)
+ * put a paper's value in a column named `X (paper)` next to the computed `X`, or in a `paper` column
+ * next to `computed`. The report marks each such pair: the published cell as published, the computed
+ * cell as agreeing (equal at the paper's printed precision) or differing, with the difference shown.
+ */
+
+/** The first number in a cell as printed: `61.3` → 61.3, `< .0001` → 0.0001, `7 (2)` → 7; null if none. */
+export function leadingNumber(text: string): { value: number; decimals: number } | null {
+  const m = /[-−+]?(?:\d+(?:[.,]\d+)?|\.\d+)/.exec(text.replace(/&minus;/g, '−'));
+  if (!m) return null;
+  const t = m[0].replace('−', '-').replace(',', '.');
+  const dot = t.indexOf('.');
+  return { value: Number(t), decimals: dot < 0 ? 0 : t.length - dot - 1 };
+}
+
+export type Verdict = { kind: 'match' } | { kind: 'differs'; delta?: number; decimals?: number } | { kind: 'none' };
+
+/**
+ * Compares a computed cell with the published one as both are printed. Numbers agree when the computed
+ * value rounds to the published one at the published number of decimals; otherwise the difference
+ * (computed − published) is given. Text agrees when equal. An empty published cell compares nothing.
+ * Example: ("61.27", "61.3") → match; ("58.0", "61.3") → differs by −3.3.
+ */
+export function compareCells(computed: string, published: string): Verdict {
+  const c = computed.trim();
+  const p = published.trim();
+  if (p === '' || p === '–' || p === '—' || p === 'n/a') return { kind: 'none' };
+  if (c === p) return { kind: 'match' };
+  const cn = leadingNumber(c);
+  const pn = leadingNumber(p);
+  if (cn && pn && /^[^A-Za-z]*$/.test(c.replace(/e[-+]?\d+/i, '')) && /^[^A-Za-z]*$/.test(p)) {
+    const scale = 10 ** pn.decimals;
+    if (Math.round(cn.value * scale) === Math.round(pn.value * scale)) return { kind: 'match' };
+    return { kind: 'differs', delta: cn.value - pn.value, decimals: Math.max(pn.decimals, Math.min(cn.decimals, pn.decimals + 1)) };
+  }
+  return { kind: 'differs' };
+}
+
+function unescapeHtml(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+/** For each column, the index of the column it is compared with (the computed one for a published column). */
+export function comparisonPairs(headers: readonly string[]): Map<number, number> {
+  const pairs = new Map<number, number>(); // published column → computed column
+  headers.forEach((h, j) => {
+    const m = /^(.*?)\s*\((?:paper|published)\)$/.exec(h);
+    if (m) {
+      const k = headers.indexOf(m[1]!);
+      if (k >= 0 && k !== j) pairs.set(j, k);
+    } else if (h === 'paper' || h === 'published') {
+      const k = headers.indexOf('computed');
+      if (k >= 0) pairs.set(j, k);
+    }
+  });
+  return pairs;
+}
+
+function formatDelta(delta: number, decimals: number): string {
+  const text = Math.abs(delta).toFixed(decimals);
+  return `${delta < 0 ? '−' : '+'}${text}`;
+}
+
+/**
+ * Rewrites every `<table class="kstbench-table">` in `html` that has published columns: published cells
+ * get class `published`, computed ones `agrees` or `differs` (with a `Δ` note and a tooltip naming the
+ * published value). Other HTML is returned unchanged.
+ */
+export function markComparisons(html: string): string {
+  return html.replace(/<table class="kstbench-table">([\s\S]*?)<\/table>/g, (table, inner: string) => {
+    const headRow = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(inner);
+    if (!headRow) return table;
+    const headers = [...headRow[1]!.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => unescapeHtml(m[1]!));
+    const pairs = comparisonPairs(headers);
+    if (pairs.size === 0) return table;
+    const computedOf = new Map([...pairs].map(([pub, comp]) => [comp, pub]));
+    let agree = 0;
+    let differ = 0;
+    const body = inner.replace(/<tr>((?:<td[^>]*>[\s\S]*?<\/td>)+)<\/tr>/g, (_row, cellsHtml: string) => {
+      const cells = [...cellsHtml.matchAll(/<td([^>]*)>([\s\S]*?)<\/td>/g)].map((m) => ({ attrs: m[1]!, html: m[2]! }));
+      const rendered = cells.map((cell, j) => {
+        const pub = computedOf.get(j);
+        if (pairs.has(j)) return `<td${cell.attrs} class="published">${cell.html}</td>`;
+        if (pub === undefined || cells[pub] === undefined) return `<td${cell.attrs}>${cell.html}</td>`;
+        const published = unescapeHtml(cells[pub]!.html);
+        const verdict = compareCells(unescapeHtml(cell.html), published);
+        if (verdict.kind === 'none') return `<td${cell.attrs}>${cell.html}</td>`;
+        if (verdict.kind === 'match') {
+          agree++;
+          return `<td${cell.attrs} class="agrees" title="agrees with the published ${escapeHtml(published)}">${cell.html}</td>`;
+        }
+        differ++;
+        const delta = verdict.delta !== undefined ? ` <span class="delta">Δ ${formatDelta(verdict.delta, verdict.decimals ?? 1)}</span>` : '';
+        return `<td${cell.attrs} class="differs" title="published: ${escapeHtml(published)}">${cell.html}${delta}</td>`;
+      });
+      return `<tr>${rendered.join('')}</tr>`;
+    });
+    const summary = `<p class="comparison-summary">Beside the published values: <span class="agrees">${agree} agree</span> at the paper's precision, <span class="differs">${differ} differ</span> (Δ = computed − published).</p>`;
+    return `<table class="kstbench-table comparison">${body}</table>\n${summary}`;
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Speed figures for knowledge spaces given by a basis (lib/kst/basis.ts) on a seeded random 77-item
+ * space with more than a million states: union-closure throughput, fringes from the basis per second,
+ * and `kstbench space` streaming the whole space to a file. Part of `npm run bench` ("KST basis").
+ *
+ * The space: item j gets one clause, or two with probability ½ (never for items 0–2); a clause is j
+ * plus the routes of up to 15 earlier items picked at random (so every clause is closed); clauses of
+ * one item that contain another are dropped. Seed "m6" gives 94 basis elements and 1,409,284 states.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import {
+  buildDomain,
+  compileStructure,
+  countStates,
+  forEachStateBits,
+  innerFringeFromBasis,
+  outerFringeFromBasis,
+  type DomainFile,
+} from '../../lib/kst';
+
+const N = 77;
+const SEED = 'm6';
+const MAX_DEPS = 15;
+const TWO_CLAUSES = 0.5;
+
+/** The random surmise function described above, as a domain file. */
+export function randomBasisDomain(seed = SEED, n = N): DomainFile {
+  const rng = seedrandom(seed);
+  const ids = Array.from({ length: n }, (_, i) => `Q${i + 1}`);
+  const routes: Array<Array<Set<number>>> = [];
+  const surmise: Record<string, string[][]> = {};
+  for (let j = 0; j < n; j++) {
+    const clauses: Array<Set<number>> = [];
+    const count = j > 2 && rng() < TWO_CLAUSES ? 2 : 1;
+    for (let c = 0; c < count; c++) {
+      const clause = new Set<number>([j]);
+      if (j > 0) {
+        const deps = Math.floor(rng() * (MAX_DEPS + 1));
+        for (let t = 0; t < deps; t++) {
+          const i = Math.floor(rng() * j);
+          for (const x of routes[i]![Math.floor(rng() * routes[i]!.length)]!) clause.add(x);
+        }
+      }
+      clauses.push(clause);
+    }
+    const inside = (a: Set<number>, b: Set<number>): boolean => [...a].every((x) => b.has(x));
+    const kept = clauses.filter((c, k) => !clauses.some((d, l) => l !== k && inside(d, c) && (d.size < c.size || l < k)));
+    routes.push(kept);
+    surmise[ids[j]!] = kept.map((c) => [...c].filter((x) => x !== j).sort((a, b) => a - b).map((x) => ids[x]!));
+  }
+  return {
+    id: `random-basis-${n}`,
+    title: 'random basis',
+    source: `benchmark: seeded random surmise function (seed ${seed})`,
+    components: ids.map((id) => ({ id, description: `task ${id}` })),
+    surmise,
+  };
+}
+
+const fmt = (x: number): string => Math.round(x).toLocaleString('en-US');
+const ms = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
+export async function benchKstBasis(print: (line: string) => void): Promise<void> {
+  const file = randomBasisDomain();
+  let t = process.hrtime.bigint();
+  const domain = buildDomain(file);
+  const s = compileStructure(domain);
+  const basis = s.basis!;
+  print(`random basis space: ${N} items, ${basis.m} basis elements, ${domain.notions.length} notions (seed ${SEED}); validate + compile ${ms(t).toFixed(0)} ms`);
+  t = process.hrtime.bigint();
+  const count = countStates(domain);
+  const countMs = ms(t);
+  print(`countStates: ${fmt(count)} states in ${countMs.toFixed(0)} ms`);
+  // Union closure: a full visit of every state.
+  let best = Infinity;
+  let bestCpu = Infinity;
+  const keep: Uint32Array[] = [];
+  for (let run = 0; run < 3; run++) {
+    const cpu = process.cpuUsage();
+    t = process.hrtime.bigint();
+    let k = 0;
+    forEachStateBits(s, (bits) => {
+      if (run === 0 && k++ % 113 === 0) keep.push(bits.slice());
+    });
+    best = Math.min(best, ms(t));
+    const used = process.cpuUsage(cpu);
+    bestCpu = Math.min(bestCpu, (used.user + used.system) / 1000);
+  }
+  print(
+    `union closure (forEachStateBits from the basis): ${fmt(count / (bestCpu / 1000))} states per CPU second (${bestCpu.toFixed(0)} ms CPU, ${best.toFixed(0)} ms wall per full pass, best of 3)`,
+  );
+  print('  kstMatrix C kmunionclosure on the same basis: not run here (R is not installed), so the 20x goal is not measured');
+  const out = new Uint32Array(s.words);
+  t = process.hrtime.bigint();
+  let fringes = 0;
+  do {
+    for (const st of keep) {
+      outerFringeFromBasis(basis, st, out);
+      fringes++;
+    }
+  } while (ms(t) < 1000);
+  print(`outer fringe from the basis: ${fmt(fringes / (ms(t) / 1000))} fringes/s (${fmt(keep.length)} states of the space)`);
+  t = process.hrtime.bigint();
+  fringes = 0;
+  do {
+    for (const st of keep) {
+      innerFringeFromBasis(basis, st, out);
+      fringes++;
+    }
+  } while (ms(t) < 1000);
+  print(`inner fringe from the basis: ${fmt(fringes / (ms(t) / 1000))} fringes/s`);
+  // `kstbench space` streaming the space to a file, run in-process so that CPU time can be reported
+  // next to wall time (the machine may be shared; CPU time is the steadier figure).
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-bench-space-'));
+  try {
+    const domainFile = join(dir, 'random-basis.json');
+    writeFileSync(domainFile, JSON.stringify(file));
+    const space = require('../../cli/commands/space') as typeof import('../../cli/commands/space');
+    for (const format of ['jsonl', 'srbt']) {
+      const target = join(dir, `space.${format}`);
+      const cpu = process.cpuUsage();
+      t = process.hrtime.bigint();
+      const code = await space.command.run(['--domain', domainFile, '--format', format, '--out', target]);
+      const wall = ms(t);
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
+      if (code !== 0) {
+        print(`kstbench space --format ${format}: exit ${code}`);
+        continue;
+      }
+      const size = statSync(target).size;
+      print(
+        `kstbench space --format ${format} --out FILE: ${fmt(count)} states, ${(size / 2 ** 20).toFixed(0)} MiB; wall ${(wall / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s (${fmt(count / (cpuMs / 1000))} states per CPU second)`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  void benchKstBasis((line) => console.log(line));
+}

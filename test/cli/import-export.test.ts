@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseStatesFile } from '../../lib/collect/states-file';
+import { loadDomain } from '../../lib/kst';
+import { kstbench, tempDir, ROOT } from '../support/cli';
+
+// The two-route basis of test/kst-io/formats.test.ts (a b c d; c after a or b; d after c).
+const BASIS = '#SRBT v2.0 basis\n4\n6\n1000\n0100\n2010\n0210\n2021\n0221\n';
+
+test('import writes a domain file from an SRBT basis and an items CSV; export writes it back', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'two.bas'), BASIS);
+  writeFileSync(join(dir, 'items.csv'), 'id,description\na,task a\nb,task b\nc,task c\nd,task d\n');
+  const out = join(dir, 'two.json');
+  const r = kstbench(['import', join(dir, 'two.bas'), '--id', 'two', '--items', join(dir, 'items.csv'), '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /4 items, 10 states, not quasi-ordinal/);
+  const domain = JSON.parse(readFileSync(out, 'utf8'));
+  assert.deepEqual(domain.basis, [['a'], ['b'], ['a', 'c'], ['b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd']]);
+  const back = kstbench(['export', '--domain', out, '--what', 'basis', '--format', 'srbt']);
+  assert.equal(back.code, 0, back.stderr);
+  assert.equal(back.stdout, BASIS);
+  const file = join(dir, 'space.srbt');
+  assert.equal(kstbench(['export', '--domain', out, '--what', 'space', '--format', 'srbt', '--out', file]).code, 0);
+  assert.equal(readFileSync(file, 'utf8').split('\n')[2], '10');
+});
+
+test('import refuses a malformed file with file:line, exit 1, and writes nothing', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'bad.bas'), '#SRBT v2.0 basis\n4\n6\n1000\n01x0\n');
+  const out = join(dir, 'bad.json');
+  const r = kstbench(['import', join(dir, 'bad.bas'), '--id', 'bad', '--out', out]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /bad\.bas:5: symbol "x" in column 3/);
+  assert.equal(existsSync(out), false);
+  assert.equal(kstbench(['import', '--id', 'x', '--out', out]).code, 2);
+  assert.equal(kstbench(['export', '--domain', out, '--what', 'surmise', '--format', 'srbt']).code, 2);
+});
+
+test('sample writes the state-sample file that collect --states reads, reproducibly', () => {
+  const dir = tempDir();
+  const slope = join(ROOT, 'data', 'raw', 'domains', 'slope.json');
+  const a = join(dir, 'a.json');
+  const b = join(dir, 'b.json');
+  assert.equal(kstbench(['sample', '--domain', slope, '--n', '50', '--seed', 's1', '--out', a]).code, 0);
+  assert.equal(kstbench(['sample', '--domain', slope, '--n', '50', '--seed', 's1', '--out', b]).code, 0);
+  assert.equal(readFileSync(a, 'utf8'), readFileSync(b, 'utf8'));
+  const sample = JSON.parse(readFileSync(a, 'utf8'));
+  assert.equal(sample.scheme, 'lazy-up-down-markov-chain');
+  assert.equal(sample.seed, 's1');
+  assert.equal(sample.counts.reduce((x: number, y: number) => x + y, 0), 50);
+  const parsed = parseStatesFile(readFileSync(a, 'utf8'), a, [loadDomain(slope)]);
+  assert.equal(parsed.states.get('slope')!.length, sample.states.length);
+  assert.equal(parsed.domains.slope!.seed, 's1');
+  assert.equal(kstbench(['sample', '--domain', slope, '--n', '0', '--seed', 's']).code, 2);
+});

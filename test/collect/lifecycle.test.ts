@@ -1,0 +1,321 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { collectKst, type CollectParams } from '../../lib/collect/collect';
+import { CircuitBreaker } from '../../lib/collect/circuit-breaker';
+import { isOsError, osErrorMessage } from '../../lib/collect/os-error';
+import { collectPsi } from '../../lib/collect/psi-study';
+import { AdaptiveLimiter, TokenBudget } from '../../lib/collect/rate-limit';
+import { readCompleted } from '../../lib/collect/store';
+import type { Provider } from '../../lib/collect/providers/types';
+import { KstFinalRecordSchema } from '../../lib/records/kst-final';
+import { RunFileSchema } from '../../lib/records/run-file';
+import { AttemptsFileLineSchema } from '../../lib/records/attempt';
+import { answerPosition1, okResult, providerError, readLines, stubCollectParams, stubProvider, tempDir, writeTinyDomains } from './helpers';
+
+/** Issue 9 (collector lifecycle): circuit breaker, failed status, rate control, design checks, OS errors. */
+
+const ROOT = resolve(__dirname, '..', '..');
+const CLI = join(ROOT, 'bin', 'kstbench.js');
+const CELLS = 8 * 4 * 2;
+
+function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
+  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, ...extra });
+}
+
+function deps(providers: Record<string, Provider>, extra: Record<string, unknown> = {}) {
+  return {
+    createProvider: (spec: string) => providers[spec]!,
+    env: {},
+    sleep: async () => {},
+    ...extra,
+  };
+}
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: ROOT });
+}
+
+test('circuit breaker: 3 identical 404s stop the model; the run is failed (not complete) and resume requests those cells again', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const dead = stubProvider('openai:stub', () => {
+    throw providerError('client_error', 'openai HTTP 404 model_not_found: The model `stub` does not exist', { httpStatus: 404, code: 'model_not_found' });
+  });
+  const r = await collectKst(params(out, domainsDir), deps({ 'openai:stub': dead }));
+  assert.equal(r.status, 'failed');
+  assert.equal(dead.total(), 3, 'exactly threshold (3) requests, then the queue stops');
+  assert.match(r.reason!, /stopped after 3 identical client_error failures/);
+  assert.match(r.remedy!, /model name openai:stub/);
+  assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '', 'no missing records: the cells stay re-requestable');
+  const run = RunFileSchema.parse(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')));
+  assert.equal(run.status, 'failed');
+  assert.equal(run.result?.reason, r.reason);
+  const events = readLines(join(out, 'attempts.jsonl')).filter((l) => l.type === 'event').map((l) => l.event);
+  assert.ok(events.includes('circuit_open'));
+  // fixed: the same command requests every cell
+  const fixed = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const again = await collectKst(params(out, domainsDir), deps({ 'openai:stub': fixed }));
+  assert.equal(again.status, 'complete');
+  assert.equal(fixed.total(), CELLS);
+});
+
+test('a provider-flagged deterministic failure and an auth failure open the breaker; a success in between resets the count', () => {
+  const b = new CircuitBreaker(3);
+  const f = { errorClass: 'client_error' as const, message: 'x', httpStatus: 400 };
+  assert.equal(b.recordDeterministic('m', f), null);
+  assert.equal(b.recordDeterministic('m', f), null);
+  b.recordSuccess('m');
+  assert.equal(b.recordDeterministic('m', f), null, 'count restarted after a success');
+  assert.equal(b.recordDeterministic('m', { ...f, httpStatus: 404 }), null, 'a different signature restarts the count');
+  assert.equal(b.isOpen('m'), false);
+  const trip = b.recordDeterministic('k', { errorClass: 'auth', message: 'bad key', httpStatus: 401, remedy: 'set OPENAI_API_KEY' });
+  assert.equal(trip?.remedy, 'set OPENAI_API_KEY');
+  assert.equal(b.isOpen('k'), true);
+});
+
+test('every call fails (5xx after retries) → the run ends failed, not complete', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const broken = stubProvider('openai:stub', () => {
+    throw providerError('server_error', 'openai HTTP 500', { httpStatus: 500 });
+  });
+  const r = await collectKst(params(out, domainsDir, { maxRetries: 0 }), deps({ 'openai:stub': broken }));
+  assert.equal(r.status, 'failed');
+  assert.equal(r.written.missing, CELLS);
+  assert.match(r.reason!, /every one of the 64 cells finished by this run is missing/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
+});
+
+test('connection refused on every call: the breaker stops the model after 3 cells, none gets a record', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const refused = stubProvider('openai:stub', () => {
+    throw providerError('connection', 'connect ECONNREFUSED 127.0.0.1:9');
+  });
+  const r = await collectKst(params(out, domainsDir, { maxRetries: 1 }), deps({ 'openai:stub': refused }));
+  assert.equal(r.status, 'failed');
+  assert.equal(r.breakerTrips?.[0]?.errorClass, 'connection');
+  assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '');
+  assert.ok(refused.total() <= 3 * 2, `${refused.total()} calls`);
+});
+
+test('rate limits: retry-after honoured, concurrency halves on 429 and grows back after a calm stretch', async () => {
+  let t = 0;
+  const limiter = new AdaptiveLimiter(8, { now: () => t }, 30_000);
+  limiter.onRateLimit();
+  assert.equal(limiter.limit, 4);
+  limiter.onRateLimit();
+  limiter.onRateLimit();
+  limiter.onRateLimit();
+  assert.equal(limiter.limit, 1, 'never below 1');
+  t = 29_999;
+  limiter.onSuccess();
+  assert.equal(limiter.limit, 1, 'not calm long enough');
+  t = 30_000;
+  limiter.onSuccess();
+  assert.equal(limiter.limit, 2);
+  t = 45_000;
+  limiter.onSuccess();
+  assert.equal(limiter.limit, 2, 'one step per calm stretch');
+  // in-flight calls are held to the limit
+  const ac = new AbortController();
+  assert.equal(await limiter.acquire(ac.signal), true);
+  assert.equal(await limiter.acquire(ac.signal), true);
+  let third = false;
+  const p = limiter.acquire(ac.signal).then((ok) => (third = ok));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(third, false, 'a third call waits');
+  limiter.release();
+  await p;
+  assert.equal(third, true);
+});
+
+test('token budget: each call reserves prompt + output allowance; calls wait for the minute window', async () => {
+  let t = 0;
+  const waits: number[] = [];
+  const clock = { now: () => t, sleep: async (ms: number) => { waits.push(ms); t += ms; } };
+  const budget = new TokenBudget(10_000, clock);
+  const ac = new AbortController();
+  assert.equal(await budget.reserve(4000, ac.signal), true);
+  t = 10_000;
+  assert.equal(await budget.reserve(4000, ac.signal), true);
+  assert.equal(budget.used(), 8000);
+  // 8000 + 4000 > 10000: waits until the first reservation (t=0) leaves the window at t=60000
+  assert.equal(await budget.reserve(4000, ac.signal), true);
+  assert.deepEqual(waits, [50_000]);
+  assert.equal(t, 60_000);
+  assert.equal(budget.used(), 8000);
+});
+
+test('--tpm in a run: a budget below one call is refused; a tight one spaces the calls by the minute window', async () => {
+  const domainsDir = writeTinyDomains();
+  const p = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  await assert.rejects(collectKst(params(tempDir(), domainsDir, { tokensPerMinute: 1000 }), deps({ 'openai:stub': p })), /--tpm 1000 is below the \d+ tokens one call reserves/);
+  let t = 0;
+  const out = tempDir();
+  const r = await collectKst(
+    params(out, domainsDir, { conditions: ['P0'], orders: 1, maxOutputTokens: 1000, tokensPerMinute: 2500 }),
+    deps({ 'openai:stub': p }, { clockMs: () => t, sleep: async (ms: number) => { t += ms; } }),
+  );
+  assert.equal(r.status, 'complete');
+  // 8 calls of ~1,1xx tokens each, 2 per minute → the last starts after 3 full windows
+  assert.ok(t >= 3 * 60_000, `clock at ${t}`);
+});
+
+test('settings and cached/reasoning usage are recorded; the fingerprint holds the settings; records match the schemas', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const base = stubProvider('openai:stub', (req) => ({ ...okResult(answerPosition1(req)), usage: { inputTokens: 1000, outputTokens: 200, cachedInputTokens: 800, reasoningTokens: 50 } as never }));
+  const notes: string[] = [];
+  let preflights = 0;
+  const withHooks = Object.assign(base, {
+    settings: () => ({ api: 'chat_completions', temperature: 0, reasoning_effort: 'low', max_output_tokens: 16000 }),
+    preflight: async () => {
+      preflights += 1;
+      return { ok: true as const, notes: ['model exists', 'schema accepted'] };
+    },
+  });
+  const r = await collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': withHooks }, { onNote: (_m: string, n: string) => notes.push(n) }));
+  assert.equal(r.status, 'complete');
+  assert.equal(preflights, 1);
+  assert.deepEqual(notes, ['model exists', 'schema accepted']);
+  const records = readLines(join(out, 'responses.jsonl'));
+  for (const rec of records) {
+    KstFinalRecordSchema.parse(rec);
+    assert.equal(rec.settings.reasoning_effort, 'low');
+    assert.equal(rec.usage.cachedInputTokens, 800);
+    assert.equal(rec.usage.reasoningTokens, 50);
+  }
+  for (const line of readLines(join(out, 'attempts.jsonl'))) AttemptsFileLineSchema.parse(line);
+  const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+  assert.equal(run.fingerprint.settings['openai:stub'].temperature, 0);
+  // a changed setting is a different design: refused in the same directory
+  const changed = Object.assign(stubProvider('openai:stub', (req) => okResult(answerPosition1(req))), { settings: () => ({ api: 'chat_completions', temperature: 1 }) });
+  await assert.rejects(collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': changed })), /settings=/);
+});
+
+test('a refused pre-flight stops before anything is written; --no-preflight skips it', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = join(tempDir(), 'fresh');
+  const p = Object.assign(stubProvider('openai:stub', (req) => okResult(answerPosition1(req))), {
+    preflight: async () => ({ ok: false as const, message: 'max_tokens 16000 is above this model\'s 8192', remedy: 'pass --max-output-tokens 8192' }),
+  });
+  await assert.rejects(collectKst(params(out, domainsDir), deps({ 'openai:stub': p })), (e: Error & { remedy?: string }) => {
+    assert.match(e.message, /pre-flight check of openai:stub failed: max_tokens 16000/);
+    assert.equal(e.remedy, 'pass --max-output-tokens 8192');
+    return true;
+  });
+  assert.equal(existsSync(out), false, 'nothing written');
+  assert.equal(p.total(), 0);
+  const r = await collectKst(params(out, domainsDir, { noPreflight: true, conditions: ['P0'] }), deps({ 'openai:stub': p }));
+  assert.equal(r.status, 'complete');
+});
+
+test('empty designs are usage errors (exit 2) and write nothing', () => {
+  const domainsDir = writeTinyDomains();
+  const emptyDomains = tempDir();
+  writeFileSync(join(emptyDomains, 'README.txt'), 'no domains here');
+  const cases: string[][] = [
+    ['collect', '--domains', domainsDir, '--models', 'simulated:sim-a', '--conditions', ''],
+    ['collect', '--domains', emptyDomains, '--models', 'simulated:sim-a'],
+    ['psi', 'collect', '--models', 'simulated:sim-tutor-a', '--scenarios', ''],
+  ];
+  for (const args of cases) {
+    const out = join(tempDir(), 'out');
+    const r = cli([...args, '--out', out]);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /empty|no domain files/);
+    assert.equal(existsSync(out), false, `${args.join(' ')} wrote ${out}`);
+  }
+});
+
+test('duplicate PSI cells are refused at design time: a repeated scenario, two specs with one run-ID token', async () => {
+  const base = { courseDir: join(ROOT, 'data', 'raw', 'psi'), round: 1 as const, seed: '1', concurrency: 1, maxOutputTokens: 100, timeoutMs: 1000 };
+  const out = join(tempDir(), 'psi');
+  await assert.rejects(collectPsi({ ...base, models: ['simulated:sim-tutor-a'], outDir: out, scenarios: ['S01', 'S01'] }), /--scenarios lists S01 twice/);
+  await assert.rejects(
+    collectPsi({ ...base, models: ['openai-compatible:llama3.1:8b', 'openai-compatible:llama3.1/8b'], outDir: out }),
+    /map to the same run-ID token openai-compatible_llama3.1_8b/,
+  );
+  assert.equal(existsSync(out), false);
+  const r = cli(['psi', 'collect', '--models', 'simulated:sim-tutor-a', '--scenarios', 'S01,S01', '--out', out]);
+  assert.equal(r.status, 2);
+});
+
+test('--timeout above Node\'s timer limit is refused at parse time', () => {
+  const r = cli(['collect', '--domains', 'x', '--models', 'simulated:sim-a', '--out', join(tempDir(), 'o'), '--timeout', '2147484']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--timeout 2147484 s is above the longest timer Node can run \(2147483 s/);
+  const p = cli(['psi', 'collect', '--models', 'simulated:sim-tutor-a', '--out', join(tempDir(), 'o'), '--timeout', '3000000']);
+  assert.equal(p.status, 2);
+});
+
+test('OS errors are one line naming the path, with the resume command: --out is a file; ENOSPC/EACCES wording', () => {
+  const domainsDir = writeTinyDomains();
+  const file = join(tempDir(), 'not-a-dir');
+  writeFileSync(file, 'x');
+  const r = cli(['collect', '--domains', domainsDir, '--models', 'simulated:sim-a', '--conditions', 'P0', '--out', file]);
+  assert.equal(r.status, 1, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, new RegExp(`cannot write ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}.*: (EEXIST|ENOTDIR) .*resume with: kstbench collect`));
+  assert.doesNotMatch(r.stderr, /internal error|    at /);
+  const under = cli(['collect', '--domains', domainsDir, '--models', 'simulated:sim-a', '--conditions', 'P0', '--out', join(file, 'sub')]);
+  assert.equal(under.status, 1);
+  assert.match(under.stderr, /ENOTDIR \(a path component is a file/);
+  const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/out/attempts.jsonl' });
+  assert.ok(isOsError(enospc));
+  assert.equal(osErrorMessage(enospc, 'kstbench collect …'), 'cannot write /out/attempts.jsonl: ENOSPC (no space left on the device); fix it, then resume with: kstbench collect …');
+  const eacces = Object.assign(new Error('EACCES'), { code: 'EACCES', syscall: 'open', path: '/ro/run.json' });
+  assert.match(osErrorMessage(eacces), /^cannot write \/ro\/run.json: EACCES \(permission denied\)$/);
+});
+
+test('a failure after run.json said running leaves run.json saying failed, with the reason', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  // extracted.jsonl is a non-empty directory: the final atomic rename onto it fails (EISDIR/ENOTEMPTY).
+  mkdirSync(join(out, 'extracted.jsonl', 'x'), { recursive: true });
+  const p = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  await assert.rejects(collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': p })), (e: NodeJS.ErrnoException) => isOsError(e));
+  const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+  assert.equal(run.status, 'failed');
+  assert.match(run.result.reason, /extracted\.jsonl/);
+  assert.equal(readCompleted(join(out, 'responses.jsonl')).size, 16, 'the answers themselves are kept');
+});
+
+test('adaptive concurrency in a run: three 429s take 8 parallel calls down to 1; retry-after is waited', async () => {
+  const domainsDir = writeTinyDomains();
+  let inFlight = 0;
+  let limited = 0;
+  const startsAfter: number[] = [];
+  const p: Provider = {
+    provider: 'openai',
+    model: 'stub',
+    simulated: false,
+    async complete(req) {
+      inFlight += 1;
+      if (limited >= 3) startsAfter.push(inFlight);
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight -= 1;
+      if (limited < 3) {
+        limited += 1;
+        throw providerError('rate_limit', 'openai HTTP 429 rate_limit_exceeded', { httpStatus: 429, retryAfterMs: 1500 });
+      }
+      return okResult(answerPosition1(req));
+    },
+  };
+  const sleeps: number[] = [];
+  const r = await collectKst(
+    params(tempDir(), domainsDir, { concurrency: 8 }),
+    deps({ 'openai:stub': p }, { clockMs: () => 0, sleep: async (ms: number) => void sleeps.push(ms) }),
+  );
+  assert.equal(r.status, 'complete');
+  assert.deepEqual(sleeps, [1500, 1500, 1500], 'each 429 waits its retry-after');
+  // the calls started once the limit was down to 1 found no other call of the model in flight,
+  // except those that had started before the third 429 and were still running
+  const late = startsAfter.slice(8);
+  assert.ok(late.length >= 50 && late.every((n) => n === 1), `in flight at start: ${startsAfter.join(',')}`);
+});

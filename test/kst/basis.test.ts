@@ -1,0 +1,269 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import seedrandom from 'seedrandom';
+import { InputError } from '../../lib/errors';
+import {
+  buildDomain,
+  checkState,
+  countStates,
+  coverRelation,
+  enumerateStates,
+  innerFringe,
+  outerFringe,
+  outerFringeNotions,
+  sampleStates,
+  surmiseFunction,
+  checkSpace,
+  reduceNotions,
+  type Domain,
+} from '../../lib/kst';
+import { randomDomain } from './random-poset';
+
+const ids4 = ['a', 'b', 'c', 'd'];
+const components = (ids: string[]) => ids.map((id) => ({ id, description: `task ${id}` }));
+
+/**
+ * Two routes to c: c can be learned after a OR after b; d needs c. Basis (atoms):
+ *   {a}, {b}, {a,c}, {b,c}, {a,c,d}, {b,c,d}
+ * Unions: ∅, a, b, ab, ac, bc, abc (= ac ∪ b), acd, bcd, abcd (= acd ∪ b)  → 10 states.
+ * Not intersection-closed: ac ∩ bc = {c} is not a state, so no prerequisite relation expresses it
+ * (the surmise-relation closure would have a ≺ c? no: {b,c} has no a; so c has no necessary
+ * prerequisite, and the quasi-ordinal hull would wrongly admit {c}, {c,d}, …).
+ */
+function twoRoutes(form: 'basis' | 'states' | 'surmise'): Domain {
+  const base = { id: 'two-routes', title: 'Two routes', source: 'hand-made', components: components(ids4) };
+  if (form === 'basis') return buildDomain({ ...base, basis: [['a'], ['b'], ['a', 'c'], ['b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd']] });
+  if (form === 'states') {
+    return buildDomain({
+      ...base,
+      states: [[], ['a'], ['b'], ['a', 'b'], ['a', 'c'], ['b', 'c'], ['a', 'b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd'], ['a', 'b', 'c', 'd']],
+    });
+  }
+  return buildDomain({ ...base, surmise: { c: [['a'], ['b']], d: [['a', 'c'], ['b', 'c']] } });
+}
+
+test('two routes to a task: basis, family and surmise function give the same space (hand-worked)', () => {
+  for (const form of ['basis', 'states', 'surmise'] as const) {
+    const d = twoRoutes(form);
+    assert.equal(d.form, form);
+    assert.equal(d.quasiOrdinal, false, form);
+    assert.deepEqual(d.notions, []);
+    assert.deepEqual(d.basis, [['a'], ['b'], ['a', 'c'], ['b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd']], form);
+    assert.equal(countStates(d), 10, form);
+    assert.deepEqual(enumerateStates(d), [
+      [], ['a'], ['b'], ['a', 'b'], ['a', 'c'], ['b', 'c'], ['a', 'b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd'], ['a', 'b', 'c', 'd'],
+    ]);
+    // Necessary prerequisites: only c before d (every route to d passes c); a and b are alternatives.
+    assert.deepEqual(d.prerequisites, [['c', 'd']]);
+    // Fringes worked by hand:
+    // {a}: + b → ab ✓, + c → ac ✓, + d → ad ✗          outer {b, c}
+    assert.deepEqual(outerFringe(d, ['a']), ['b', 'c']);
+    // {a,c}: − a → {c} ✗, − c → {a} ✓                   inner {c}
+    assert.deepEqual(innerFringe(d, ['a', 'c']), ['c']);
+    // {a,b,c}: − a → bc ✓, − b → ac ✓, − c → ab ✓       inner {a, b, c}; outer + d → abcd ✓
+    assert.deepEqual(innerFringe(d, ['a', 'b', 'c']), ['a', 'b', 'c']);
+    assert.deepEqual(outerFringe(d, ['a', 'b', 'c']), ['d']);
+    // Q: − a → bcd ✓, − b → acd ✓, − c → abd ✗, − d → abc ✓
+    assert.deepEqual(innerFringe(d, ids4), ['a', 'b', 'd']);
+    // ∅: + a ✓, + b ✓, + c ✗ (no route), + d ✗
+    assert.deepEqual(outerFringe(d, []), ['a', 'b']);
+    const bad = checkState(d, ['c']);
+    assert.equal(bad.ok, false);
+    assert.match((bad as { reason: string }).reason, /c is in the state but no route to it is: it also needs a; or b/);
+    assert.throws(() => outerFringe(d, ['c', 'd']), InputError);
+    // Surmise function: c after a or after b; d after {a,c} or {b,c}.
+    assert.deepEqual(surmiseFunction(d), { a: [[]], b: [[]], c: [['a'], ['b']], d: [['a', 'c'], ['b', 'c']] });
+    const check = checkSpace(d);
+    assert.equal(check.knowledgeSpace, true);
+    assert.equal(check.quasiOrdinal, false);
+    assert.equal(check.learningSpace, true);
+  }
+});
+
+test('a space that is not well-graded is reported with a state that has no removable task', () => {
+  // Basis {a,b}, {b,c} on a discriminative 3-item set: states ∅, ab, bc, abc. {a,b} minus a = {b} ✗,
+  // minus b = {a} ✗: no inner fringe, so not a learning space (it is still a knowledge space).
+  const d = buildDomain({ id: 'x', title: 'x', source: 't', components: components(['a', 'b', 'c']), basis: [['a', 'b'], ['b', 'c']] });
+  assert.equal(countStates(d), 4);
+  const check = checkSpace(d);
+  assert.equal(check.knowledgeSpace, true);
+  assert.equal(check.learningSpace, false);
+  assert.deepEqual(check.notWellGradedAt, ['a', 'b']);
+  assert.deepEqual(innerFringe(d, ['a', 'b']), []);
+  // Sampling uses uniform draws from the enumeration (the up-down chain could not leave ∅).
+  const sample = sampleStates(d, { size: 400, seed: 's' });
+  assert.equal(sample.scheme, 'uniform-from-enumeration');
+  assert.deepEqual(sample.states, [[], ['a', 'b'], ['b', 'c'], ['a', 'b', 'c']]);
+  assert.equal(sample.counts.reduce((a, b) => a + b, 0), 400);
+});
+
+test('equivalent items are reported as notions, fringes are taken on notions, --reduce-notions collapses them', () => {
+  // b and c always appear together: basis {a}, {a,b,c}, {d}. Notions {b,c}. States: ∅, a, d, ad, abc, abcd → 6.
+  const d = buildDomain({ id: 'n', title: 'n', source: 't', components: components(ids4), basis: [['a'], ['d'], ['a', 'b', 'c']] });
+  assert.deepEqual(d.notions, [['b', 'c']]);
+  assert.equal(d.quasiOrdinal, false);
+  assert.equal(countStates(d), 6);
+  // From {a}: the next step is the whole notion {b, c} (a step of two items), or d.
+  assert.deepEqual(outerFringe(d, ['a']), ['b', 'c', 'd']);
+  assert.deepEqual(outerFringeNotions(d, ['a']), [['b', 'c'], ['d']]);
+  assert.deepEqual(innerFringe(d, ['a', 'b', 'c']), ['b', 'c']);
+  const reduced = reduceNotions(d);
+  assert.deepEqual(reduced.ids, ['a', 'b', 'd']);
+  assert.equal(reduced.quasiOrdinal, true);
+  assert.deepEqual(reduced.prerequisites, [['a', 'b']]);
+  assert.equal(countStates(reduced), 6);
+  assert.match(reduced.components[1]!.description, /task b/);
+  assert.match(reduced.components[1]!.description, /task c/);
+});
+
+test('a cycle in a prerequisite list stays an error', () => {
+  assert.throws(
+    () => buildDomain({ id: 'c', title: 'c', source: 't', components: components(['a', 'b']), prerequisites: [['a', 'b'], ['b', 'a']] }),
+    /prerequisite cycle a -> b -> a/,
+  );
+});
+
+test('malformed structures are refused naming the state, item or clause', () => {
+  const base = { id: 'm', title: 'm', source: 't', components: components(['a', 'b', 'c']) };
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ basis: [['a'], ['b']] }, /component "c" is in no basis element/],
+    [{ basis: [['a'], ['b'], ['a', 'b'], ['c']] }, /basis\[2\] \{a, b\} is the union of other basis elements/],
+    [{ basis: [['a'], [], ['b', 'c']] }, /basis\[1\] is empty/],
+    [{ basis: [['a'], ['a'], ['b', 'c']] }, /basis\[1\] repeats basis\[0\]/],
+    [{ basis: [['a'], ['x']] }, /basis\[1\] names unknown component "x"/],
+    [{ states: [['a'], ['a', 'b', 'c']] }, /does not contain the empty state/],
+    [{ states: [[], ['a'], ['b']] }, /does not contain the full domain Q/],
+    [{ states: [[], ['a'], ['b'], ['a', 'b', 'c']] }, /not closed under union: states\[\d\] ∪ states\[\d\] = \{a, b\}/],
+    [{ surmise: { c: [['a'], ['a', 'b']] } }, /surmise\.c\[1\] contains surmise\.c\[0\]/],
+    [{ surmise: { c: [['c']] } }, /surmise\.c\[0\] contains c itself/],
+    [{ surmise: { b: [['a']], c: [['b']] } }, /surmise\.c\[0\] is not closed: it contains b, but none of b's clauses lies inside \{b, c\}/],
+    [{ surmise: { c: [] } }, /surmise\.c has no clause/],
+  ];
+  for (const [form, pattern] of cases) assert.throws(() => buildDomain({ ...base, ...form } as never), pattern, JSON.stringify(form));
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Property tests on random bases.
+
+/** Brute-force union closure of a family of sets given as integer masks (n ≤ 12): fixpoint iteration. */
+function bruteClosure(sets: number[]): Set<number> {
+  const family = new Set<number>([0, ...sets]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    const list = [...family];
+    for (const a of list) for (const b of list) if (!family.has(a | b)) (family.add(a | b), (changed = true));
+  }
+  return family;
+}
+
+/** Brute-force basis: states that are not the union of the states strictly inside them. */
+function bruteBasis(family: Set<number>): number[] {
+  const list = [...family];
+  return list.filter((s) => s !== 0 && list.filter((t) => t !== s && (t & ~s) === 0).reduce((u, t) => u | t, 0) !== s);
+}
+
+function maskToIds(mask: number, ids: string[]): string[] {
+  return ids.filter((_, i) => (mask >>> i) & 1);
+}
+
+function randomBasisCase(seed: string): { ids: string[]; family: Set<number>; basis: number[] } {
+  const rng = seedrandom(seed);
+  const n = 2 + Math.floor(rng() * 11); // 2..12
+  const ids = Array.from({ length: n }, (_, i) => `q${i}`);
+  const k = 1 + Math.floor(rng() * 8);
+  const sets: number[] = [];
+  for (let j = 0; j < k; j++) {
+    let mask = 0;
+    const p = 0.15 + rng() * 0.5;
+    for (let i = 0; i < n; i++) if (rng() < p) mask |= 1 << i;
+    if (mask !== 0) sets.push(mask);
+  }
+  // Make Q a state: every item in some set (equivalent items arise naturally from shared columns).
+  for (let i = 0; i < n; i++) if (!sets.some((s) => (s >>> i) & 1)) sets.push(1 << i | (rng() < 0.5 && sets.length > 0 ? sets[0]! : 0));
+  const family = bruteClosure(sets);
+  return { ids, family, basis: bruteBasis(family) };
+}
+
+test('property: union closure of a random basis equals brute force, and all three forms agree (n ≤ 12)', () => {
+  for (let t = 0; t < 150; t++) {
+    const { ids, family, basis } = randomBasisCase(`closure-${t}`);
+    const d = buildDomain({ id: 'r', title: 'r', source: 't', components: components(ids), basis: basis.map((m) => maskToIds(m, ids)) });
+    const got = new Set(enumerateStates(d).map((s) => s.reduce((m, id) => m | (1 << d.index.get(id)!), 0)));
+    assert.deepEqual([...got].sort((a, b) => a - b), [...family].sort((a, b) => a - b), `case ${t}`);
+    assert.equal(countStates(d), family.size, `count ${t}`);
+    const fromStates = buildDomain({ id: 'r', title: 'r', source: 't', components: components(ids), states: [...family].map((m) => maskToIds(m, ids)) });
+    assert.deepEqual(fromStates.basis, d.basis, `states form ${t}`);
+    const fromSurmise = buildDomain({ id: 'r', title: 'r', source: 't', components: components(ids), surmise: surmiseFunction(d) });
+    assert.deepEqual(fromSurmise.basis, d.basis, `surmise form ${t}`);
+  }
+});
+
+test('property: fringes from the basis equal fringes from the enumerated closure; notions found exactly', () => {
+  for (let t = 0; t < 120; t++) {
+    const { ids, family, basis } = randomBasisCase(`fringe-${t}`);
+    const n = ids.length;
+    const d = buildDomain({ id: 'r', title: 'r', source: 't', components: components(ids), basis: basis.map((m) => maskToIds(m, ids)) });
+    // Notions by brute force: items contained in exactly the same states.
+    const signature = (i: number): string => [...family].filter((s) => (s >>> i) & 1).sort((a, b) => a - b).join(',');
+    const classes = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) classes.set(signature(i), [...(classes.get(signature(i)) ?? []), i]);
+    const notionOf = new Map<number, number>();
+    for (const members of classes.values()) for (const i of members) notionOf.set(i, members.reduce((m, j) => m | (1 << j), 0));
+    assert.deepEqual(
+      d.notions,
+      [...classes.values()].filter((c) => c.length > 1).map((c) => c.map((i) => ids[i]!)),
+      `notions ${t}`,
+    );
+    for (const k of family) {
+      let outer = 0;
+      let inner = 0;
+      for (let i = 0; i < n; i++) {
+        const notion = notionOf.get(i)!;
+        if (!((k >>> i) & 1) && family.has(k | notion)) outer |= 1 << i;
+        if ((k >>> i) & 1 && family.has(k & ~notion)) inner |= 1 << i;
+      }
+      const state = maskToIds(k, ids);
+      assert.deepEqual(outerFringe(d, state), maskToIds(outer, ids), `outer ${t} ${state}`);
+      assert.deepEqual(innerFringe(d, state), maskToIds(inner, ids), `inner ${t} ${state}`);
+    }
+    // A non-state is recognised as such.
+    for (let mask = 0; mask < Math.min(1 << n, 256); mask++) {
+      assert.equal(checkState(d, maskToIds(mask, ids)).ok, family.has(mask), `state check ${t} ${mask}`);
+    }
+  }
+});
+
+test('property: quasi-ordinal bases round-trip to prerequisites exactly', () => {
+  for (let t = 0; t < 60; t++) {
+    const poset = randomDomain(`qo-${t}`, 3 + (t % 10), 0.3);
+    // The basis of a quasi-ordinal space: one atom per item, {q} ∪ pre*(q).
+    const below = new Map<string, Set<string>>(poset.ids.map((id) => [id, new Set([id])]));
+    for (const [p, q] of [...poset.prerequisites]) below.get(q)!.add(p);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const id of poset.ids) {
+        for (const p of [...below.get(id)!]) for (const r of below.get(p)!) if (!below.get(id)!.has(r)) (below.get(id)!.add(r), (changed = true));
+      }
+    }
+    const basis = poset.ids.map((id) => poset.ids.filter((x) => below.get(id)!.has(x)));
+    const d = buildDomain({ id: poset.id, title: 'r', source: 't', components: poset.components, basis });
+    assert.equal(d.quasiOrdinal, true, `case ${t}`);
+    const key = (pairs: ReadonlyArray<readonly [string, string]>) => pairs.map(([p, q]) => `${p}<${q}`).sort();
+    assert.deepEqual(key(d.prerequisites), key(coverRelation(poset)), `case ${t}`);
+    assert.equal(countStates(d), countStates(poset));
+    assert.deepEqual(enumerateStates(d), enumerateStates(poset));
+  }
+});
+
+test('counting avoids enumeration: a star of 1 + 40 tasks has 2^40 + 1 states', () => {
+  const leaves = Array.from({ length: 40 }, (_, i) => `L${i}`);
+  const star = buildDomain({
+    id: 'star',
+    title: 'star',
+    source: 't',
+    components: components(['hub', ...leaves]),
+    prerequisites: leaves.map((l) => ['hub', l] as [string, string]),
+  });
+  // hub out → every leaf out: 1 state; hub in → leaves free: 2^40.
+  assert.equal(countStates(star), 2 ** 40 + 1);
+});
