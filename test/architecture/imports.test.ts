@@ -19,7 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'conditions.ts'],
   ['stats', 'metrics', 'io', 'records'],
   ['kst'],
-  ['prompting', 'psi'],
+  ['prompting', 'psi', 'kst-io'],
   ['analysis', 'simulation'],
   ['collect'],
   ['audit', 'notebook'],
