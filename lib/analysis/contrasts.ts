@@ -24,6 +24,30 @@ export interface InferenceOptions {
 }
 
 /**
+ * The paired state-level differences of a contrast (`later − earlier`, e.g. 'P2-P1') for `metric`: scores
+ * averaged within state and condition over models and orders (stateMeans), states present in both
+ * conditions, sorted by state key (pairedDifferences). The one derivation behind the contrast table and
+ * notebook 06's distributions. RangeError for a name that is not an adjacent contrast.
+ *
+ * Example: one state with exact scores P1 [1, 0] and P2 [1, 1] → { states: [key], differences: [0.5] }.
+ */
+export function contrastDifferences(
+  scored: readonly ScoredRecord[],
+  contrast: string,
+  metric: 'exact' | 'f1',
+): { states: string[]; differences: number[] } {
+  const spec = ADJACENT_CONTRASTS.find((c) => c.name === contrast);
+  if (!spec) throw new RangeError(`unknown contrast ${JSON.stringify(contrast)} (expected ${ADJACENT_CONTRASTS.map((c) => c.name).join(', ')})`);
+  const means = (condition: Condition) =>
+    stateMeans(
+      scored.filter((r) => r.condition === condition),
+      { state: (r) => r.stateKey, value: (r) => r.scores[metric] },
+    );
+  const { keys, differences } = pairedDifferences(means(spec.later), means(spec.earlier));
+  return { states: keys, differences };
+}
+
+/**
  * The paper's condition contrasts (§4.4). Each knowledge state gets equal weight: within a state and
  * condition the response scores are averaged over models and orders; a contrast is the mean over states
  * of the paired state-level differences (later − earlier condition), with a percentile bootstrap interval
@@ -33,21 +57,9 @@ export interface InferenceOptions {
 export function contrasts(scored: readonly ScoredRecord[], options: InferenceOptions): ContrastRow[] {
   const rows: ContrastRow[] = [];
   for (const metric of ['exact', 'f1'] as const) {
-    const means = new Map<Condition, Map<string, number>>();
-    const meansFor = (c: Condition) => {
-      let m = means.get(c);
-      if (!m) {
-        m = stateMeans(
-          scored.filter((r) => r.condition === c),
-          { state: (r) => r.stateKey, value: (r) => r.scores[metric] },
-        );
-        means.set(c, m);
-      }
-      return m;
-    };
-    for (const { name, later, earlier } of ADJACENT_CONTRASTS) {
+    for (const { name } of ADJACENT_CONTRASTS) {
       const seed = `${options.seed}:${name}:${metric}`;
-      const { differences } = pairedDifferences(meansFor(later), meansFor(earlier));
+      const { differences } = contrastDifferences(scored, name, metric);
       if (differences.length === 0) {
         rows.push({ contrast: name, metric, states: 0, estimate: null, ci_low: null, ci_high: null, p: null, p_holm: null, seed });
         continue;

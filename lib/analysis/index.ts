@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Domain } from '../kst';
 import { toCsv } from './csv';
-import { contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
+import { contrastDifferences, contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
 import { domainCondition, type DomainConditionRow } from './domain-condition';
 import { orderAgreement, type OrderAgreement } from './order-agreement';
 import type { ResponseRecord } from './responses';
@@ -15,7 +15,7 @@ export type { ResponseLine, ResponseRecord } from './responses';
 export { scoreKstResponses } from './score';
 export { analysisProvenance } from './provenance';
 export type { ScoredRecord, ResponseScores } from './score';
-export { table1, table3, table4, domainCondition, contrasts, orderAgreement, toCsv };
+export { table1, table3, table4, domainCondition, contrasts, contrastDifferences, orderAgreement, toCsv };
 export type { Table1Row, Table3Row, Table4Row, DomainConditionRow, ContrastRow, OrderAgreement, InferenceOptions };
 
 export const DEFAULT_INFERENCE: InferenceOptions = { resamples: 10_000, flips: 100_000, seed: '20260908' };

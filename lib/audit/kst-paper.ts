@@ -103,7 +103,7 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   for (const [domain, byCondition] of Object.entries(p.domains.domain_condition_exact)) {
     const n = statesOf[domain]! * d.models * d.orders;
     const ks = CONDITIONS.map((c) => allowedCounts(byCondition[c]!, n));
-    const overall = allowedCounts(p.domains.overall_exact[domain], n * 4);
+    const overall = allowedCounts(p.domains.overall_exact[domain]!, n * 4);
     const ok = ks.every((k) => k.length > 0) && ks.every((k) => k.length === 1) && overall.includes(sum(ks.map((k) => k[0]!)));
     add(`domain-conditions-${domain}`, p.domains.where, `${domain}: ${CONDITIONS.map((c) => `${c} ${byCondition[c]} %`).join(', ')} of ${n} each, overall ${p.domains.overall_exact[domain]} %`,
       `${ks.map((k) => k.join('|')).join(' + ')} = ${sum(ks.map((k) => k[0] ?? NaN))} of ${n * 4}`, ok);

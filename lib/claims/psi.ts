@@ -10,7 +10,8 @@ import type { PsiParameters } from '../psi/parameters';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { selectWeakCases } from '../psi/selection';
 import type { PublishedPsi } from '../records/published-psi';
-import { paperModelMap, rankingText } from '../report/psi-tables';
+import { paperModelMap } from '../report/psi-tables';
+import { rankingText } from '../report/psi-round1';
 import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
 
 export interface PsiClaimInputs {

@@ -18,7 +18,11 @@ export interface MacroScores extends ResponseScores {
  * {@link invalidResponseScores}); technical-missing records (no model output at all) must be removed
  * beforehand, because they are not predictions. An empty list is an error: there is no mean to report.
  *
- * Example: macroAverage([scoreResponse(['a'], ['a']), scoreResponse(['a', 'b'], ['a'])]).f1 = (1 + 2/3) / 2 = 5/6.
+ * F1 (1 + 2/3) / 2 = 5/6, which in doubles is one unit in the last place below the double nearest 5/6:
+ *
+ * @example
+ * import { scoreResponse } from './response';
+ * macroAverage([scoreResponse(['a'], ['a']), scoreResponse(['a', 'b'], ['a'])]).f1; // => 0.8333333333333333
  */
 export function macroAverage(scores: readonly ResponseScores[]): MacroScores {
   if (scores.length === 0) throw new InputError('macroAverage: no response scores to average (every record filtered out?)');

@@ -18,7 +18,10 @@ import { overlapCounts } from './sets';
  * Symmetric-difference distance D(P, T) = |(P \ T) ∪ (T \ P)| = |P| + |T| − 2|P ∩ T|
  * (Gower & Legendre 1986): the number of extra plus omitted recommendations.
  *
- * Example: D(['a', 'b'], ['b', 'c']) = 2 (extra a, omitted c).
+ * Extra a, omitted c:
+ *
+ * @example
+ * symmetricDifference(['a', 'b'], ['b', 'c']); // => 2
  */
 export function symmetricDifference(predicted: readonly string[], reference: readonly string[]): number {
   const c = overlapCounts(predicted, reference);
@@ -29,7 +32,9 @@ export function symmetricDifference(predicted: readonly string[], reference: rea
  * Exact-set match: 1 if P = T as sets, else 0. Two empty sets match (a terminal state answered with no
  * recommendation is fully correct).
  *
- * Example: exactMatch(['b', 'a'], ['a', 'b']) = 1; exactMatch([], ['a']) = 0.
+ * @example
+ * exactMatch(['b', 'a'], ['a', 'b']); // => 1
+ * exactMatch([], ['a']); // => 0
  */
 export function exactMatch(predicted: readonly string[], reference: readonly string[]): 0 | 1 {
   const c = overlapCounts(predicted, reference);
@@ -40,7 +45,8 @@ export function exactMatch(predicted: readonly string[], reference: readonly str
  * Precision = |P ∩ T| / |P|, the share of recommendations that are admissible next steps.
  * Empty P: 1 if T is also empty, else 0 (§3.3 conventions).
  *
- * Example: precision(['a', 'b', 'c'], ['a']) = 1/3.
+ * @example
+ * precision(['a', 'b', 'c'], ['a']); // => 1 / 3
  */
 export function precision(predicted: readonly string[], reference: readonly string[]): number {
   const c = overlapCounts(predicted, reference);
@@ -52,7 +58,9 @@ export function precision(predicted: readonly string[], reference: readonly stri
  * Recall = |P ∩ T| / |T|, the share of admissible next steps the model recovered.
  * Empty T: 1 whatever P is, because no reference element is omitted (§3.3 conventions).
  *
- * Example: recall(['a'], ['a', 'b']) = 1/2; recall(['x'], []) = 1.
+ * @example
+ * recall(['a'], ['a', 'b']); // => 1 / 2
+ * recall(['x'], []); // => 1
  */
 export function recall(predicted: readonly string[], reference: readonly string[]): number {
   const c = overlapCounts(predicted, reference);
@@ -64,7 +72,10 @@ export function recall(predicted: readonly string[], reference: readonly string[
  * F1 = 2|P ∩ T| / (|P| + |T|), the harmonic mean of precision and recall (van Rijsbergen 1979).
  * Both sets empty: 1; exactly one empty: 0 (the formula already gives 0 there).
  *
- * Example: f1Score(['a', 'b', 'c'], ['a']) = 2·1 / (3 + 1) = 1/2.
+ * 2·1 / (3 + 1) = 1/2:
+ *
+ * @example
+ * f1Score(['a', 'b', 'c'], ['a']); // => 1 / 2
  */
 export function f1Score(predicted: readonly string[], reference: readonly string[]): number {
   const c = overlapCounts(predicted, reference);
@@ -76,7 +87,8 @@ export function f1Score(predicted: readonly string[], reference: readonly string
  * Jaccard similarity J = |P ∩ T| / |P ∪ T| with |P ∪ T| = |P| + |T| − |P ∩ T|.
  * Both sets empty: 1; exactly one empty: 0 (the formula already gives 0 there).
  *
- * Example: jaccard(['a', 'b'], ['b', 'c']) = 1/3.
+ * @example
+ * jaccard(['a', 'b'], ['b', 'c']); // => 1 / 3
  */
 export function jaccard(predicted: readonly string[], reference: readonly string[]): number {
   const c = overlapCounts(predicted, reference);

@@ -20,8 +20,8 @@ export type Measure = (typeof MEASURES)[number];
 /**
  * Scores a valid (schema-conforming) prediction P against the reference outer fringe T.
  *
- * Example: scoreResponse(['a', 'b', 'c'], ['a']) →
- * { exact: 0, precision: 1/3, recall: 1, f1: 0.5, jaccard: 1/3, symmetricDifference: 2 }.
+ * @example
+ * scoreResponse(['a', 'b', 'c'], ['a']); // => { exact: 0, precision: 1 / 3, recall: 1, f1: 0.5, jaccard: 1 / 3, symmetricDifference: 2 }
  */
 export function scoreResponse(predicted: readonly string[], reference: readonly string[]): ResponseScores {
   return {
@@ -48,7 +48,8 @@ export function scoreResponse(predicted: readonly string[], reference: readonly 
  * Not for technical missingness (a transport failure with no model output): such records are excluded
  * from scoring altogether, see {@link macroAverage}.
  *
- * Example: invalidResponseScores(7) → { exact: 0, precision: 0, recall: 0, f1: 0, jaccard: 0, symmetricDifference: 7 }.
+ * @example
+ * invalidResponseScores(7); // => { exact: 0, precision: 0, recall: 0, f1: 0, jaccard: 0, symmetricDifference: 7 }
  */
 export function invalidResponseScores(componentCount: number): ResponseScores {
   if (!Number.isInteger(componentCount) || componentCount < 1) {

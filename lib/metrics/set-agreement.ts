@@ -15,7 +15,9 @@ export interface SetAgreement {
 /**
  * Exact agreement and Jaccard similarity of two predictions; symmetric in its arguments; duplicates collapsed.
  *
- * Example: setAgreement(['a', 'b'], ['b']) → { exact: 0, jaccard: 0.5 }; setAgreement([], []) → { exact: 1, jaccard: 1 }.
+ * @example
+ * setAgreement(['a', 'b'], ['b']); // => { exact: 0, jaccard: 0.5 }
+ * setAgreement([], []); // => { exact: 1, jaccard: 1 }
  */
 export function setAgreement(first: readonly string[], second: readonly string[]): SetAgreement {
   const c = overlapCounts(first, second);

@@ -6,7 +6,7 @@ import { idsToPositions, positionIndex } from './positions';
 import { responseJsonSchema, responseSchemaName } from './schema';
 
 /**
- * Prompt construction for the four structural-information conditions (paper 000 §4.2, Table 2).
+ * Prompt construction for the four structural-information conditions ([KST-2026] §4.2, Table 2).
  *
  * Every prompt = one shared core + one condition-specific structure block:
  *   P0  descriptions only — no block;

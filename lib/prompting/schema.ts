@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Condition } from '../conditions';
 
 /**
- * The structured response every condition asks for (paper 000 §4.2): a list of recommended temporary
+ * The structured response every condition asks for ([KST-2026] §4.2): a list of recommended temporary
  * positions, each with a justification, plus a reason that is present exactly when the list is empty.
  * P1 additionally returns the model's own direct-prerequisite graph as `[p, q]` position pairs
  * (`p` is a direct prerequisite of `q`).

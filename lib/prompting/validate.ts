@@ -3,7 +3,7 @@ import type { Condition } from '../conditions';
 import { responseSchema, type ParsedResponse } from './schema';
 
 /**
- * Local validation of one model response (paper 000 §4.2: responses are schema-checked again after the
+ * Local validation of one model response ([KST-2026] §4.2: responses are schema-checked again after the
  * call; duplicate or out-of-range positions, malformed JSON, missing explanations, refusals, extra prose
  * and truncation are invalid). An invalid response counts as incorrect in the primary scoring, so the
  * reason codes are recorded to make the invalid share auditable.

@@ -2,7 +2,7 @@
  * Reconstructed P1 graphs (lib/analysis/graphs) as tables and a figure.
  */
 import type { GraphRow, GraphSummaryRow } from '../analysis/graphs';
-import type { FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
 
 const pct = (k: number, n: number) => (n === 0 ? null : Math.round((k / n) * 1000) / 10);
 const pct1 = (x: number) => Math.round(x * 1000) / 10;

@@ -1,5 +1,5 @@
 export { figure1Spec, figure2Spec, figure3Spec, modelComparison } from './kst-figures';
-export type { FigureSpec } from './kst-figures';
+export type { FigureSpec } from '../figures/spec';
 export { table3Comparison, table4Comparison, domainConditionComparison, contrastComparison, orderAgreementComparison } from './kst-tables';
 export type { PublishedKst } from './kst-tables';
 export { describeContrast, formatP } from './contrast-text';
@@ -16,7 +16,12 @@ export * from './kst-diagrams';
 export * from './kst-foundations';
 export * from './kst-collection';
 export * from './kst-scoring';
-// The PSI helpers share names with the KST ones (table4Comparison, …), so they come as namespaces.
+// The PSI helpers share names with the KST ones (table4Comparison, …), so they come as namespaces,
+// one per notebook as the files are (psiTables: what they share).
 export * as psiTables from './psi-tables';
+export * as psiScoring from './psi-scoring';
+export * as psiRound1 from './psi-round1';
+export * as psiRegeneration from './psi-regeneration';
+export * as psiSensitivityAndRatings from './psi-sensitivity-and-ratings';
 export * as psiFigures from './psi-figures';
 export * from './frames';

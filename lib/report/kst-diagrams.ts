@@ -12,7 +12,7 @@
  * ties in canonical / enumeration order; the nodes of a layer sit at unit spacing centred on x = 0.
  */
 import { coverRelation, enumerateStates, outerFringe, type Domain } from '../kst';
-import type { FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
 
 export interface DiagramNode {
   /** Component ID (Hasse diagram) or state key `ids joined by ','` ('' for ∅) (lattice). */

@@ -5,14 +5,11 @@
 import { CONDITION_LABELS, CONDITIONS, type Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
 import type { ScoredRecord } from '../analysis/score';
+import { markSimulated } from './simulated';
 
-export interface FigureSpec {
-  data: Array<Record<string, unknown>>;
-  layout: Record<string, unknown>;
-}
+import type { FigureSpec } from '../figures/spec';
 
 const percent = (x: number) => Math.round(x * 1000) / 10;
-const simulatedNote = (simulated: boolean) => (simulated ? ' — SIMULATED responses' : '');
 
 /**
  * Figure 1: exact-set accuracy and macro F1 per condition, as grouped bars labelled with their values.
@@ -51,7 +48,7 @@ export function figure1Spec(
   return {
     data,
     layout: {
-      title: { text: `Exact-set accuracy and macro F1 by condition${simulatedNote(options.simulated)}` },
+      title: { text: markSimulated('Exact-set accuracy and macro F1 by condition', options.simulated, 'responses') },
       barmode: 'group',
       yaxis: { title: { text: 'Percent' }, range: [0, 100], dtick: 20 },
       legend: { orientation: 'h', y: -0.25 },
@@ -104,7 +101,7 @@ export function figure2Spec(
       },
     ],
     layout: {
-      title: { text: `Exact-set accuracy by domain and condition${simulatedNote(options.simulated)}` },
+      title: { text: markSimulated('Exact-set accuracy by domain and condition', options.simulated, 'responses') },
       yaxis: { autorange: 'reversed' },
       width: 720,
       height: 420,
@@ -149,7 +146,7 @@ export function figure3Spec(
       },
     ],
     layout: {
-      title: { text: `${options.title}${simulatedNote(options.simulated)}` },
+      title: { text: markSimulated(options.title, options.simulated, 'responses') },
       xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 100], dtick: 20 },
       margin: { l: 180 },
       width: 760,

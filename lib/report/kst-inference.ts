@@ -1,38 +1,18 @@
 /**
- * What notebook 06 shows besides the contrast table: the state-level differences behind a contrast, its
+ * What notebook 06 shows besides the contrast table: a contrast's
  * bootstrap distribution (re-drawn with the very seed the analysis used, so its percentiles are the
  * interval in the table), a histogram of it, and the seeds of every draw.
  */
-import { ADJACENT_CONTRASTS } from '../conditions';
 import type { ContrastRow, InferenceOptions } from '../analysis';
+import { contrastDifferences } from '../analysis/contrasts';
 import type { ScoredRecord } from '../analysis/score';
-import { bootstrapMeans, pairedDifferences, stateMeans } from '../stats';
-import type { FigureSpec } from './kst-figures';
+import { bootstrapMeans } from '../stats';
+import type { FigureSpec } from '../figures/spec';
 import { contrastComparison, type PublishedKst } from './kst-tables';
 import { formatP } from './contrast-text';
 
-/**
- * The paired state-level differences of a contrast (`later − earlier`, e.g. 'P2-P1') for `metric`, as
- * lib/analysis/contrasts computes them: scores averaged within state and condition over models and
- * orders, states present in both conditions, sorted by state key.
- *
- * Example: one state with exact scores P1 [1, 0] and P2 [1, 1] → { states: [key], differences: [0.5] }.
- */
-export function contrastDifferences(
-  scored: readonly ScoredRecord[],
-  contrast: string,
-  metric: 'exact' | 'f1',
-): { states: string[]; differences: number[] } {
-  const spec = ADJACENT_CONTRASTS.find((c) => c.name === contrast);
-  if (!spec) throw new RangeError(`unknown contrast ${JSON.stringify(contrast)} (expected ${ADJACENT_CONTRASTS.map((c) => c.name).join(', ')})`);
-  const means = (condition: string) =>
-    stateMeans(
-      scored.filter((r) => r.condition === condition),
-      { state: (r) => r.stateKey, value: (r) => r.scores[metric] },
-    );
-  const { keys, differences } = pairedDifferences(means(spec.later), means(spec.earlier));
-  return { states: keys, differences };
-}
+// The state-level differences are lib/analysis's own (the ones the contrast table is computed from).
+export { contrastDifferences };
 
 /**
  * The bootstrap means behind a contrast row's interval: the same differences, resample count and seed

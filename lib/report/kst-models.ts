@@ -6,7 +6,7 @@
 import { CONDITIONS } from '../conditions';
 import type { ModelDomainConditionRow } from '../analysis/breakdowns';
 import type { PublishedKst } from '../records/published-kst';
-import type { FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
 import { modelLabel } from './mirrors';
 
 const pct = (x: number) => Math.round(x * 1000) / 10;

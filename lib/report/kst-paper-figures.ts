@@ -4,7 +4,8 @@
  */
 import type { Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
-import { figure1Spec, figure2Spec, figure3Spec, type FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
+import { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
 import type { PublishedKst } from './kst-tables';
 import { modelLabel } from './mirrors';
 
@@ -130,7 +131,7 @@ export function figure3WithPaper(
       // The axis stops at 100 %; the legend sits below the axis title, inside the bottom margin.
       xaxis: { title: { text: 'Exact-set accuracy (%)' }, range: [0, 100], dtick: 20 },
       margin: { l: 250, r: 40, b: 120 },
-      height: (spec.layout['height'] as number) + 60,
+      height: (spec.layout!['height'] as number) + 60,
       showlegend: true,
       legend: { orientation: 'h', x: 0, xanchor: 'left', y: -0.3, yanchor: 'top' },
     },

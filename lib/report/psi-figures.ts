@@ -7,7 +7,7 @@
  */
 import type { RegenerationPair } from '../psi/aggregate';
 import { DEFAULT_PSI_PARAMETERS } from '../psi/parameters';
-import type { FigureSpec } from './kst-figures';
+import type { FigureSpec } from '../figures/spec';
 
 const PAPER_MARKER = { symbol: 'diamond-open', size: 12, color: 'black', line: { width: 2 } };
 const label = (names: Readonly<Record<string, string>> | undefined, model: string) =>

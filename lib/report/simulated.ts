@@ -1,21 +1,45 @@
 /**
- * Saying plainly when results come from simulated responses (records carrying `simulated: true`).
+ * Saying plainly when results come from simulated responses (records carrying `simulated: true`): the
+ * project's one notice for the top of a notebook section and one title mark, for both studies.
  */
 
+/** Who writes the simulated records of each study. */
+const SIMULATOR: Record<'kst' | 'psi', string> = {
+  kst: 'the seeded simulated respondent',
+  psi: "this project's seeded simulated tutors",
+};
+
+export interface SimulatedNoticeOptions {
+  /**
+   * What the records are, as the notice names them: plural for several (default "responses in this
+   * input"; e.g. "records of data/raw/psi/round1.jsonl"), singular for one ("response (run x)").
+   */
+  what?: string;
+  /** Whose simulator wrote them: the KST respondent (default) or the PSI tutors. */
+  study?: 'kst' | 'psi';
+}
+
 /**
- * A Markdown notice for the top of a notebook section: how many of the records are simulated.
- * Examples: all simulated → "**Simulated data.** All 2,400 responses …"; none → "" (nothing to say);
- * some → "**Partly simulated data.** 10 of 2,400 responses …".
+ * A Markdown notice for the top of a notebook section: whether the records are simulated. Nothing to
+ * say ("") when none is; the notebook says where its data came from instead.
+ *
+ * @example
+ * simulatedNotice([{ simulated: false }]); // => ""
+ * simulatedNotice([{ simulated: true }, { simulated: false }]).slice(0, 44); // => "**Partly simulated data.** 1 of 2 responses "
+ * simulatedNotice([{ simulated: true }], { what: "response (run r1)", study: "psi" }).slice(0, 55); // => "**Simulated data.** The response (run r1) comes from th"
  */
-export function simulatedNotice(records: ReadonlyArray<{ simulated: boolean }>, what = 'responses'): string {
+export function simulatedNotice(records: ReadonlyArray<{ simulated: boolean }>, options: SimulatedNoticeOptions = {}): string {
   const n = records.length;
   const k = records.filter((r) => r.simulated).length;
+  const what = options.what ?? 'responses in this input';
+  const source = SIMULATOR[options.study ?? 'kst'];
   const fmt = (x: number) => x.toLocaleString('en-US');
+  const consequence =
+    'Every number, table and figure below describes that simulation; the paper\'s published values are set beside them for comparison only.';
   if (k === 0) return '';
-  if (k === n) {
-    return `**Simulated data.** All ${fmt(n)} ${what} in this input come from the seeded simulated respondent, not from a language model. Every number, table and figure below describes that simulation; the paper's published values are set beside them for comparison only.`;
-  }
-  return `**Partly simulated data.** ${fmt(k)} of ${fmt(n)} ${what} come from the seeded simulated respondent, not from a language model; the tables and figures below mix them with the others.`;
+  if (n === 1) return `**Simulated data.** The ${what} comes from ${source}, not from a language model. ${consequence}`;
+  if (k === n) return `**Simulated data.** All ${fmt(n)} ${what} come from ${source}, not from a language model. ${consequence}`;
+  return `**Partly simulated data.** ${fmt(k)} of ${fmt(n)} ${what} come from ${source}, not from a language model; the tables and figures below mix them with the others.`;
 }
 
 /** True when any record is simulated (then figures get the watermark and titles say so). */
@@ -23,7 +47,14 @@ export function anySimulated(records: ReadonlyArray<{ simulated: boolean }>): bo
   return records.some((r) => r.simulated);
 }
 
-/** A table or figure title marked for simulated input: "Table 3" → "Table 3 — SIMULATED data". */
-export function markSimulated(title: string, simulated: boolean): string {
-  return simulated ? `${title} — SIMULATED data` : title;
+/**
+ * A table or figure title marked for simulated input; `what` names what is simulated (default "data").
+ *
+ * @example
+ * markSimulated("Table 3", true); // => "Table 3 — SIMULATED data"
+ * markSimulated("Figure 1", true, "responses"); // => "Figure 1 — SIMULATED responses"
+ * markSimulated("Table 3", false); // => "Table 3"
+ */
+export function markSimulated(title: string, simulated: boolean, what = 'data'): string {
+  return simulated ? `${title} — SIMULATED ${what}` : title;
 }

@@ -91,7 +91,7 @@ export function markComparisons(html: string): string {
         const pub = computedOf.get(j);
         if (pairs.has(j)) return `<td${cell.attrs} class="published">${cell.html}</td>`;
         if (pub === undefined || cells[pub] === undefined) return `<td${cell.attrs}>${cell.html}</td>`;
-        const published = unescapeHtml(cells[pub].html);
+        const published = unescapeHtml(cells[pub]!.html);
         const verdict = compareCells(unescapeHtml(cell.html), published);
         if (verdict.kind === 'none') return `<td${cell.attrs}>${cell.html}</td>`;
         if (verdict.kind === 'match') {

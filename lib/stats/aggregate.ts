@@ -17,8 +17,8 @@ export interface StateAccessors<R, K> {
  * Mean value per state: Map key → the mean (lib/stats/mean.ts, compensated) of its records' values;
  * keys appear in order of first occurrence. A non-finite value is an InputError naming the record.
  *
- * Example: stateMeans([{ s: 'A', v: 1 }, { s: 'B', v: 0 }, { s: 'A', v: 0 }], { state: r => r.s, value: r => r.v })
- * → Map { 'A' => 0.5, 'B' => 0 }.
+ * @example
+ * stateMeans([{ s: 'A', v: 1 }, { s: 'B', v: 0 }, { s: 'A', v: 0 }], { state: (r) => r.s, value: (r) => r.v }); // => new Map([['A', 0.5], ['B', 0]])
  */
 export function stateMeans<R, K>(records: Iterable<R>, accessors: StateAccessors<R, K>): Map<K, number> {
   const values = new Map<K, number[]>();
@@ -56,8 +56,8 @@ export interface PairedDifferences {
  * condition has no partner and cannot enter a paired contrast; it is dropped and listed in
  * `onlyInFirst` / `onlyInSecond` so the caller can report or reject the imbalance.
  *
- * Example: pairedDifferences(new Map([['b', 1], ['a', 0.5], ['c', 1]]), new Map([['a', 0.25], ['b', 1]]))
- * → { keys: ['a', 'b'], differences: [0.25, 0], onlyInFirst: ['c'], onlyInSecond: [] }.
+ * @example
+ * pairedDifferences(new Map([['b', 1], ['a', 0.5], ['c', 1]]), new Map([['a', 0.25], ['b', 1]])); // => { keys: ['a', 'b'], differences: [0.25, 0], onlyInFirst: ['c'], onlyInSecond: [] }
  */
 export function pairedDifferences(first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>): PairedDifferences {
   const keys = [...first.keys()].filter((key) => second.has(key)).sort();

@@ -35,7 +35,9 @@ export interface BootstrapInterval {
 
 /**
  * The R resampled means, in drawing order (see the module comment for the exact rule).
- * Example: bootstrapMeans([5, 5, 5], 3, 's') → Float64Array [5, 5, 5].
+ *
+ * @example
+ * bootstrapMeans([5, 5, 5], 3, 's'); // => Float64Array.from([5, 5, 5])
  */
 export function bootstrapMeans(values: readonly number[], resamples: number, seed: string): Float64Array {
   assertFiniteValues(values, 'bootstrap');

@@ -5,7 +5,8 @@
  * and return the adjusted values in the input order (the same values as R's p.adjust(p, "holm")).
  * §4.4 of Steiner & Hochweber (2026) adjusts the three adjacent exact-set contrasts this way.
  *
- * Example: holm([0.01, 0.04, 0.03, 0.005]) = [0.03, 0.06, 0.06, 0.02].
+ * @example
+ * holm([0.01, 0.04, 0.03, 0.005]); // => [0.03, 0.06, 0.06, 0.02]
  */
 import { InputError } from '../errors';
 

@@ -10,8 +10,11 @@
  * statistics around N·p, no interpolation); the installed 7.12.1 does implement type 7, and the tests check
  * that both agree. Ours also validates its input (sorted, finite) and accepts typed arrays.
  *
- * Example (worked by hand; numpy.percentile gives the same): percentileLinear([1, 2, 3, 4], 0.25) = 1.75 (h = 0.75);
- * percentileLinear([10, 20, 30, 40, 50], 0.9) = 46 (h = 3.6).
+ * Worked by hand (numpy.percentile gives the same): h = 0.75 and h = 3.6.
+ *
+ * @example
+ * percentileLinear([1, 2, 3, 4], 0.25); // => 1.75
+ * percentileLinear([10, 20, 30, 40, 50], 0.9); // => 46
  */
 import { InputError } from '../errors';
 

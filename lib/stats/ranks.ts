@@ -28,9 +28,10 @@ export interface Proportion {
 /**
  * Competition ranks of `values`, returned in input order.
  *
- * Examples: competitionRanks([0.9, 0.8, 0.8, 0.7]) = [1, 2, 2, 4];
- * competitionRanks([0.9, 0.8, 0.8, 0.7], { descending: false }) = [4, 2, 2, 1];
- * competitionRanks([{ k: 1, n: 3 }, { k: 2, n: 6 }, { k: 1, n: 2 }], { compare: compareProportions }) = [2, 2, 1].
+ * @example
+ * competitionRanks([0.9, 0.8, 0.8, 0.7]); // => [1, 2, 2, 4]
+ * competitionRanks([0.9, 0.8, 0.8, 0.7], { descending: false }); // => [4, 2, 2, 1]
+ * competitionRanks([{ k: 1, n: 3 }, { k: 2, n: 6 }, { k: 1, n: 2 }], { compare: compareProportions }); // => [2, 2, 1]
  */
 export function competitionRanks(values: readonly number[], options?: RankOptions<number>): number[];
 export function competitionRanks<T>(values: readonly T[], options: RankOptions<T> & { compare: Compare<T> }): number[];
@@ -56,7 +57,9 @@ export function compareNumbers(a: number, b: number): number {
 
 /**
  * Exact ascending comparison of two proportions by cross-multiplication: sign(k₁·n₂ − k₂·n₁).
- * Example: compareProportions({ k: 1, n: 3 }, { k: 2, n: 6 }) = 0.
+ *
+ * @example
+ * compareProportions({ k: 1, n: 3 }, { k: 2, n: 6 }); // => 0
  */
 export function compareProportions(a: Proportion, b: Proportion): number {
   assertProportion(a);

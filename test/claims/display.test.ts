@@ -67,8 +67,8 @@ test('model × domain small multiples: one panel per domain, one trace per model
   assert.equal(spec.data.length, 4);
   assert.deepEqual(spec.data.map((t) => [t.xaxis, t.showlegend]), [['x', true], ['x', true], ['x2', false], ['x2', false]]);
   assert.deepEqual(spec.data[1]!.y, [70, null, null, null]);
-  assert.deepEqual((spec.layout.grid as { columns: number }).columns, 2);
-  assert.deepEqual((spec.layout.annotations as Array<{ text: string }>).map((a) => a.text), ['One', 'd2']);
+  assert.deepEqual((spec.layout!.grid as { columns: number }).columns, 2);
+  assert.deepEqual((spec.layout!.annotations as Array<{ text: string }>).map((a) => a.text), ['One', 'd2']);
   assert.deepEqual(modelDomainTable(rows, {}, ['d2']), [{ domain: 'd2', model: 'm1', P0: '100.0 (1)', P1: null, P2: null, P3: null }, { domain: 'd2', model: 'm2', P0: '100.0 (1)', P1: null, P2: null, P3: null }]);
 });
 

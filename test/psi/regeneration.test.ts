@@ -53,7 +53,7 @@ test('buildRegenerationPrompt: the five parts in order (a) context, (b) round 1,
     at = i;
   }
   // all six sub-scores with their values
-  for (const [k, v] of [['KD', '0.983'], ['TV', '0.000'], ['SD', '0.625'], ['EF', '0.371'], ['CL', '0.833'], ['RA', '1.000']]) {
+  for (const [k, v] of [['KD', '0.983'], ['TV', '0.000'], ['SD', '0.625'], ['EF', '0.371'], ['CL', '0.833'], ['RA', '1.000']] as const) {
     assert.match(user, new RegExp(`- ${k} \\(.*\\): ${v.replace('.', '\\.')}`));
   }
   assert.equal(checklist.length, 4);

@@ -114,7 +114,7 @@ test('Hasse spec: edges as null-separated segments, one labelled marker per comp
   assert.deepEqual(edges.x!.slice(0, 3), [0, -0.5, null]); // SL1 -> SL2
   assert.deepEqual(edges.y!.slice(0, 3), [0, 1, null]);
   assert.deepEqual(nodes.text, slope.ids);
-  assert.equal((spec.layout.title as { text: string }).text, 'Slope: prerequisite order (Hasse diagram)');
+  assert.equal((spec.layout!.title as { text: string }).text, 'Slope: prerequisite order (Hasse diagram)');
 });
 
 test('lattice spec highlights a state and its outer-fringe edges; a non-state is an InputError', () => {
@@ -129,8 +129,8 @@ test('lattice spec highlights a state and its outer-fringe edges; a non-state is
   const colours = ((spec.data[2] as { marker: { color: string[] } }).marker.color);
   assert.equal(colours.filter((c) => c === HIGHLIGHT_COLOUR).length, 1);
   assert.equal(colours.filter((c) => c === FRINGE_COLOUR).length, 2);
-  assert.match((spec.layout.title as { text: string }).text, /state \{1\} in red/);
-  const labels = spec.layout.annotations as Array<{ text: string; x: number; y: number }>;
+  assert.match((spec.layout!.title as { text: string }).text, /state \{1\} in red/);
+  const labels = spec.layout!.annotations as Array<{ text: string; x: number; y: number }>;
   assert.equal(labels.length, 11);
   assert.deepEqual(labels.find((a) => a.text === '{1,4}'), { ...labels.find((a) => a.text === '{1,4}')!, x: 0.5, y: 2 });
   assert.throws(() => latticeSpec(slope, { highlight: ['SL2'] }), InputError);

@@ -11,8 +11,8 @@ test('figure 1 has exact and F1 bars in percent, published markers, and says whe
   assert.deepEqual(spec.data[0]!.y, [61.3, 50]);
   assert.deepEqual(spec.data[1]!.text, ['82.2', '25.0']);
   assert.deepEqual(spec.data[2]!.y, [61.3, null]);
-  assert.match(String((spec.layout.title as { text: string }).text), /SIMULATED/);
-  assert.doesNotMatch(String((figure1Spec([row('P0', 1, 1)], { simulated: false }).layout.title as { text: string }).text), /SIMULATED/);
+  assert.match(String((spec.layout!.title as { text: string }).text), /SIMULATED/);
+  assert.doesNotMatch(String((figure1Spec([row('P0', 1, 1)], { simulated: false }).layout!.title as { text: string }).text), /SIMULATED/);
 });
 
 test('figure 2 lays domains out in the given order with n in each cell', () => {

@@ -120,10 +120,10 @@ test('bootstrapDistribution re-draws the analysis\'s resamples: its percentiles 
   assert.equal(seeds[0]!['sign-flip seed'], '7:P1-P0:exact:signflip');
   const spec = bootstrapHistogramSpec(means, exact, { published: { estimate: 1.5, ci_low: -3.2, ci_high: 6.3 } });
   assert.equal((spec.data[0]!['x'] as number[]).length, 2000);
-  assert.equal((spec.layout['shapes'] as unknown[]).length, 6);
-  assert.match((spec.layout['title'] as { text: string }).text, /^Bootstrap distribution of P1-P0 \(exact-set accuracy\), 2,000 resamples$/);
+  assert.equal((spec.layout!['shapes'] as unknown[]).length, 6);
+  assert.match((spec.layout!['title'] as { text: string }).text, /^Bootstrap distribution of P1-P0 \(exact-set accuracy\), 2,000 resamples$/);
   // Estimate line at the estimate in percentage points.
-  assert.equal((spec.layout['shapes'] as Array<{ x0: number }>)[0]!.x0, exact.estimate! * 100);
+  assert.equal((spec.layout!['shapes'] as Array<{ x0: number }>)[0]!.x0, exact.estimate! * 100);
 });
 
 test('mirrors: simulated profiles name their paper row; real names match by letters and digits', () => {
@@ -263,7 +263,7 @@ test('figure 1 with paper markers: each marker shares its bar\'s offset group', 
     ['Paper: F1', 'f1'],
   ]);
   assert.deepEqual(spec.data[2]!['y'], [61.3]);
-  assert.equal(spec.layout['scattermode'], 'group');
+  assert.equal(spec.layout!['scattermode'], 'group');
 });
 
 test('contrast display table prints p values as the paper does', async () => {

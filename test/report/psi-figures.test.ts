@@ -40,10 +40,10 @@ test('regeneration figure: cases grouped by model, lowest before first, rose/fel
   assert.equal(spec.data[0]!['name'], 'PSI rose (2)');
   assert.deepEqual(spec.data[0]!['x'], [1, 1, null, 3, 3, null]);
   assert.deepEqual(spec.data[1]!['y'], [0.45, 0.44, null]);
-  const annotations = spec.layout['annotations'] as Array<{ text: string; x: number }>;
+  const annotations = spec.layout!['annotations'] as Array<{ text: string; x: number }>;
   assert.deepEqual(annotations.slice(0, 2).map((a) => [a.text, a.x]), [['≈ ChatGPT<br>n=2', 1.5], ['b<br>n=1', 3]]);
   assert.match(annotations[2]!.text, /threshold 0.59/);
-  const shapes = spec.layout['shapes'] as Array<{ x0: number; y0: number }>;
+  const shapes = spec.layout!['shapes'] as Array<{ x0: number; y0: number }>;
   assert.equal(shapes[0]!.x0, 2.5); // divider between the two models
   assert.equal(shapes[1]!.y0, 0.59);
 });
@@ -57,5 +57,5 @@ test('δ sensitivity figure: a line per model over the grid and a marker line at
     {},
   );
   assert.deepEqual(spec.data.map((t) => [t['name'], t['x'], t['y']]), [['a', [0.5, 0.65], [0.62, 0.64]], ['b', [0.5, 0.65], [0.6, null]]]);
-  assert.equal((spec.layout['shapes'] as Array<{ x0: number }>)[0]!.x0, 0.65);
+  assert.equal((spec.layout!['shapes'] as Array<{ x0: number }>)[0]!.x0, 0.65);
 });

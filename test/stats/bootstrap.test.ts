@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../lib/errors';
-import { bootstrapMeanInterval, bootstrapMeans, percentileLinear } from '../../lib/stats';
+import { bootstrapMeanInterval, bootstrapMeans } from '../../lib/stats';
 
 test('a constant vector gives a degenerate interval', () => {
   const r = bootstrapMeanInterval([0.25, 0.25, 0.25, 0.25], { seed: 'const' });
@@ -35,16 +35,35 @@ test('drawing rule: rng = alea(seed), index = floor(rng() · n), resample by res
   assert.deepEqual([...bootstrapMeans(values, 3, 'rule')], expected);
 });
 
-test('interval ends are the type-7 2.5th and 97.5th percentiles of the sorted resampled means', () => {
-  const values = [0, 0, 1, 1, 1, 0.5, 0.25, 1, 0, 1, 0.75];
-  const sorted = bootstrapMeans(values, 2_000, 'pct').sort();
-  const r = bootstrapMeanInterval(values, { seed: 'pct', resamples: 2_000 });
-  assert.equal(r.low, percentileLinear(sorted, 0.025));
-  assert.equal(r.high, percentileLinear(sorted, 0.975));
-  const r90 = bootstrapMeanInterval(values, { seed: 'pct', resamples: 2_000, level: 0.9 });
-  assert.equal(r90.low, percentileLinear(sorted, 0.05));
-  assert.equal(r90.high, percentileLinear(sorted, 0.95));
-  assert.ok(r90.low >= r.low && r90.high <= r.high);
+test('hand-traced: values [0, 3, 6], 4 resamples, seed "trace" → means [4, 5, 3, 3] and the type-7 interval ends', () => {
+  // The first 12 draws of seedrandom.alea('trace') (the generator's own output, listed once by hand):
+  //   0.7321 0.5748 0.5387 | 0.4573 0.9591 0.9630 | 0.7245 0.0677 0.5180 | 0.3036 0.7069 0.4844
+  // index = floor(draw · 3):  2 1 1 | 1 2 2 | 2 0 1 | 0 2 1
+  // resample means: (6+3+3)/3 = 4, (3+6+6)/3 = 5, (6+0+3)/3 = 3, (0+6+3)/3 = 3
+  assert.deepEqual([...bootstrapMeans([0, 3, 6], 4, 'trace')], [4, 5, 3, 3]);
+  // sorted [3, 3, 4, 5], R − 1 = 3. Level 0.95: h = 3·0.025 = 0.075 → 3 + 0.075·(3 − 3) = 3;
+  // h = 3·0.975 = 2.925 → 4 + 0.925·(5 − 4) = 4.925. Level 0.5: h = 0.75 → 3; h = 2.25 → 4 + 0.25·1 = 4.25.
+  const r = bootstrapMeanInterval([0, 3, 6], { seed: 'trace', resamples: 4 });
+  assert.equal(r.estimate, 3);
+  assert.equal(r.low, 3);
+  assert.ok(Math.abs(r.high - 4.925) < 1e-12, `high ${r.high}`);
+  const r50 = bootstrapMeanInterval([0, 3, 6], { seed: 'trace', resamples: 4, level: 0.5 });
+  assert.deepEqual([r50.low, r50.high], [3, 4.25]);
+});
+
+test('all 27 equally likely resamples of [0, 3, 6]: the resampled means follow their exact distribution', () => {
+  // Enumerating the 3³ ordered resamples by hand: the sum of three draws from {0, 3, 6} is 3·k with
+  // k = 0..6 occurring 1, 3, 6, 7, 6, 3, 1 times, so the mean k takes probability [1, 3, 6, 7, 6, 3, 1]/27.
+  const counts = [1, 3, 6, 7, 6, 3, 1];
+  const R = 27_000;
+  const means = bootstrapMeans([0, 3, 6], R, 'enumerate');
+  counts.forEach((c, k) => {
+    const seen = means.filter((m) => m === k).length;
+    const expected = (R * c) / 27;
+    const se = Math.sqrt(R * (c / 27) * (1 - c / 27));
+    assert.ok(Math.abs(seen - expected) < 4 * se, `mean ${k}: ${seen} draws, expected ${expected} ± ${4 * se}`);
+  });
+  assert.equal(means.filter((m) => !Number.isInteger(m) || m < 0 || m > 6).length, 0);
 });
 
 test('agrees with the normal approximation for n = 50', () => {

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NOT_PRINTED } from '../../lib/report/psi-tables';
+import { promptParts, selectionComparison, selectionVsRegenerated, table4Comparison } from '../../lib/report/psi-regeneration';
+import { A, B, assertRowNear, mirrors, published } from './psi-fixtures';
+
+test('selection comparison sets the paper counts beside the selected ones', () => {
+  const rows = selectionComparison({ perModel: { [B]: 3, [A]: 1 }, considered: 60, selected: [1, 2, 3, 4] }, published, mirrors);
+  assert.deepEqual(rows, [
+    { model: A, 'paper model': 'ChatGPT', selected: 1, 'selected (paper)': 4, considered: null },
+    { model: B, 'paper model': 'Gemini', selected: 3, 'selected (paper)': 23, considered: null },
+    { model: 'total', 'paper model': 'total', selected: 4, 'selected (paper)': 62, considered: 60 },
+  ]);
+  // with the per-model counts of selectWeakCases, each model row shows how many cases it had
+  const withCounts = selectionComparison({ perModel: { [B]: 3, [A]: 1 }, considered: 60, selected: [1, 2, 3, 4], consideredPerModel: { [A]: 30, [B]: 30 } }, published, mirrors);
+  assert.deepEqual(withCounts.map((r) => r.considered), [30, 30, 60]);
+});
+
+test('Table IV: overall row beside 62 / 51 / 82.3 % / +0.049, per-model cases beside the paper selection', () => {
+  const rows = table4Comparison(
+    {
+      overall: { cases: 6, improved: 5, rate: 5 / 6, meanGain: 0.04567 },
+      perModel: [{ model: A, cases: 6, improved: 5, rate: 5 / 6, meanGain: 0.04567 }],
+    },
+    published,
+    mirrors,
+  );
+  // rate 5/6 = 83.333…% at full precision (the HTML shows it rounded), mean gain as given
+  assertRowNear(rows[0], {
+    model: 'all models', 'paper model': 'all models', cases: 6, 'cases (paper)': 62, improved: 5, 'improved (paper)': 51,
+    'rate %': 83.33333333333333, 'rate % (paper)': 82.3, 'mean gain': 0.04567, 'mean gain (paper)': 0.049,
+  });
+  assert.equal(rows[1]!['cases (paper)'], 4);
+  assert.equal(rows[1]!['improved (paper)'], NOT_PRINTED);
+});
+
+test('promptParts splits the five parts of a regeneration prompt', () => {
+  const user = '## (a) Student context\nweek 3\n\n## (b) Previous\nold answer\n## (c) PSI\n- 0.5\n## (d) Diagnosis\n- SD low\n## (e) Checklist\n- [ ] add example\n';
+  const parts = promptParts(user);
+  assert.deepEqual(parts.map((p) => [p.part, p.heading, p.text]), [
+    ['a', 'Student context', 'week 3'],
+    ['b', 'Previous', 'old answer'],
+    ['c', 'PSI', '- 0.5'],
+    ['d', 'Diagnosis', '- SD low'],
+    ['e', 'Checklist', '- [ ] add example'],
+  ]);
+  assert.throws(() => promptParts('## (a) x\n## (c) y'), /found "ac"/);
+});
+
+test('selectionVsRegenerated lists the differences', () => {
+  assert.deepEqual(selectionVsRegenerated(['a', 'b', 'c'], [{ parent_run_id: 'c' }, { parent_run_id: 'a' }, { parent_run_id: 'z' }, {}]), {
+    selected: 3, regenerated: 3, both: 2, selectedOnly: ['b'], regeneratedOnly: ['z'],
+  });
+});

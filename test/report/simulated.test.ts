@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { anySimulated, markSimulated, simulatedNotice } from '../../lib/report/simulated';
+
+const sim = { simulated: true };
+const real = { simulated: false };
+
+test('simulatedNotice: the same notice for both studies, naming what the records are and who wrote them', () => {
+  assert.equal(
+    simulatedNotice([sim, sim, sim], { what: 'records of round1.jsonl', study: 'psi' }),
+    "**Simulated data.** All 3 records of round1.jsonl come from this project's seeded simulated tutors, not from a language model. Every number, table and figure below describes that simulation; the paper's published values are set beside them for comparison only.",
+  );
+  assert.equal(
+    simulatedNotice(Array.from({ length: 2400 }, () => sim)),
+    "**Simulated data.** All 2,400 responses in this input come from the seeded simulated respondent, not from a language model. Every number, table and figure below describes that simulation; the paper's published values are set beside them for comparison only.",
+  );
+  assert.equal(
+    simulatedNotice([sim], { what: 'response (run r7)', study: 'psi' }),
+    "**Simulated data.** The response (run r7) comes from this project's seeded simulated tutors, not from a language model. Every number, table and figure below describes that simulation; the paper's published values are set beside them for comparison only.",
+  );
+  assert.equal(
+    simulatedNotice([sim, real, real], { what: 'records of r.jsonl', study: 'psi' }),
+    "**Partly simulated data.** 1 of 3 records of r.jsonl come from this project's seeded simulated tutors, not from a language model; the tables and figures below mix them with the others.",
+  );
+  assert.equal(simulatedNotice([real, real], { study: 'psi' }), '');
+  assert.equal(simulatedNotice([]), '');
+});
+
+test('markSimulated and anySimulated', () => {
+  assert.equal(markSimulated('Figure 1', true, 'responses'), 'Figure 1 — SIMULATED responses');
+  assert.equal(markSimulated('Figure 1', false, 'responses'), 'Figure 1');
+  assert.equal(anySimulated([real, sim]), true);
+  assert.equal(anySimulated([real]), false);
+  assert.equal(anySimulated([]), false);
+});
