@@ -49,12 +49,14 @@ function writeBatchPrices(dir: string): string {
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
   return {
     domainsDir,
-    models: [OPENAI, ANTHROPIC],
+    // Each model routed to the fake server with spec@URL: a run mixing providers sends --base-url to
+    // neither (lib/collect/providers/endpoints.ts), and no test may reach a real API host.
+    models: [OPENAI, ANTHROPIC].map((m) => `${m}@${server.baseUrl}`),
     outDir: out,
     conditions: CONDITIONS,
     orders: 2,
     concurrency: 1,
-    baseUrl: server.baseUrl,
+    baseUrl: server.baseUrl, // for the one-model runs below (a single real provider takes --base-url)
     maxOutputTokens: 512,
     timeoutMs: 10_000,
     maxRetries: 2,
