@@ -6,6 +6,7 @@ import { isOsError, osErrorMessage } from '../../lib/collect/os-error';
 import { PreflightError } from '../../lib/collect/preflight';
 import { createProgress } from '../../lib/collect/progress';
 import { intOption, parseOptions, required, UsageError, type Command } from '../common';
+import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 
 /** Default shuffle/jitter seed (recorded in run.json). */
 export const DEFAULT_SEED = '20260908';
@@ -46,7 +47,9 @@ Options:
   --conditions LIST        subset of P0,P1,P2,P3 (default all four)
   --orders N               presentation orders per domain (default 2)
   --concurrency N          parallel requests (default 4)
-  --base-url URL           server for openai / openai-compatible / anthropic models
+  --base-url URL           server for openai-compatible models (and for openai / anthropic when
+                           they are the only provider); --models may also say spec@URL
+${MODELS_FILE_HELP}
   --max-output-tokens N    output allowance per call (default 16000)
   --timeout S              seconds per attempt (default 600)
   --max-retries N          retries of a transient failure (default 5); then a 'missing' record
@@ -56,7 +59,7 @@ Options:
                            map {"<domain>": [[ids...], ...]}; other domains use all their states
   --retry-missing          request cells whose final record is 'missing' again; the new record
                            supersedes the old one (the last record of a run ID wins)
-  --dry-run                print calls, estimated tokens and cost (config/prices.json); write nothing
+  --dry-run                print calls, estimated tokens and cost (prices from config/models.json); write nothing
   --batch                  use the providers' batch APIs (openai: and anthropic: models only) at
                            the batch discount: submit, poll, collect. Ctrl-C or a crash after
                            submission loses nothing: re-running the same command polls the stored
@@ -123,6 +126,7 @@ export function parseCollectArgs(values: Record<string, unknown>): CollectParams
     maxRetries: intOption(values, 'max-retries', 5, 0),
     seed,
     ...rateOptions(values),
+    ...modelsFileParam(values),
     ...(typeof values.states === 'string' ? { statesFile: values.states } : {}),
     ...(values['retry-missing'] ? { retryMissing: true } : {}),
     ...batchOptions(values, models),
@@ -211,6 +215,7 @@ export const command: Command = {
         'retry-missing': { type: 'boolean' },
         'resubmit-cancelled': { type: 'boolean' },
         ...RATE_OPTION_SPECS,
+        ...MODELS_FILE_OPTION,
       },
       help,
     );
@@ -266,7 +271,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
       deps: {
         interrupt: interrupt.signal,
         progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
-        onNote: (model, note) => process.stderr.write(`kstbench ${name}: pre-flight ${model}: ${note}\n`),
+        onNote: (model, note) => process.stderr.write(`kstbench ${name}: ${model === 'routing' ? 'routing' : `pre-flight ${model}`}: ${note}\n`),
       },
     });
   } catch (err) {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { intOption, parseOptions, required, UsageError } from '../common';
 import { formatDryRun } from '../../lib/collect/collect';
 import { collectPsi, dryRunPsi, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 import { batchOptions, RATE_OPTION_SPECS, rateOptions, reportRun, runShell, shellQuote, timeoutOption } from './collect';
 
 /** `kstbench psi collect`: a thin shell over lib/collect/psi-study.ts. */
@@ -29,7 +30,9 @@ Options:
   --threshold X        round 2: select defective cases with PSI below X (default 0.59)
   --seed N             seed of the simulated tutors and of retry jitter (default 1)
   --concurrency N      parallel requests (default 4)
-  --base-url URL       server for openai / openai-compatible / anthropic models
+  --base-url URL       server for openai-compatible models (openai / anthropic too when alone);
+                       --models may also say spec@URL
+${MODELS_FILE_HELP}
   --max-output-tokens N  output allowance per call (default 4000)
   --timeout S          seconds per attempt (default 300)
   --max-retries N      retries of a transient failure (default 5); then a 'missing' record
@@ -79,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       'poll-interval': { type: 'string' },
       'resubmit-cancelled': { type: 'boolean' },
       ...RATE_OPTION_SPECS,
+      ...MODELS_FILE_OPTION,
     },
     help,
   );
@@ -119,6 +123,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values['retry-missing'] ? { retryMissing: true } : {}),
     ...(batchOptions(values, models) as Partial<PsiCollectParams>),
     ...rateOptions(values),
+    ...modelsFileParam(values),
   };
   const resumeCommand = `kstbench psi collect ${argv.map(shellQuote).join(' ')}`;
   return runShell('psi collect', resumeCommand, async ({ deps }) => {

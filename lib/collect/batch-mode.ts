@@ -153,6 +153,8 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
       const held = options.resubmitCancelled ? new Set<string>() : cancelledCells(ledger);
       const heldAtStart = held.size;
       const splitSize = new Map<string, number>();
+      // Models whose failed batch the provider asked to resubmit later (token_limit_exceeded): clock time to wait for.
+      const notBefore = new Map<string, number>();
       const logged = loggedBatchItems(paths.attempts);
       if (heldAtStart > 0) {
         await ctx.event('batch_cancelled_cells_held', {
@@ -207,8 +209,14 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
       /** Cells to submit now: no final record (or a missing one under --retry-missing), not written by this run, not in an open batch. */
       const cellsToSubmit = (): Array<Job<M>> => {
         const inFlight = new Set(openBatches(ledger).flatMap((b) => b.items.map((it) => it.run_id)));
+        const now = ctx.clockMs();
         return pendingJobs(options.jobs, ctx.completed, options.retryMissing).filter(
-          (j) => !finalizedNow.has(j.runId) && !inFlight.has(j.runId) && !held.has(j.runId) && !ctx.breaker.isOpen(j.model),
+          (j) =>
+            !finalizedNow.has(j.runId) &&
+            !inFlight.has(j.runId) &&
+            !held.has(j.runId) &&
+            !ctx.breaker.isOpen(j.model) &&
+            (notBefore.get(j.model) ?? -Infinity) <= now,
         );
       };
 
@@ -305,7 +313,8 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
             finals.push(ctx.finalFor(job, request, cell, extra));
             continue;
           }
-          if (outcome === undefined && status.state === 'cancelled') {
+          const wasCancelled = status.state === 'cancelled' || status.cancelledByUser === true;
+          if (wasCancelled && (outcome === undefined || classify(outcome).code === 'batch_cancelled')) {
             // Cancelled at the provider (by the user): not sent again until asked (--resubmit-cancelled).
             cancelled.push(item.run_id);
             held.add(item.run_id);
@@ -341,8 +350,34 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
                     message: `batch ${batch.batch_id} ended (${status.providerStatus}) without a result for this request`,
                   }
               : classify(outcome);
-          if (outcome === undefined && status.state === 'failed' && batch.items.length > 1) {
-            splitSize.set(job.model, Math.max(1, Math.ceil(batch.items.length / 2)));
+          // The provider's plan for a batch that failed as a whole (providers/batch.ts planFailedBatch);
+          // without one, a failed batch of several requests is halved.
+          const plan = outcome === undefined && status.state === 'failed' ? (status.failure ?? (batch.items.length > 1 ? { action: 'split' as const, parts: 2, code: 'batch_failed', message: failure.message } : null)) : null;
+          if (plan && plan.action === 'stop') {
+            // The batch input itself was refused: resubmitting cannot help; no record, the run fails with the fix.
+            held.add(item.run_id);
+            ctx.cellUnfinished(job, { errorClass: 'client_error', code: plan.code, message: plan.message, remedy: plan.remedy });
+            ctx.requestStop({ status: 'failed', reason: `${job.model}: batch ${batch.batch_id} was refused: ${plan.code}: ${plan.message}`, remedy: plan.remedy });
+            attemptLines.push({
+              ...base,
+              outcome: 'error',
+              http_status: null,
+              error_class: 'client_error',
+              error_code: plan.code,
+              retry_after_ms: null,
+              request_id: null,
+              message: failure.message,
+              usage: null,
+              billed_estimate: { usd: 0, basis: 'batch_item_not_billed' },
+              decision: 'deterministic',
+              next_delay_ms: null,
+            });
+            continue;
+          }
+          if (plan) {
+            const parts = Math.max(1, plan.parts);
+            splitSize.set(job.model, Math.max(1, Math.ceil(batch.items.length / parts)));
+            if (plan.action === 'retry_later') notBefore.set(job.model, ctx.clockMs() + plan.retryAfterMs);
             retry.push(item.run_id);
             attemptLines.push({
               ...base,
@@ -355,8 +390,8 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
               message: failure.message,
               usage: null,
               billed_estimate: { usd: 0, basis: 'batch_item_not_billed' },
-              decision: 'split_into_smaller_batches',
-              next_delay_ms: null,
+              decision: plan.action === 'retry_later' ? 'retry_later_in_smaller_batches' : 'split_into_smaller_batches',
+              next_delay_ms: plan.action === 'retry_later' ? plan.retryAfterMs : null,
             });
             continue;
           }
@@ -424,7 +459,14 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
         if (toSubmit.length > 0) await submit(toSubmit);
         if (ctx.stopped) break;
         const open = openBatches(ledger);
-        if (open.length === 0) break;
+        if (open.length === 0) {
+          // Nothing running: wait for a model asked to resubmit later, or finish.
+          const waitUntil = Math.min(...[...notBefore.values()].filter((t) => t > ctx.clockMs()));
+          if (!Number.isFinite(waitUntil)) break;
+          await ctx.event('batch_retry_later_wait', { wait_ms: Math.ceil(waitUntil - ctx.clockMs()) });
+          await ctx.sleep(Math.ceil(waitUntil - ctx.clockMs()));
+          continue;
+        }
         let collectedAny = false;
         for (const batch of open) {
           if (ctx.stopped) break;

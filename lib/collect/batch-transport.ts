@@ -1,3 +1,4 @@
+import type { BatchStatus } from './providers/batch';
 import type { CompletionRequest, CompletionResult, ProviderError } from './providers/types';
 
 /**
@@ -7,26 +8,15 @@ import type { CompletionRequest, CompletionResult, ProviderError } from './provi
  * translates these four calls to its SDK and imports nothing from the collector but these types.
  *
  * Implementations: lib/collect/providers/openai-batch.ts and anthropic-batch.ts (their `BatchClient`
- * has exactly this shape). Each method makes single attempts (no SDK retries) and throws
+ * has this shape). The status types live with the providers (providers/batch.ts: `BatchStatus` with
+ * `errors`, the `failure` plan of a failed batch, `cancelledByUser`) and are re-exported here; the
+ * collector acts on them: `failure.split` / `retry_later` → smaller follow-up batches (after the
+ * wait), `failure.stop` → the run fails with the remedy, cancelled → cells held until
+ * --resubmit-cancelled. Each method makes single attempts (no SDK retries) and throws
  * ProviderError (errorClass as for live calls) on a transport failure; the collector retries.
  */
 
-/** Provider-neutral batch state. `done` is true for every state but `in_progress`. */
-export type BatchState = 'in_progress' | 'completed' | 'failed' | 'expired' | 'cancelled';
-
-export interface BatchStatus {
-  batchId: string;
-  state: BatchState;
-  done: boolean;
-  /** The provider's own status word (`validating`, `finalizing`, `ended`, …). */
-  providerStatus: string;
-  counts: { total: number; succeeded: number; failed: number; pending: number };
-  /**
-   * Why the batch as a whole failed, as the provider reports it (OpenAI `batch.errors.data`: code,
-   * message, line). Optional; the collector records it and, for a `failed` batch, splits it.
-   */
-  errors?: ReadonlyArray<{ code?: string | null; message: string; line?: number | null }>;
-}
+export type { BatchError, BatchFailurePlan, BatchState, BatchStatus } from './providers/batch';
 
 export interface BatchTransport {
   readonly provider: 'openai' | 'anthropic';

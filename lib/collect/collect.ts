@@ -8,6 +8,7 @@ import { pendingJobs, runCollection, type EngineResult, type Job } from './engin
 import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
 import {
   ASSUMED_OUTPUT_TOKENS,
+  assumedOutputTokens,
   estimateCost,
   estimateTokens,
   loadPriceTable,
@@ -22,6 +23,7 @@ import { runPreflights, type PreflightProvider } from './preflight';
 import type { CompletionRequest, Provider } from './providers/types';
 import { parseModelSpec } from './providers/types';
 import type { RetryPolicy } from './retry';
+import { resolveModelTargets, type ModelOptions, type ResolvedTargets } from './providers/endpoints';
 import { makeRedactor } from './redact';
 import { loadStatesFile, type StatesFile } from './states-file';
 import { readCompleted, storePaths } from './store';
@@ -43,7 +45,7 @@ export interface CollectParams {
   timeoutMs: number;
   maxRetries: number;
   seed: string;
-  /** Price table file; default config/prices.json. */
+  /** Price table file; default config/models.json (the model catalogue). */
   pricesFile?: string;
   /** `--states FILE`: a state sample (see states-file.ts) instead of every state of the listed domains. */
   statesFile?: string;
@@ -63,20 +65,38 @@ export interface CollectParams {
   retryHorizonMs?: number;
   /** `--no-preflight`: skip the one cheap request per model before dispatch. */
   noPreflight?: boolean;
+  /** `--models-file`: per-model base URL, key variable, caps, sampling, thinking (providers/endpoints.ts). */
+  modelsFile?: string;
+}
+
+/**
+ * Resolves `--models` (entries may be `spec@URL`), `--models-file` and `--base-url` into the plain
+ * specs that name the cells and the per-model provider options (providers/endpoints.ts: a key goes
+ * only to its own host; a credential in a URL is refused). The params come back with plain specs.
+ */
+export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P): { params: P; targets: ResolvedTargets } {
+  const targets = resolveModelTargets(params.models, { baseUrl: params.baseUrl, ...(params.modelsFile !== undefined ? { modelsFile: params.modelsFile } : {}) });
+  return { params: { ...params, models: targets.targets.map((t) => t.spec) }, targets };
+}
+
+/** Per-model endpoints for run.json (only models with an explicit URL; none for simulated runs). */
+export function endpointsInfo(targets: ResolvedTargets): Record<string, unknown> {
+  const urls = Object.fromEntries(targets.targets.filter((t) => t.baseUrl !== undefined).map((t) => [t.spec, t.baseUrl]));
+  return Object.keys(urls).length > 0 ? { endpoints: urls } : {};
 }
 
 /** Default wait between polls of an unfinished provider batch. */
 export const DEFAULT_POLL_INTERVAL_MS = 30_000;
 
 export interface CollectDeps {
-  createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv }): Provider;
+  createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions }): Provider;
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   progress?: (total: number, initialDone: number) => ProgressSink;
   interrupt?: AbortSignal;
   /** Backoff base (ms); tests shrink it. */
   retryBaseDelayMs?: number;
-  createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): BatchTransport;
+  createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; model?: ModelOptions }): BatchTransport;
   /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
   clockMs?: () => number;
   /** Pre-flight notes (the CLI prints them on stderr). */
@@ -254,16 +274,17 @@ export function checkBatchModels(models: readonly string[]): void {
   }
 }
 
-async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign): Promise<CollectOutcome> {
+async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign, targets: ResolvedTargets): Promise<CollectOutcome> {
   checkBatchModels(params.models);
   const env = deps.env ?? process.env;
   const create =
     deps.createBatchClient ??
-    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }) =>
+    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; model?: ModelOptions }) =>
       (require('./providers/batch') as typeof import('./providers/batch')).createBatchClient(spec, options));
   // Every client up front, so a missing key fails before anything is written.
   const clients = new Map<string, BatchTransport>();
-  for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, env, timeoutMs: params.timeoutMs }));
+  for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }));
+  for (const note of targets.notes) deps.onNote?.('routing', note);
   const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
   const { runBatchCollection } = require('./batch-mode') as typeof import('./batch-mode');
   const result: BatchEngineResult = await runBatchCollection({
@@ -280,7 +301,8 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
     ...(params.maxBatchRequests !== undefined ? { maxBatchRequests: params.maxBatchRequests } : {}),
     resubmitCancelled: params.resubmitCancelled,
     retryMissing: params.retryMissing,
-    runInfo: { ...prepared.runInfo, deterministic: false, ...(settings ? { settings } : {}) },
+    clockMs: deps.clockMs,
+    runInfo: { ...prepared.runInfo, deterministic: false, ...endpointsInfo(targets), ...(settings ? { settings } : {}) },
     fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
     settingsFor: (m) => settings?.[m],
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
@@ -293,22 +315,20 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
   return { ...rest, deterministic: false, batch: { submitted, open } };
 }
 
-export async function collectKst(params: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
+export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
+  const { params, targets } = resolveTargets(rawParams);
   const prepared = prepareKstDesign(params);
-  if (params.batch) return collectKstBatch(params, deps, prepared);
+  if (params.batch) return collectKstBatch(params, deps, prepared, targets);
   checkNoOpenBatches(params.outDir);
   const env = deps.env ?? process.env;
   const create =
     deps.createProvider ??
-    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv }) =>
+    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions }) =>
       (require('./providers') as typeof import('./providers')).createProvider(spec, options));
   // Create every provider up front so a missing key fails before anything is written.
   const providers = new Map<string, Provider>();
-  for (const spec of params.models) {
-    const { provider } = parseModelSpec(spec);
-    const baseUrl = provider === 'simulated' ? undefined : params.baseUrl;
-    providers.set(spec, create(spec, { baseUrl, env }));
-  }
+  for (const spec of params.models) providers.set(spec, create(spec, { ...targets.optionsFor(spec), env }));
+  for (const note of targets.notes) deps.onNote?.('routing', note);
   const deterministic = [...providers.values()].every((p) => p.simulated);
   checkTokenBudget(prepared.jobs, params.maxOutputTokens, params.tokensPerMinute);
   const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
@@ -330,7 +350,7 @@ export async function collectKst(params: CollectParams, deps: CollectDeps = {}):
     retry: retryPolicyFor(params, deps),
     ...(params.tokensPerMinute !== undefined ? { tokensPerMinute: params.tokensPerMinute } : {}),
     deterministic,
-    runInfo: { ...prepared.runInfo, deterministic, ...(settings ? { settings } : {}) },
+    runInfo: { ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) },
     fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
     settingsFor: (m) => settings?.[m],
     clockMs: deps.clockMs,
@@ -373,7 +393,8 @@ export interface DryRunReport {
  * tokens from ASSUMED_OUTPUT_TOKENS per call, and the cost from the price table; the upper bound
  * assumes every call uses the full --max-output-tokens.
  */
-export function dryRunKst(params: CollectParams): DryRunReport {
+export function dryRunKst(rawParams: CollectParams): DryRunReport {
+  const { params } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
   const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
@@ -398,7 +419,7 @@ export function dryRunJobs(
       const r = j.request();
       return sum + estimateTokens(r.system + r.user);
     }, 0);
-    const outputTokensAssumed = ofModel.length * ASSUMED_OUTPUT_TOKENS;
+    const outputTokensAssumed = ofModel.length * assumedOutputTokens(prices, model);
     const cost = estimateCost(prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
     const upper = estimateCost(prices, model, { inputTokens, outputTokens: ofModel.length * maxOutputTokens }, batch);
     return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
@@ -427,7 +448,7 @@ export function formatDryRun(report: DryRunReport): string {
   return [
     `Dry run: ${report.calls} calls (${report.total} cells in the design, ${report.alreadyComplete} already complete). Nothing was sent or written.`,
     ...rows,
-    `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (assumed ${ASSUMED_OUTPUT_TOKENS} per call)`,
+    `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`,
     `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,
     '',
   ].join('\n');

@@ -1,5 +1,5 @@
 import type { CompletionRequest, Provider } from './providers/types';
-import { ASSUMED_OUTPUT_TOKENS, estimateTokens, roundUsd } from './prices';
+import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { decideAfterFailure, jitterDraw } from './retry';
 import {
@@ -197,7 +197,7 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
             // A timed-out attempt may still be billed: estimate input from the prompt, output from the assumption.
             let billed: Record<string, unknown> | null = null;
             if (failure.errorClass === 'timeout') {
-              const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: ASSUMED_OUTPUT_TOKENS };
+              const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(options.prices, job.model) };
               const cost = ctx.costOf(job.model, tokens, {});
               addCellCost(cost.usd, cost.note ?? 'includes an assumed charge for a timed-out attempt');
               billed = { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };

@@ -64,7 +64,7 @@ export type Stop = { status: 'quota_stopped' | 'failed' | 'interrupted'; reason:
 /** Usage as providers report it (the optional fields only when the provider returns them). */
 export type Usage = NonNullable<CompletionResult['usage']> & { cachedInputTokens?: number; reasoningTokens?: number };
 
-/** Prices one attempt's usage; default: config/prices.json through `estimateCost`. */
+/** Prices one attempt's usage; default: the catalogue config/models.json through `estimateCost` (cached input at its own rate). */
 export type CostOf = (model: string, usage: Usage, options: { batch?: boolean }) => CostEstimate;
 
 /** What both transports are given. */

@@ -11,6 +11,7 @@ import {
   dryRunJobs,
   firstPendingRequest,
   modelSettings,
+  resolveTargets,
   retryPolicyFor,
   type DryRunReport,
 } from './collect';
@@ -25,6 +26,7 @@ import { createBatchClient } from './providers/batch';
 import { runCollection } from './engine';
 import { loadPriceTable } from './prices';
 import { createProvider } from './providers';
+import type { ModelOptions } from './providers/endpoints';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -222,10 +224,12 @@ export interface PsiCollectParams {
   tokensPerMinute?: number;
   retryHorizonMs?: number;
   noPreflight?: boolean;
+  /** `--models-file`: per-model base URL, key variable, caps, sampling, thinking. */
+  modelsFile?: string;
   /** Injected provider factory (tests); default: simulated tutors locally, others via lib/collect/providers. */
   createProvider?: (spec: string) => Provider;
   /** Injected batch client factory (tests); default lib/collect/providers/batch. */
-  createBatchClient?: (spec: string, options: { baseUrl?: string; timeoutMs?: number }) => BatchTransport;
+  createBatchClient?: (spec: string, options: { baseUrl?: string; timeoutMs?: number; model?: ModelOptions }) => BatchTransport;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   progress?: (total: number, initialDone: number) => ProgressSink;
   interrupt?: AbortSignal;
@@ -297,7 +301,8 @@ function preparePsiDesign(params: PsiCollectParams): PsiDesign {
 }
 
 /** `psi collect --dry-run`: pending calls, tokens and cost of one round; nothing is sent or written. */
-export function dryRunPsi(params: PsiCollectParams): DryRunReport {
+export function dryRunPsi(rawParams: PsiCollectParams): DryRunReport {
+  const { params } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const design = preparePsiDesign(params);
   const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
@@ -305,7 +310,8 @@ export function dryRunPsi(params: PsiCollectParams): DryRunReport {
 }
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */
-export async function collectPsi(params: PsiCollectParams) {
+export async function collectPsi(rawParams: PsiCollectParams) {
+  const { params, targets } = resolveTargets(rawParams);
   const design = preparePsiDesign(params);
   const { course, jobs, selection, fingerprint, outFile } = design;
   const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });
@@ -341,10 +347,11 @@ export async function collectPsi(params: PsiCollectParams) {
     checkBatchModels(params.models);
     const create =
       params.createBatchClient ??
-      ((spec: string, o: { baseUrl?: string; timeoutMs?: number }) =>
+      ((spec: string, o: { baseUrl?: string; timeoutMs?: number; model?: ModelOptions }) =>
         createBatchClient(spec, o));
     const clients = new Map<string, BatchTransport>();
-    for (const spec of params.models) clients.set(spec, create(spec, { baseUrl: params.baseUrl, timeoutMs: params.timeoutMs }));
+    for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }));
+    for (const note of targets.notes) params.onNote?.('routing', note);
     const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
     const result = await runBatchCollection<PsiCellMeta>({
       ...common,
@@ -365,8 +372,9 @@ export async function collectPsi(params: PsiCollectParams) {
     const { provider } = parseModelSpec(spec);
     if (params.createProvider) providers.set(spec, params.createProvider(spec));
     else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
-    else providers.set(spec, createProvider(spec, params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }));
+    else providers.set(spec, createProvider(spec, targets.optionsFor(spec)));
   }
+  for (const note of targets.notes) params.onNote?.('routing', note);
   const deterministic = [...providers.values()].every((p) => p.simulated);
   const isSimulated = (m: string) => providers.get(m)!.simulated;
   checkTokenBudget(jobs, params.maxOutputTokens, params.tokensPerMinute);

@@ -191,7 +191,8 @@ export function splitNotebookLines(nb: Notebook): Notebook {
   };
 }
 
-function sortKeysDeep(value: unknown): unknown {
+/** A copy of `value` with object keys sorted at every depth (undefined members dropped), as nbformat writes them. */
+export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

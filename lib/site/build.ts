@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cellSource, cellTags, type Notebook } from '../notebook/ipynb';
+import { cellSource, cellTags, sortKeysDeep, type Notebook } from '../notebook/ipynb';
 import type { EnvironmentTables } from '../notebook/environment';
 import { escapeHtml, renderInline, renderMarkdown } from './markdown';
 import { renderOutput, rewriteNotebookLink, type OutputContext } from './outputs';
@@ -197,7 +197,7 @@ export function renderNotebookPage(
 
 /** A figure's own interactive page in report/figures/. */
 function figurePage(name: string, spec: unknown): string {
-  const json = JSON.stringify(spec).replace(/</g, '\\u003c');
+  const json = JSON.stringify(sortKeysDeep(spec)).replace(/</g, '\\u003c');
   const body = `<main><figure class="figure interactive"><div class="plotly-figure" id="fig-1" data-spec="fig-1-spec"></div><script type="application/json" id="fig-1-spec">${json}</script></figure></main>`;
   return layout(name, body, { depth: 1, interactive: true });
 }

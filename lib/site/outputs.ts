@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Output } from '../notebook/ipynb';
+import { sortKeysDeep, type Output } from '../notebook/ipynb';
 import { markComparisons } from './compare';
 import { escapeHtml, renderMarkdown, type MarkdownOptions } from './markdown';
 
@@ -54,7 +54,8 @@ function figureHtml(data: Record<string, unknown>, ctx: OutputContext): string |
     ctx.lastFigure.plotly = plotly;
     ctx.interactive = true;
     const id = ctx.nextId();
-    const spec = JSON.stringify(plotly).replace(/</g, '\\u003c');
+    // Keys sorted: the same spec read from disk or from memory must give the same page bytes.
+    const spec = JSON.stringify(sortKeysDeep(plotly)).replace(/</g, '\\u003c');
     return `<figure class="figure interactive"><div class="plotly-figure" id="${id}" data-spec="${id}-spec"></div><script type="application/json" id="${id}-spec">${spec}</script></figure>`;
   }
   const src = svg !== undefined ? `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}` : `data:image/png;base64,${png!}`;

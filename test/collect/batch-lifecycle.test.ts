@@ -125,3 +125,56 @@ test('psi collect --batch and --dry-run: the same lifecycle as kstbench collect'
   assert.ok(records.every((x) => x.status === 'valid' && typeof x.batch_id === 'string'));
   assert.equal(dryRunPsi({ ...base, batch: true }).calls, 0, 'nothing pending after the run');
 });
+
+test("the provider's plan for a failed batch: retry_later waits and resubmits in parts; stop fails the run with the remedy and no records", async () => {
+  const domainsDir = writeTinyDomains();
+  // retry_later: the first batch is refused for enqueued tokens; resubmitted in 2 parts after 10 min
+  {
+    const out = tempDir();
+    const { client, sizes } = memoryBatches((_r, n) => (n === 1 ? { state: 'failed', answer: () => null } : { state: 'completed', answer: ok }));
+    const poll = client.pollBatch.bind(client);
+    client.pollBatch = async (id) => {
+      const s = await poll(id);
+      return s.state === 'failed' ? { ...s, failure: { action: 'retry_later', parts: 2, retryAfterMs: 600_000, code: 'token_limit_exceeded', message: 'Enqueued token limit reached' } } : s;
+    };
+    let t = 0;
+    const waits: number[] = [];
+    const r = await collectKst(params(out, domainsDir), {
+      createBatchClient: () => client,
+      clockMs: () => t,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        t += ms;
+      },
+    });
+    assert.equal(r.status, 'complete', r.reason);
+    assert.deepEqual(sizes.slice(0, 3), [64, 32, 32]);
+    assert.ok(t >= 600_000, `resubmitted after ${t} ms`);
+    assert.equal(readLines(join(out, 'responses.jsonl')).length, CELLS);
+  }
+  // stop: the batch input itself was refused
+  {
+    const out = tempDir();
+    const { client, sizes } = memoryBatches(() => ({ state: 'failed', answer: () => null }));
+    const poll = client.pollBatch.bind(client);
+    client.pollBatch = async (id) => ({ ...(await poll(id)), failure: { action: 'stop', code: 'model_not_found', message: 'The model stub does not exist (input line 1)', remedy: 'fix the model name' } });
+    const r = await collectKst(params(out, domainsDir), { createBatchClient: () => client, sleep: async () => {} });
+    assert.equal(r.status, 'failed');
+    assert.match(r.reason!, /was refused: model_not_found/);
+    assert.equal(r.remedy, 'fix the model name');
+    assert.deepEqual(sizes, [64], 'not resubmitted');
+    assert.equal(readLines(join(out, 'responses.jsonl')).length, 0, 'no missing records');
+  }
+});
+
+test('cancelled items that come back as batch_cancelled errors are held too (not resubmitted, not counted by the breaker)', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const { batchItemNotRun } = await import('../../lib/collect/providers/classify');
+  const first = memoryBatches(() => ({ state: 'cancelled', answer: (r) => (r.runId.startsWith('tiny-a.') ? ok(r) : (batchItemNotRun('anthropic', 'canceled', 'the batch was canceled') as never)) }));
+  const r = await collectKst(params(out, domainsDir), { createBatchClient: () => first.client, sleep: async () => {} });
+  assert.equal(r.status, 'interrupted', r.reason);
+  assert.equal(r.breakerTrips, undefined);
+  assert.deepEqual(first.sizes, [CELLS]);
+  assert.equal(readLines(join(out, 'responses.jsonl')).length, 40);
+});

@@ -312,7 +312,7 @@ export function translateRemainingError(err: unknown, label: string, secrets: re
  * A batch item that never ran. `batch_expired` / `expired` → timeout (send it again in a follow-up
  * batch); `batch_cancelled` / `canceled` → a deterministic client_error with code `batch_cancelled`:
  * a batch someone cancelled stays cancelled, its items are not re-sent until the user asks (re-run
- * with --retry-missing); anything else → server_error.
+ * with --resubmit-cancelled); anything else → server_error.
  */
 export function batchItemNotRun(provider: 'openai' | 'anthropic', code: string, message: string): ProviderError {
   const text = `${provider} batch item ${code}${message ? `: ${message}` : ''}`;
@@ -321,7 +321,7 @@ export function batchItemNotRun(provider: 'openai' | 'anthropic', code: string, 
     return new ProviderError(text, 'client_error', {
       code: 'batch_cancelled',
       deterministic: true,
-      remedy: 'the batch was cancelled, so its unfinished items were not run; they are not sent again unless you ask (re-run with --retry-missing)',
+      remedy: 'the batch was cancelled, so its unfinished items were not run; they are not sent again unless you ask (re-run with --resubmit-cancelled)',
     });
   }
   return new ProviderError(text, 'server_error', { code });
