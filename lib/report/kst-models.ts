@@ -6,7 +6,7 @@
 import { CONDITIONS } from '../conditions';
 import type { ModelDomainConditionRow } from '../analysis/breakdowns';
 import type { PublishedKst } from '../records/published-kst';
-import type { FigureSpec } from '../figures/spec';
+import { COLOURWAY, type FigureSpec } from '../figures/spec';
 import { modelLabel } from './mirrors';
 
 const pct = (x: number) => Math.round(x * 1000) / 10;
@@ -77,7 +77,8 @@ export function modelDomainFigureSpec(
   options: { domainOrder: readonly string[]; domainLabels?: Readonly<Record<string, string>>; mirrors?: Readonly<Record<string, string>> },
 ): FigureSpec {
   const models = [...new Set(rows.map((r) => r.model))].sort();
-  const palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  // The project's colour-blind-safe palette, fixed per model so a model keeps its colour in every panel.
+  const palette = COLOURWAY;
   const data: Array<Record<string, unknown>> = [];
   options.domainOrder.forEach((domain, i) => {
     const axis = i === 0 ? '' : String(i + 1);
@@ -100,9 +101,9 @@ export function modelDomainFigureSpec(
   const layout: Record<string, unknown> = {
     title: { text: 'Exact-set accuracy by model, domain and condition' },
     grid: { rows: 1, columns: options.domainOrder.length, pattern: 'independent' },
-    legend: { orientation: 'h', y: -0.2 },
+    legend: { orientation: 'h', y: -0.32 },
     width: 1100,
-    height: 460,
+    height: 500,
     annotations: options.domainOrder.map((d, i) => ({
       text: options.domainLabels?.[d] ?? d,
       showarrow: false,
