@@ -159,8 +159,10 @@ export function renderNotebookPage(
   const cells: string[] = [];
   for (const cell of notebook.cells) {
     const source = cellSource(cell);
+    // The cell's nbformat id is its anchor, so the claims ledger can link to the cell that shows a claim.
+    const cellId = cell.id !== undefined ? ` id="${escapeHtml(cell.id)}"` : '';
     if (cell.cell_type === 'markdown') {
-      cells.push(`<div class="cell markdown">${renderMarkdown(source, ctx)}</div>`);
+      cells.push(`<div class="cell markdown"${cellId}>${renderMarkdown(source, ctx)}</div>`);
       continue;
     }
     if (cell.cell_type === 'raw' || source.trim() === '') continue;
@@ -170,7 +172,7 @@ export function renderNotebookPage(
     const outputs = (cell.outputs ?? []).map((o) => renderOutput(o, ctx)).join('\n');
     cells.push(
       [
-        `<div class="cell code">`,
+        `<div class="cell code"${cellId}>`,
         `<div class="prompt">In [${cell.execution_count ?? ' '}]:${label}</div>`,
         `<pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre>`,
         outputs ? `<div class="outputs">\n${outputs}\n</div>` : '',
@@ -212,10 +214,21 @@ function indexPage(input: SiteInput): string {
     '<p>Every page below is one notebook of this project as <code>npm run reproduce</code> executed it: the prose, the code, and its outputs (tables and figures). Where a paper publishes a number, it stands beside the computed one; agreeing cells are marked <span class="agrees">green</span>, differing ones <span class="differs">orange</span> with the difference Δ = computed − published.</p></header>',
     SIMULATED_NOTICE,
     `<main><ol class="notebooks">\n${items.join('\n')}\n</ol>`,
+    claimsLink(input),
     `<p>Software, parameters, seeds and the SHA-256 of every input: <a href="environment.html">environment and inputs</a>. Source fingerprint <code>${escapeHtml(input.sourceFingerprint)}</code>${input.commit ? `, commit <code>${escapeHtml(input.commit)}</code>` : ''}.</p></main>`,
   ].join('\n');
   return layout('kstbench report', body);
 }
+
+/** The notebook cell that opens the claims ledger (id `claims-md`), as a link for the index; '' without one. */
+function claimsLink(input: SiteInput): string {
+  const owner = input.notebooks.find(({ notebook }) => notebook.cells.some((c) => c.id === CLAIMS_CELL_ID));
+  if (!owner) return '';
+  return `<p class="claims-link"><strong>Claims ledger:</strong> <a href="${pageName(owner.file)}#${CLAIMS_CELL_ID}">every published number of both papers, its rebuilt value and status, each linked to the cell that shows it</a>.</p>`;
+}
+
+/** Id of the cell that opens the claims ledger in notebook 00 (the ledger test keeps it). */
+const CLAIMS_CELL_ID = 'claims-md';
 
 function environmentPage(input: SiteInput): string {
   return layout('Environment and inputs', `<main class="environment">\n${renderMarkdown(input.environmentMarkdown)}\n</main>`);

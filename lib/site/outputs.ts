@@ -74,7 +74,7 @@ export function renderOutput(output: Output, ctx: OutputContext): string {
       const figure = figureHtml(data, ctx);
       if (figure !== undefined) return figure;
       if (data['text/html'] !== undefined) {
-        const html = markComparisons(text(data['text/html']));
+        const html = linkCellReferences(markComparisons(text(data['text/html'])));
         const cls = /<img\s[^>]*src="data:image\//.test(html) ? 'output html figure' : 'output html';
         return `<div class="${cls}">${html}</div>`;
       }
@@ -83,6 +83,22 @@ export function renderOutput(output: Output, ctx: OutputContext): string {
       return `<p class="output unsupported">(output of type ${escapeHtml(Object.keys(data).join(', ') || 'none')} not shown)</p>`;
     }
   }
+}
+
+/**
+ * Turns every cell reference written as text in an HTML output (`04-table3-figure1.ipynb#claims-table3`,
+ * as the claims ledger prints its counterparts) into a link to that cell on its report page. Only text
+ * between tags is touched, never attributes.
+ * @example
+ * linkCellReferences('<td>04-x.ipynb#claims-a</td>'); // => '<td><a href="04-x.html#claims-a">04-x.ipynb#claims-a</a></td>'
+ */
+export function linkCellReferences(html: string): string {
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) =>
+      part.startsWith('<') ? part : part.replace(/\b(\d\d-[a-z0-9-]+)\.ipynb#([A-Za-z0-9_-]+)/g, '<a href="$1.html#$2">$1.ipynb#$2</a>'),
+    )
+    .join('');
 }
 
 /**
