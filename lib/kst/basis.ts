@@ -81,20 +81,19 @@ export function notionLists(model: BasisModel): number[][] {
   return out;
 }
 
+/** True when the basis element stored at `basis[offset .. offset + words)` is a subset of `state`. */
+function basisElementWithin(basis: Uint32Array, offset: number, words: number, state: Uint32Array): boolean {
+  for (let w = 0; w < words; w++) if ((basis[offset + w]! & ~state[w]!) !== 0) return false;
+  return true;
+}
+
 /** True when `state` is a union of basis elements. O(m · words). */
 export function isStateFromBasis(model: BasisModel, state: Uint32Array): boolean {
   const { words, m, basis } = model;
   const union = new Uint32Array(words);
   for (let b = 0; b < m; b++) {
     const o = b * words;
-    let inside = true;
-    for (let w = 0; w < words; w++) {
-      if ((basis[o + w]! & ~state[w]!) !== 0) {
-        inside = false;
-        break;
-      }
-    }
-    if (inside) for (let w = 0; w < words; w++) union[w]! |= basis[o + w]!;
+    if (basisElementWithin(basis, o, words, state)) for (let w = 0; w < words; w++) union[w]! |= basis[o + w]!;
   }
   for (let w = 0; w < words; w++) if (union[w] !== state[w]) return false;
   return true;
@@ -153,14 +152,7 @@ export function innerFringeFromBasis(model: BasisModel, state: Uint32Array, out:
   }
   for (let b = 0; b < m; b++) {
     const o = b * words;
-    let inside = true;
-    for (let w = 0; w < words; w++) {
-      if ((basis[o + w]! & ~state[w]!) !== 0) {
-        inside = false;
-        break;
-      }
-    }
-    if (!inside) continue;
+    if (!basisElementWithin(basis, o, words, state)) continue;
     for (let w = 0; w < words; w++) {
       let word = basis[o + w]!;
       while (word !== 0) {

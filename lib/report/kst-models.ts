@@ -8,8 +8,8 @@ import type { ModelDomainConditionRow } from '../analysis/breakdowns';
 import type { PublishedKst } from '../records/published-kst';
 import { COLOURWAY, type FigureSpec } from '../figures/spec';
 import { modelLabel } from './mirrors';
+import { pct } from './overall';
 
-const pct = (x: number) => Math.round(x * 1000) / 10;
 
 /** Each model's mean over the four conditions beside the mean of its mirrored paper row (percent). */
 export function modelAveragesTable(

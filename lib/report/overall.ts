@@ -5,7 +5,8 @@
 import type { ScoredRecord } from '../analysis/score';
 import { mean } from '../stats/mean';
 
-const pct = (x: number) => Math.round(x * 1000) / 10;
+/** A proportion as a percentage rounded to one decimal (0.6125 → 61.3), the papers' precision. */
+export const pct = (x: number) => Math.round(x * 1000) / 10;
 
 /**
  * Macro averages over all scored responses beside the paper's overall line.
