@@ -45,19 +45,19 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const t4 = p.table4.rows;
   const correct: Record<string, number> = {};
   for (const c of CONDITIONS) {
-    const k = sum(t4.map((r) => r[c]![0]));
+    const k = sum(t4.map((r) => r[c][0]));
     correct[c] = k;
     const row = t3.find((r) => r.condition === c)!;
     add(`table4-mean-${c}`, 'Table 4 vs Table 3', `Table 3 exact ${c} = ${row.exact} %`, `Table 4 column mean ${pct(k, 600)}`,
       roundsTo((100 * k) / 600, row.exact) && allowedCounts(row.exact, row.n).includes(k));
-    const ranks = competitionRanks(t4.map((r) => r[c]![0]));
-    const printed = t4.map((r) => r[c]![1]);
+    const ranks = competitionRanks(t4.map((r) => r[c][0]));
+    const printed = t4.map((r) => r[c][1]);
     add(`table4-ranks-${c}`, 'Table 4', `ranks ${printed.join(', ')}`, `competition ranks ${ranks.join(', ')}`, ranks.every((x, i) => x === printed[i]));
   }
   const total = sum(CONDITIONS.map((c) => correct[c]!));
   add('overall-exact', p.overall.where, `overall exact ${p.overall.exact} %`, pct(total, d.calls), roundsTo((100 * total) / d.calls, p.overall.exact));
   for (const m of ['precision', 'recall', 'f1', 'jaccard'] as const) {
-    const mean = sum(t3.map((r) => r[m]!)) / t3.length;
+    const mean = sum(t3.map((r) => r[m])) / t3.length;
     // The four condition values are themselves rounded: the true mean lies within ±0.05 of their mean.
     const ok = Math.abs(mean - p.overall[m]) <= 0.05 + 0.05 + 1e-9;
     add(`overall-${m}`, p.overall.where, `overall ${m} ${p.overall[m]} %`, `mean of Table 3 column ${mean.toFixed(3)} %`, ok);
@@ -65,7 +65,7 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const terminal = p.table1.total.terminal_states * d.conditions * d.models * d.orders;
   add('terminal-responses', p.overall.where, `${p.overall.terminal_responses} terminal-state responses`, `${p.table1.total.terminal_states} × ${d.conditions} × ${d.models} × ${d.orders} = ${terminal}`, terminal === p.overall.terminal_responses);
 
-  const averages = t4.map((r) => sum(CONDITIONS.map((c) => r[c]![0])) / 4);
+  const averages = t4.map((r) => sum(CONDITIONS.map((c) => r[c][0])) / 4);
   const range = p.table4.model_average_range;
   add('model-average-range', range.where, `model averages ${range.low}–${range.high} %`, `Table 4 row means ${averages.map((a) => a.toFixed(2)).join(', ')}`,
     roundsTo(Math.min(...averages), range.low) && roundsTo(Math.max(...averages), range.high));
@@ -81,11 +81,11 @@ export function auditKstPaper(p: Published): AuditCheck[] {
       const diff = (100 * (correct[later]! - correct[earlier]!)) / 600;
       add(`contrast-${row.contrast}-exact`, p.contrasts.where, `${row.contrast} exact ${row.estimate} points`, `(${correct[later]} − ${correct[earlier]})/600 = ${diff.toFixed(3)}`, roundsTo(diff, row.estimate));
     } else {
-      const [lo, hi] = differenceInterval(a[row.metric]!, b[row.metric]!);
+      const [lo, hi] = differenceInterval(a[row.metric], b[row.metric]);
       add(`contrast-${row.contrast}-${row.metric}`, p.contrasts.where, `${row.contrast} ${row.metric} ${row.estimate} points`, `Table 3 difference in [${lo.toFixed(2)}, ${hi.toFixed(2)}]`, row.estimate >= lo - 0.05 && row.estimate <= hi + 0.05);
     }
   }
-  const [rlo, rhi] = differenceInterval(t3[1]!.recall!, t3[0]!.recall!);
+  const [rlo, rhi] = differenceInterval(t3[1]!.recall, t3[0]!.recall);
   add('recall-P1-P0', '§4.5.1', `recall fell by ${-p.contrasts.recall_p1_minus_p0} points`, `Table 3 difference in [${rlo.toFixed(2)}, ${rhi.toFixed(2)}]`, p.contrasts.recall_p1_minus_p0 >= rlo - 0.05 && p.contrasts.recall_p1_minus_p0 <= rhi + 0.05);
 
   // Domains: each domain-level percentage must be k/n for its n = states × 6 models × 2 orders (× 4 conditions overall).
@@ -102,7 +102,7 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   add('domain-total', p.domains.where, `domain counts add up to the ${total} correct responses`, unique ? `sum of domain counts = ${domainTotal}` : 'domain counts not unique', unique && domainTotal === total);
   for (const [domain, byCondition] of Object.entries(p.domains.domain_condition_exact)) {
     const n = statesOf[domain]! * d.models * d.orders;
-    const ks = CONDITIONS.map((c) => allowedCounts(byCondition[c]!, n));
+    const ks = CONDITIONS.map((c) => allowedCounts(byCondition[c], n));
     const overall = allowedCounts(p.domains.overall_exact[domain]!, n * 4);
     const ok = ks.every((k) => k.length > 0) && ks.every((k) => k.length === 1) && overall.includes(sum(ks.map((k) => k[0]!)));
     add(`domain-conditions-${domain}`, p.domains.where, `${domain}: ${CONDITIONS.map((c) => `${c} ${byCondition[c]} %`).join(', ')} of ${n} each, overall ${p.domains.overall_exact[domain]} %`,

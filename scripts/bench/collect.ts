@@ -22,7 +22,7 @@ async function startServer(latencyMs: number, recordFile: string): Promise<{ url
   );
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
-    proc.stdout!.on('data', (d) => {
+    proc.stdout.on('data', (d) => {
       buf += String(d);
       const nl = buf.indexOf('\n');
       if (nl >= 0) resolve(buf.slice(0, nl).trim());
