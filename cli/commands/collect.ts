@@ -27,7 +27,7 @@ export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 const help = `Usage: kstbench collect --domains DIR --models PROVIDER:MODEL[,...] --out DIR [options]
 
 Collects one model response per cell of the design: every knowledge state × condition × model ×
-presentation order (paper 000 §4.3), shuffled within each model. Resumable: re-running the same
+presentation order ([KST-2026] §4.3), shuffled within each model. Resumable: re-running the same
 command skips every cell that already has a final record in DIR/responses.jsonl.
 
 Files in --out DIR:

@@ -4,7 +4,7 @@ import seedrandom from 'seedrandom';
 import { InputError } from '../errors';
 
 /**
- * The fully crossed collection design of paper 000 §4.3: every selected state × condition × model ×
+ * The fully crossed collection design of [KST-2026] §4.3: every selected state × condition × model ×
  * presentation order is one cell (50 × 4 × 6 × 2 = 2,400 in the study). Within each model the cells are
  * shuffled deterministically so that domains, states, conditions and orders are interspersed over
  * collection time (a rate-limit burst or a quota stop then does not hit one condition only).

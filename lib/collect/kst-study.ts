@@ -9,7 +9,7 @@ import { checkRecord, type CellOutcome, type Job, type ResultHandler } from './l
 import { parseModelSpec } from './providers/types';
 
 /**
- * The KST benchmark as a job source for the generic engine (paper 000 §4.2–4.3): one job per design
+ * The KST benchmark as a job source for the generic engine ([KST-2026] §4.2–4.3): one job per design
  * cell; the prompt comes from lib/prompting under the cell's presentation order; the handler validates
  * the answer locally and maps temporary positions back to canonical IDs.
  */

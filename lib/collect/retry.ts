@@ -2,7 +2,7 @@ import type { TransportErrorClass } from './providers/types';
 import seedrandom from 'seedrandom';
 
 /**
- * Retry policy for API attempts (paper 000 §4.3: transport failures are retried; a quota stop pauses
+ * Retry policy for API attempts ([KST-2026] §4.3: transport failures are retried; a quota stop pauses
  * the run until it is resumed with unchanged run IDs). Pure decisions; the engine does the waiting
  * through an injectable `sleep`, so tests run without real delays.
  */

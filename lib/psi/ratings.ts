@@ -2,7 +2,7 @@
  * Human ratings of PSI-guided regenerations (`data/raw/psi/ratings.json`) and their agreement: between
  * raters (Cohen's κ per pair of raters) and between each rater and PSI-judged improvement.
  *
- * The paper (002, §IV-F, Table VI) had one instructor judge each of the 62 regenerated cases on two
+ * The paper ([PSI-2026] §IV-F, Table VI) had one instructor judge each of the 62 regenerated cases on two
  * yes/no criteria — "meaningful improvement" (better scaffolding than the round-1 response) and
  * "weaknesses resolved" (the PSI-identified issues are addressed) — and reports only the two rates. With
  * several raters this module gives inter-rater reliability, which the paper names as a limitation.

@@ -1,5 +1,5 @@
 /**
- * The zod schema of data/published/psi-2026.json: the numbers the PSI paper (002) prints in its running
+ * The zod schema of data/published/psi-2026.json: the numbers [PSI-2026] prints in its running
  * text (its table cells were lost in extraction) and its claims ledger. Read with parsePublishedPsi /
  * loadPublishedPsi; everything that uses the published numbers takes the inferred type `PublishedPsi`.
  */

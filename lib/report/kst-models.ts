@@ -1,5 +1,5 @@
 /**
- * Model-level views of paper 000 §4.5.2 that Table 4 alone does not show: each model's average over the
+ * Model-level views of [KST-2026] §4.5.2 that Table 4 alone does not show: each model's average over the
  * conditions, the P1 leaders by domain beside the paper's, and model × domain × condition accuracy as a
  * table and as a small-multiples figure (one panel per domain). Pure functions: notebooks render them.
  */
