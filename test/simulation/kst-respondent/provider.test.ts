@@ -83,7 +83,7 @@ test('profiles: six, named sim-*, each mirroring a different Table 4 row with th
   assert.equal(SIMULATED_PROFILES.length, 6);
   for (const p of SIMULATED_PROFILES) assert.match(p.name, /^sim-/);
   assert.equal(new Set(SIMULATED_PROFILES.map((p) => p.name)).size, 6);
-  // Table 4 of paper 000, typed in from the paper.
+  // Table 4 of [KST-2026], typed in from the paper.
   const table4: Record<string, [number, number, number, number]> = {
     'Claude Fable 5': [76, 70, 98, 100],
     'Claude Sonnet 5': [60, 61, 85, 96],
