@@ -1,7 +1,8 @@
 /**
  * The doctest runner: every `@example` block of a lib/ doc comment that states expected values
  * (`expr; // => value` or `expr; // → value`) is run against the built module (dist/lib/…js) and each
- * expression compared with its value by deep strict equality. The example sees the module's exports by
+ * expression compared with its value by deep strict equality. `expr; // throws /pattern/` states that
+ * the expression throws an error whose message matches the regular expression. The example sees the module's exports by
  * name; its other lines (declarations, imports) run as written. Examples are TypeScript, transpiled
  * with the project's own compiler. Blocks without an expected value are prose and are not run.
  */
@@ -25,6 +26,12 @@ export interface DoctestFailure {
 }
 
 const EXPECTATION = /^(.*?);?\s*\/\/\s*(?:=>|→)\s*(.+)$/;
+const THROWS = /^(.*?);?\s*\/\/\s*throws\s+(\/.+\/[a-z]*)\s*$/;
+
+/** True for an example line that states a result: an expected value or an expected error. */
+export function isCheckLine(text: string): boolean {
+  return EXPECTATION.test(text) || THROWS.test(text);
+}
 
 /** The `@example` blocks of a source text that carry at least one expected value. */
 export function extractExamples(source: string, file: string): DoctestExample[] {
@@ -38,7 +45,7 @@ export function extractExamples(source: string, file: string): DoctestExample[] 
       for (let j = i + 1; j < lines.length && !lines[j]!.text.trim().startsWith('@'); j += 1) {
         if (lines[j]!.text.trim() !== '') block.push(lines[j]!);
       }
-      if (block.some((l) => EXPECTATION.test(l.text))) out.push({ file, lines: block });
+      if (block.some((l) => isCheckLine(l.text))) out.push({ file, lines: block });
     }
   }
   return out;
@@ -51,6 +58,8 @@ export function runExample(example: DoctestExample, modulePath: string): Doctest
   const declared = new Set(example.lines.flatMap((l) => [...l.text.matchAll(/\b(?:const|let|var|function|import)\s+\{?\s*(\w+)/g)].map((d) => d[1]!)));
   const names = Object.keys(moduleExports).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && !declared.has(n));
   const body = example.lines.map(({ line, text }) => {
+    const t = THROWS.exec(text);
+    if (t) return `__throws(${line}, () => (${t[1]}), ${t[2]});`;
     const m = EXPECTATION.exec(text);
     return m ? `__check(${line}, () => (${m[1]}), () => (${m[2]}));` : text;
   });
@@ -63,8 +72,18 @@ export function runExample(example: DoctestExample, modulePath: string): Doctest
       failures.push({ file: example.file, line, message: e instanceof Error ? e.message.split('\n').slice(0, 8).join('\n') : String(e) });
     }
   };
+  const throws = (line: number, run: () => unknown, pattern: RegExp) => {
+    try {
+      run();
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      if (!pattern.test(message)) failures.push({ file: example.file, line, message: `threw "${message}", which does not match ${pattern}` });
+      return;
+    }
+    failures.push({ file: example.file, line, message: `expected an error matching ${pattern}, but nothing was thrown` });
+  };
   try {
-    new Function('__module', 'require', '__check', 'exports', js)(moduleExports, createRequire(modulePath), check, {});
+    new Function('__module', 'require', '__check', '__throws', 'exports', js)(moduleExports, createRequire(modulePath), check, throws, {});
   } catch (e) {
     failures.push({ file: example.file, line: example.lines[0]!.line, message: `example threw: ${e instanceof Error ? e.message : String(e)}` });
   }
