@@ -3,7 +3,13 @@
  * position i & 31). The knowledge-space code keeps every set of components in this form so that
  * prerequisite checks are word-wide ANDs instead of string-set look-ups.
  *
- * Example: wordsFor(40) === 2; a set {0, 33} is words [0b1, 0b10].
+ * @example
+ * wordsFor(40); // => 2
+ * const bits = emptyBits(40);
+ * setBit(bits, 0);
+ * setBit(bits, 33);
+ * [...bits]; // => [0b1, 0b10]
+ * bitIndices(bits); // => [0, 33]
  */
 
 /** Number of 32-bit words needed for `n` bits. */

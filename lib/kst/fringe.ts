@@ -163,7 +163,13 @@ function validState(domain: Domain, state: readonly string[]): { s: CompiledStru
  * Outer fringe K^O of a state, in canonical order: the tasks that can be learned next.
  * InputError if the state names an unknown ID or is not a knowledge state. The full domain Q gives [].
  *
- * Example: A→B, A→C, state [A] gives [B, C]; state [] gives [A].
+ * @example
+ * const { buildDomain } = require('./domain');
+ * const comp = (id: string) => ({ id, description: id });
+ * const d = buildDomain({ id: 'd', title: 'd', source: 's', components: ['A', 'B', 'C'].map(comp), prerequisites: [['A', 'B'], ['A', 'C']] });
+ * outerFringe(d, ['A']); // => ['B', 'C']
+ * outerFringe(d, []); // => ['A']
+ * outerFringe(d, ['A', 'B', 'C']); // => []
  */
 export function outerFringe(domain: Domain, state: readonly string[]): string[] {
   const { s, bits } = validState(domain, state);
@@ -174,7 +180,13 @@ export function outerFringe(domain: Domain, state: readonly string[]): string[] 
  * Inner fringe K^I of a state, in canonical order: the mastered tasks nothing else in the state builds on.
  * InputError like outerFringe. The empty state gives [].
  *
- * Example: A→B, A→C, state [A, B] gives [B].
+ * @example
+ * const { buildDomain } = require('./domain');
+ * const comp = (id: string) => ({ id, description: id });
+ * const d = buildDomain({ id: 'd', title: 'd', source: 's', components: ['A', 'B', 'C'].map(comp), prerequisites: [['A', 'B'], ['A', 'C']] });
+ * innerFringe(d, ['A', 'B']); // => ['B']
+ * innerFringe(d, ['A', 'B', 'C']); // => ['B', 'C']
+ * innerFringe(d, []); // => []
  */
 export function innerFringe(domain: Domain, state: readonly string[]): string[] {
   const { s, bits } = validState(domain, state);

@@ -8,7 +8,11 @@ import { compileStructure } from './structure';
  * Closure rows are built in topological order: pre*(q) = ⋃ over direct prerequisites p of ({p} ∪ pre*(p)),
  * one word-wide OR per edge, so thousands of components are fine.
  *
- * Example: A→B, B→C gives [A,B], [A,C], [B,C].
+ * @example
+ * const { buildDomain } = require('./domain');
+ * const comp = (id: string) => ({ id, description: id });
+ * const chain = buildDomain({ id: 'd', title: 'd', source: 's', components: ['A', 'B', 'C'].map(comp), prerequisites: [['A', 'B'], ['B', 'C']] });
+ * surmiseRelation(chain); // => [['A', 'B'], ['A', 'C'], ['B', 'C']]
  */
 export function surmiseRelation(domain: Domain): Array<[string, string]> {
   const s = compileStructure(domain);
@@ -24,7 +28,11 @@ export function surmiseRelation(domain: Domain): Array<[string, string]> {
  * A cover pair is always one of the direct pairs, and a direct pair [p, q] is a cover unless p is a
  * strict prerequisite of some other direct prerequisite r of q. Sorted like surmiseRelation.
  *
- * Example: A→B, B→C, A→C gives [A,B], [B,C] (A→C is implied).
+ * @example
+ * const { buildDomain } = require('./domain');
+ * const comp = (id: string) => ({ id, description: id });
+ * const d = buildDomain({ id: 'd', title: 'd', source: 's', components: ['A', 'B', 'C'].map(comp), prerequisites: [['A', 'B'], ['B', 'C'], ['A', 'C']] });
+ * coverRelation(d); // => [['A', 'B'], ['B', 'C']]
  */
 export function coverRelation(domain: Domain): Array<[string, string]> {
   const s = compileStructure(domain);

@@ -151,7 +151,11 @@ export const DEFAULT_MAX_STATES = 2_000_000;
  * canonical indices (so ∅ first, Q last). Throws InputError when the space has more than `maxStates`
  * states (use `sampleStates` for such domains).
  *
- * Example: A→B over {A, B, C} gives [], [A], [C], [A,B], [A,C], [A,B,C].
+ * @example
+ * const { buildDomain } = require('./domain');
+ * const comp = (id: string) => ({ id, description: id });
+ * const d = buildDomain({ id: 'd', title: 'd', source: 's', components: ['A', 'B', 'C'].map(comp), prerequisites: [['A', 'B']] });
+ * enumerateStates(d); // => [[], ['A'], ['C'], ['A', 'B'], ['A', 'C'], ['A', 'B', 'C']]
  */
 export function enumerateStates(domain: Domain, options: { maxStates?: number } = {}): string[][] {
   const s = compileStructure(domain);

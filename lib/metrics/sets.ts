@@ -3,7 +3,8 @@
  * them as sets, so duplicates are collapsed first (a model naming the same component twice recommends it
  * once). Keeping the counting in one place means every measure sees the same |P|, |T| and |P ∩ T|.
  *
- * Example: overlapCounts(['a', 'b', 'b'], ['b', 'c']) → { predicted: 2, reference: 2, shared: 1 }.
+ * @example
+ * overlapCounts(['a', 'b', 'b'], ['b', 'c']); // => { predicted: 2, reference: 2, shared: 1 }
  */
 export interface OverlapCounts {
   /** |P|, number of distinct predicted items. */

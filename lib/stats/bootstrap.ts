@@ -56,8 +56,12 @@ export function bootstrapMeans(values: readonly number[], resamples: number, see
 
 /**
  * Percentile bootstrap interval of the mean of `values`.
- * Example: a constant vector gives the degenerate interval: bootstrapMeanInterval([2, 2, 2], { seed: 'x' })
- * → { estimate: 2, low: 2, high: 2, ... }.
+ * A constant vector gives the degenerate interval.
+ * @example
+ * const { estimate, low, high, resamples } = bootstrapMeanInterval([2, 2, 2], { seed: 'x' });
+ * [estimate, low, high, resamples]; // => [2, 2, 2, 10000]
+ * const wide = bootstrapMeanInterval([0, 10], { seed: 'x', resamples: 1000 });
+ * [wide.estimate, wide.low, wide.high]; // => [5, 0, 10]
  */
 export function bootstrapMeanInterval(values: readonly number[], options: BootstrapOptions): BootstrapInterval {
   const resamples = options.resamples ?? 10_000;

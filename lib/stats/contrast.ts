@@ -36,8 +36,12 @@ export interface ConditionContrast {
 }
 
 /**
- * Example: conditionContrast(differences, { seed: 'P2-P1:exact' }) uses seeds 'P2-P1:exact:bootstrap' and
- * 'P2-P1:exact:signflip'.
+ * Bootstrap interval and sign-flip test of one contrast's paired differences, each drawn from its own
+ * seed derived from `options.seed` (`<seed>:bootstrap`, `<seed>:signflip`).
+ * @example
+ * const c = conditionContrast([0, 0, 0], { seed: 'P2-P1:exact' });
+ * [c.estimate, c.low, c.high, c.p, c.n]; // => [0, 0, 0, 1, 3]
+ * [c.seed, c.bootstrapSeed]; // => ['P2-P1:exact', 'P2-P1:exact:bootstrap']
  */
 export function conditionContrast(differences: readonly number[], options: ContrastOptions): ConditionContrast {
   const bootstrapSeed = `${options.seed}:bootstrap`;

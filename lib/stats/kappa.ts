@@ -13,7 +13,15 @@ export type KappaLabel = string | number | boolean;
  * p_e = Σ_k (n_A,k / n) · (n_B,k / n) = agreement expected from the raters' marginal frequencies.
  * When p_e = 1 (both raters give one and the same label to every item) κ is 0/0 and NaN is returned.
  * InputError for empty input or unequal lengths.
- * Example: 50 items, yes/yes 20, yes/no 5, no/yes 10, no/no 15 → p_o = 0.7, p_e = 0.5, κ = 0.4.
+ * 50 items, yes/yes 20, yes/no 5, no/yes 10, no/no 15: p_o = 35/50 = 0.7, p_e = 0.5 · 0.6 + 0.5 · 0.4 = 0.5,
+ * κ = (0.7 − 0.5) / (1 − 0.5) = 0.4.
+ * @example
+ * const a = [...Array(25).fill('yes'), ...Array(25).fill('no')];
+ * const b = [...Array(20).fill('yes'), ...Array(5).fill('no'), ...Array(10).fill('yes'), ...Array(15).fill('no')];
+ * +cohensKappa(a, b).toFixed(12); // => 0.4
+ * cohensKappa(['x', 'y'], ['x', 'y']); // => 1
+ * Number.isNaN(cohensKappa(['x', 'x'], ['x', 'x'])); // => true
+ * cohensKappa([], []); // throws /no items/
  */
 export function cohensKappa(raterA: readonly KappaLabel[], raterB: readonly KappaLabel[]): number {
   if (raterA.length !== raterB.length) {
