@@ -20,7 +20,13 @@ export interface BloomSlope {
 
 /**
  * Least-squares slope of PSI on the target Bloom level per model and over all models pooled (model
- * "all models"), standard prompts of round 1 only. Example: PSI 0.7, 0.6, 0.5 at levels 1, 2, 3 → −0.1.
+ * "all models"), standard prompts of round 1 only. PSI 0.7, 0.6, 0.5 at levels 1, 2, 3 fall by 0.1 a level.
+ * @example
+ * const course = { scenarioById: new Map([['s1', { target_bloom: 1 }], ['s2', { target_bloom: 2 }], ['s3', { target_bloom: 3 }]]) } as any;
+ * const rec = (scenario: string, psi: number, variant = 'standard') => ({ model: 'm', scenario, psi, variant, round: 1 }) as any;
+ * const [m, all] = bloomTrendSlopes([rec('s1', 0.7), rec('s2', 0.6), rec('s3', 0.5), rec('s3', 0.9, 'defective')], course);
+ * [m.model, m.records, m.levels, +m.slope.toFixed(10), m.declines]; // => ['m', 3, [1, 2, 3], -0.1, true]
+ * all.model; // => 'all models'
  */
 export function bloomTrendSlopes(scored: readonly ScoredRecord[], course: PsiCourse): BloomSlope[] {
   const standard = scored.filter((r) => r.variant === 'standard' && (r.round ?? 1) === 1 && Number.isFinite(r.psi));

@@ -130,8 +130,14 @@ export interface BloomEvidence {
  * highest score, ties going to the lower level (the cautious reading); with no cue and no code,
  * b_R = `defaultLevel`.
  *
- * Example: prose "Let me explain what this means. Run it." + one ```python block, codeBonus 2 →
- * scores [0, 2, 1+2, 0, 0, 0] → b_R = 3 (Apply); target 2 → S_RA = 1 − 1/5 = 0.8.
+ * Prose "Let me explain what this means. Run it." and one python block, codeBonus 2: scores
+ * [0, 2, 1+2, 0, 0, 0] ("explain", "means"; "Run" + the bonus), b_R = 3 (Apply); target 2 gives
+ * S_RA = 1 − 1/5 = 0.8.
+ * @example
+ * const options = { codeBonus: 2, bloomLevelWeights: [1, 1, 1, 1, 1, 1], bloomDefaultLevel: 2 };
+ * const r = scoreBloomAlignment('Let me explain what this means. Run it.\n```python\nprint(1)\n```', 2, options);
+ * [r.evidence.levelScores, r.evidence.detected, r.score]; // => [[0, 2, 3, 0, 0, 0], 3, 0.8]
+ * scoreBloomAlignment('Hello.', 4, options).evidence.defaulted; // => true
  */
 export function scoreBloomAlignment(
   text: string,

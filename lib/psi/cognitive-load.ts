@@ -56,7 +56,10 @@ export interface CognitiveLoadEvidence {
  * same counting as S_SD) and L_extraneous = number of prose propositions containing at least one
  * filler, hedging or tangent marker (a proposition counts once however many markers it holds).
  * An empty response (L_total = 0) scores 1: it holds nothing extraneous.
- * Example: 5 propositions, one "Great question!" and one "I think it works." → 1 − 2/5 = 0.6.
+ * Five propositions, one "Great question!" and one "I think it works.": 1 − 2/5 = 0.6.
+ * @example
+ * +scoreCognitiveLoad('Great question! Use a loop. I think it works. Print the total. Done.').score.toFixed(12); // => 0.6
+ * scoreCognitiveLoad('').score; // => 1
  */
 export function scoreCognitiveLoad(
   text: string,

@@ -63,8 +63,12 @@ function matcherFor(taxonomy: PsiTaxonomy, plurals: boolean): Matcher {
  * dropped, so "list comprehension" counts for `list_comprehension` only, not also for `lists`.
  * Returns concepts in order of first mention (ties: canonical taxonomy order).
  *
- * Example: keywords {variables: ["variable"], for_loop: ["for loop"]} and the text
- * "A for loop updates a variable" → [for_loop@2, variables@22].
+ * With the shipped taxonomy (variables: "variable", for_loop: "for loop"), "A for loop updates a
+ * variable" mentions for_loop at 2 and variables at 21.
+ * @example
+ * const { loadPsiTaxonomy } = require('./schema');
+ * const taxonomy = loadPsiTaxonomy(require.resolve('../../../data/raw/psi/taxonomy.json'));
+ * findConcepts('A for loop updates a variable', taxonomy).map((m) => [m.id, m.first]); // => [['for_loop', 2], ['variables', 21]]
  */
 export function findConcepts(text: string, taxonomy: PsiTaxonomy, plurals = true): ConceptMention[] {
   const hits: Array<{ id: string; keyword: string; start: number; end: number }> = [];

@@ -217,9 +217,10 @@ function itemsFor(w: Weakness): string[] {
 
 /**
  * Turns weaknesses into concrete checklist items, in the weaknesses' order, without duplicates.
- * Example: a high-severity SD weakness with no worked example, steps or check →
- * ["Add at least one worked code example with its expected output.", "Break the solution into
- * numbered steps.", "End with a comprehension-check question the student can answer.", …].
+ * @example
+ * const sd = { subscore: 'sd' as const, score: 0.1, severity: 'high' as const, issue: '', details: { missingCategories: ['worked-example', 'step-by-step'] } } as any;
+ * const tv = { subscore: 'tv' as const, score: 0.5, severity: 'medium' as const, issue: '', details: { violations: [['variables', 'for_loop']] } } as any;
+ * improvementChecklist([sd, tv, tv]); // => ['Add at least one worked code example with its expected output.', 'Break the solution into numbered steps.', 'Explain variables before using for_loop.']
  */
 export function improvementChecklist(weaknesses: readonly Weakness[]): string[] {
   return [...new Set(weaknesses.flatMap(itemsFor))];

@@ -20,7 +20,15 @@ export interface ForgettingEvidence {
  *   response mentions none of them, the scenario value is used (`fallback: true`): the response leans
  *   on no remembered concept, so the learner's overall retention is the best available estimate.
  *
- * Example: memory [(t 2, S 4, λ 0.5), (t 10, S 5, λ 0.5)] → 0.5·e^−0.5 + 0.5·e^−2 = 0.37093.
+ * Memory [(t 2, S 4, λ 0.5), (t 10, S 5, λ 0.5)] gives 0.5·e^−0.5 + 0.5·e^−2 = 0.30327 + 0.06767 = 0.37093.
+ * @example
+ * const memory = [
+ *   { concept: 'a', days_since_exposure: 2, strength_days: 4, importance: 0.5 },
+ *   { concept: 'b', days_since_exposure: 10, strength_days: 5, importance: 0.5 },
+ * ];
+ * +scoreForgetting(memory).score.toFixed(5); // => 0.37093
+ * +scoreForgetting(memory, 'response', ['b']).score.toFixed(5); // => 0.13534
+ * scoreForgetting(memory, 'response', []).evidence.fallback; // => true
  */
 export function scoreForgetting(
   memory: readonly MemoryItem[],

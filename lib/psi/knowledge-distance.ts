@@ -22,8 +22,12 @@ export interface KnowledgeDistanceEvidence {
  * No concept found: sim = 0 (the response does not connect to anything the learner knows), so
  * S_KD = 1 − δ_opt. This is the value both formulas give as C_R shrinks to nothing known.
  *
- * Example: C_R = {a, b, c}, K = {a, b, x, y} → known-share 2/3, S_KD = 1 − |0.6667 − 0.65| = 0.98333;
- * jaccard 2/5 = 0.4, S_KD = 1 − 0.25 = 0.75.
+ * C_R = {a, b, c}, K = {a, b, x, y}: known-share 2/3, S_KD = 1 − |0.6667 − 0.65| = 0.98333; jaccard
+ * 2/5 = 0.4, S_KD = 1 − 0.25 = 0.75.
+ * @example
+ * +scoreKnowledgeDistance(['a', 'b', 'c'], ['a', 'b', 'x', 'y'], { deltaOpt: 0.65, overlap: 'known-share' }).score.toFixed(5); // => 0.98333
+ * +scoreKnowledgeDistance(['a', 'b', 'c'], ['a', 'b', 'x', 'y'], { deltaOpt: 0.65, overlap: 'jaccard' }).score.toFixed(5); // => 0.75
+ * +scoreKnowledgeDistance([], ['a'], { deltaOpt: 0.65, overlap: 'jaccard' }).score.toFixed(5); // => 0.35
  */
 export function scoreKnowledgeDistance(
   conceptsFound: readonly string[],

@@ -105,7 +105,9 @@ export function validateWeights(weights: Partial<Subscores>, where = 'PSI weight
 
 /**
  * Merges `overrides` into the defaults and validates every field; throws InputError naming the field.
- * Example: `resolvePsiParameters({ deltaOpt: 0.5 })`.
+ * @example
+ * resolvePsiParameters({ deltaOpt: 0.5 }).deltaOpt; // => 0.5
+ * resolvePsiParameters().weights; // => EQUAL_WEIGHTS
  */
 export function resolvePsiParameters(overrides: Partial<PsiParameters> = {}): PsiParameters {
   const p: PsiParameters = { ...DEFAULT_PSI_PARAMETERS, ...overrides };
@@ -136,7 +138,13 @@ export function resolvePsiParameters(overrides: Partial<PsiParameters> = {}): Ps
   return p;
 }
 
-/** Composite PSI = Σ w_i S_i. Example: all sub-scores 0.6 with equal weights → 0.6. */
+/**
+ * Composite PSI = Σ w_i S_i.
+ * @example
+ * const all = (x: number) => ({ kd: x, tv: x, sd: x, ef: x, cl: x, ra: x });
+ * Math.abs(composite(all(0.6)) - 0.6) < 1e-12; // => true
+ * composite(all(0.5), { ...all(0), kd: 1 }); // => 0.5
+ */
 export function composite(subscores: Subscores, weights: Subscores = EQUAL_WEIGHTS): number {
   return SUBSCORES.reduce((sum, name) => sum + weights[name] * subscores[name], 0);
 }

@@ -212,8 +212,12 @@ export function findScaffolds(text: string): ScaffoldingEvidence['indicators'] {
  * concepts; only explicit references to this learner's history ("you already know", "as you saw in
  * week 4") can lift α to 1 with the defaults (base 0.5, needed 4). A response with no
  * learner-specific reference keeps `base` of its scaffolding credit.
- * Example: base 0.5, needed 4, a known concept, an objective concept and one "you already know"
- * → refs 3 → α = 0.5 + 0.5 · 0.75 = 0.875.
+ * Base 0.5, needed 4, a known concept, an objective concept and one "you already know": refs 3,
+ * α = 0.5 + 0.5 · 0.75 = 0.875.
+ * @example
+ * const options = { alphaBase: 0.5, alphaNeeded: 4 };
+ * adaptationAlpha('As you already know, a loop repeats.', ['loops'], ['for_loop'], options).alpha; // => 0.875
+ * adaptationAlpha('A loop repeats.', [], [], options).alpha; // => 0.5
  */
 export function adaptationAlpha(
   text: string,
@@ -235,7 +239,12 @@ export function adaptationAlpha(
  * N_scaffold = number of indicator matches (findScaffolds), N_total = number of propositions
  * (text.ts `propositions`). An empty response (N_total = 0) scores 0. The min(1, ·) cap matters only
  * for short texts dense with indicators.
- * Example: 2 matches over 8 propositions with α = 0.875 → 0.25 · 0.875 = 0.21875.
+ * Two matches ("Imagine", "Tip:") over 8 propositions with α = 0.875: 0.25 · 0.875 = 0.21875.
+ * @example
+ * const text = 'Imagine a box. Tip: name it well. A box holds a value. You set it once. You read it later. It stays the same. Names matter. That is all.';
+ * const alpha = { alpha: 0.875, adaptation: { knownConcepts: [], objectiveConcepts: [], phrases: [], references: 0 } };
+ * scoreScaffolding(text, alpha).score; // => 0.21875
+ * scoreScaffolding('', alpha).score; // => 0
  */
 export function scoreScaffolding(
   text: string,

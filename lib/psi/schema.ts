@@ -228,7 +228,11 @@ export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], sour
 
 /**
  * Loads `<dir>/scenarios.json` and the taxonomy it names (default `taxonomy.json`, relative to the
- * scenarios file), validating both. Example: `loadPsiCourse('data/raw/psi')`.
+ * scenarios file), validating both.
+ * @example
+ * const path = require('node:path');
+ * const course = loadPsiCourse(path.dirname(require.resolve('../../../data/raw/psi/scenarios.json')));
+ * course.scenarios.length; // => 30
  */
 export function loadPsiCourse(dir: string): PsiCourse {
   const scenariosFile = join(dir, 'scenarios.json');

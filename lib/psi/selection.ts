@@ -49,7 +49,11 @@ export interface WeakCaseSelection<T extends SelectionCandidate> {
  * with a finite PSI (missing responses are never selected), sort by PSI ascending with ties broken by
  * run_id (plain code-unit order), keep those with PSI < threshold, then at most `quota` of them.
  * Deterministic: the same records (in any order) give the same selection.
- * Example: PSI {a: 0.5, b: 0.6, c: 0.5} with threshold 0.59 → [a, c]; with quota 1 → [a].
+ * @example
+ * const rec = (run_id: string, psi: number) => ({ run_id, psi, model: 'm', variant: 'defective' as const });
+ * const cases = [rec('c', 0.5), rec('b', 0.6), rec('a', 0.5)];
+ * selectWeakCases(cases, { threshold: 0.59 }).selected.map((r) => r.run_id); // => ['a', 'c']
+ * selectWeakCases(cases, { threshold: 0.59, quota: 1 }).selected.map((r) => r.run_id); // => ['a']
  */
 export function selectWeakCases<T extends SelectionCandidate>(
   records: readonly T[],

@@ -16,8 +16,15 @@ export interface TemporalViolationEvidence {
  * concept it depends on). Equal first positions are not a violation. No check possible → S_TV = 1
  * (nothing was introduced out of order).
  *
- * Example: closure {a≺b, a≺c, b≺c}, first mentions c@0, a@10, b@20 → checks 3, violations
- * (a,c), (b,c) → S_TV = 1 − 2/3 = 0.3333.
+ * Closure {a≺b, a≺c, b≺c}, first mentions c@0, a@10, b@20: checks 3, violations (a,c), (b,c),
+ * S_TV = 1 − 2/3 = 0.3333. The caller passes the pairs (closure or direct); `relation` only records
+ * which they were in the evidence.
+ * @example
+ * const mentions = [{ id: 'c', first: 0 }, { id: 'a', first: 10 }, { id: 'b', first: 20 }];
+ * const r = scoreTemporalViolation(mentions, [['a', 'b'], ['a', 'c'], ['b', 'c']]);
+ * [r.evidence.checks, +r.score.toFixed(4)]; // => [3, 0.3333]
+ * r.evidence.violations; // => [['a', 'c'], ['b', 'c']]
+ * scoreTemporalViolation([{ id: 'a', first: 0 }], [['a', 'b']]).score; // => 1
  */
 export function scoreTemporalViolation(
   mentions: ReadonlyArray<{ id: string; first: number }>,

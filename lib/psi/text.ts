@@ -79,8 +79,12 @@ const SENTENCE_BOUNDARY = /(?<=[.!?]["')\]*_]*)\s+(?=[A-Z0-9"'`(\[*_])/;
  * plus every fenced code block as one proposition (`codeBlocks: 'one'`) or one per non-blank code line
  * (`'lines'`). Headings, horizontal rules and table separator rows are not propositions.
  *
- * Example: "Use a loop.\n- Step 1: set x. Then print it.\n```python\nx=1\nprint(x)\n```" →
- * 3 sentences + 1 code block = 4 propositions (5 with `'lines'`).
+ * Three sentences and one code block make 4 propositions (5 with `'lines'`, one per code line):
+ * @example
+ * const text = 'Use a loop.\n- Step 1: set x. Then print it.\n```python\nx=1\nprint(x)\n```';
+ * propositions(text).map((p) => p.kind); // => ['sentence', 'sentence', 'sentence', 'code']
+ * propositions(text, 'lines').length; // => 5
+ * propositions('# Heading\n\n---').length; // => 0
  */
 export function propositions(text: string, codeBlocks: 'one' | 'lines' = 'one'): Proposition[] {
   const { blocks, prose } = segment(text);
