@@ -35,7 +35,10 @@ export function domainAccuracy(scored: readonly ScoredRecord[]): Array<{ domain:
 
 /**
  * Each model's exact-set accuracy averaged over the conditions it has (equal weight per condition, as
- * the paper's "averaged over all four conditions"). Example: 0.76, 0.70, 0.98, 1.00 → 0.86.
+ * the paper's "averaged over all four conditions"). 0.76, 0.70, 0.98, 1.00 average to 3.44 / 4 = 0.86.
+ * @example
+ * const rows = [['P0', 0.76], ['P1', 0.7], ['P2', 0.98], ['P3', 1]].map(([condition, exact]) => ({ model: 'm', condition, exact })) as any;
+ * modelAverages(rows).map((r) => [r.model, r.conditions, +r.average.toFixed(10)]); // => [['m', 4, 0.86]]
  */
 export function modelAverages(rows: readonly Table4Row[]): Array<{ model: string; conditions: number; average: number }> {
   return [...groupBy(rows, (r) => r.model)]

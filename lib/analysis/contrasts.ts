@@ -29,7 +29,11 @@ export interface InferenceOptions {
  * conditions, sorted by state key (pairedDifferences). The one derivation behind the contrast table and
  * notebook 06's distributions. RangeError for a name that is not an adjacent contrast.
  *
- * Example: one state with exact scores P1 [1, 0] and P2 [1, 1] → { states: [key], differences: [0.5] }.
+ * One state with exact scores P1 [1, 0] and P2 [1, 1]: state means 0.5 and 1, difference 0.5.
+ * @example
+ * const r = (condition: string, exact: number) => ({ condition, stateKey: 's1', scores: { exact, f1: exact } }) as any;
+ * contrastDifferences([r('P1', 1), r('P1', 0), r('P2', 1), r('P2', 1)], 'P2-P1', 'exact'); // => { states: ['s1'], differences: [0.5] }
+ * contrastDifferences([], 'P3-P0', 'exact'); // throws /unknown contrast "P3-P0"/
  */
 export function contrastDifferences(
   scored: readonly ScoredRecord[],

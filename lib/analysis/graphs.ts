@@ -50,8 +50,8 @@ const pairKey = (p: string, q: string) => `${p}\u0000${q}`;
  * empty, reference not → 0; returned not empty, reference empty → recall 1, precision 0. Repeated pairs
  * count once; self-pairs [p, p] are ignored (they state no strict prerequisite).
  *
- * Example: edgeScores([['A','B'], ['A','C']], [['A','B'], ['B','C']]) →
- *   { returned: 2, reference: 2, common: 1, precision: 0.5, recall: 0.5, exact: 0 }.
+ * @example
+ * edgeScores([['A', 'B'], ['A', 'C']], [['A', 'B'], ['B', 'C']]); // => { returned: 2, reference: 2, common: 1, precision: 0.5, recall: 0.5, exact: 0 }
  */
 export function edgeScores(returned: ReadonlyArray<Pair>, reference: ReadonlyArray<Pair>): EdgeScores {
   const r = [...new Set(returned.filter(([p, q]) => p !== q).map(([p, q]) => pairKey(p, q)))];
@@ -85,8 +85,9 @@ function successors(ids: readonly string[], pairs: ReadonlyArray<Pair>): Map<str
  * chain p → … → q exists. Defined for cyclic input too: components on a common cycle reach each other
  * in both directions (but [p, p] is never listed). Pairs in canonical order (by index of p, then of q).
  *
- * Example: ids A,B,C; pairs [A,B], [B,C] → [[A,B], [A,C], [B,C]];
- *          pairs [A,B], [B,A] → [[A,B], [B,A]].
+ * @example
+ * transitiveClosure(['A', 'B', 'C'], [['A', 'B'], ['B', 'C']]); // => [['A', 'B'], ['A', 'C'], ['B', 'C']]
+ * transitiveClosure(['A', 'B', 'C'], [['A', 'B'], ['B', 'A']]); // => [['A', 'B'], ['B', 'A']]
  */
 export function transitiveClosure(ids: readonly string[], pairs: ReadonlyArray<Pair>): Array<[string, string]> {
   const next = successors(ids, pairs);
@@ -126,8 +127,11 @@ export function hasCycle(ids: readonly string[], pairs: ReadonlyArray<Pair>): bo
  * paper applied to the model's quasi-order, checking q's own prerequisites only: K is the mastered set
  * the prompt states, and it is taken as given even where the model's graph would not call it a state.
  *
- * Example: ids A,B,C; pairs [A,B], [B,C]; K = {} → [A]; K = {A} → [B].
- *          pairs [A,B], [B,A], [A,C]; K = {} → [] (A and B wait for each other; C waits for A).
+ * A and B on a cycle wait for each other, and C waits for A:
+ * @example
+ * impliedFringe(['A', 'B', 'C'], [['A', 'B'], ['B', 'C']], []); // => ['A']
+ * impliedFringe(['A', 'B', 'C'], [['A', 'B'], ['B', 'C']], ['A']); // => ['B']
+ * impliedFringe(['A', 'B', 'C'], [['A', 'B'], ['B', 'A'], ['A', 'C']], []); // => []
  */
 export function impliedFringe(ids: readonly string[], pairs: ReadonlyArray<Pair>, state: readonly string[]): string[] {
   const mastered = new Set(state);

@@ -36,7 +36,7 @@ export type AgreementKey = 'model' | 'condition' | 'domain' | ((record: Response
  * and domain are constant within it). Groups sorted by name; a group none of whose combinations has
  * two valid orders gets pairs 0 and null means. The pairs of the groups add up to the overall pairs.
  *
- * Example: orderAgreementBy(records, 'condition') → [{ group: 'P0', pairs, exact_agreement, mean_jaccard }, …].
+ * `orderAgreementBy(records, 'condition')` gives rows `{ group: 'P0', pairs, exact_agreement, mean_jaccard }`, ….
  */
 export function orderAgreementBy(records: readonly ResponseRecord[], key: AgreementKey): OrderAgreementRow[] {
   const keyOf = typeof key === 'function' ? key : (r: ResponseRecord) => r[key];

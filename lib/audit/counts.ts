@@ -3,7 +3,10 @@
  * `percent`. An empty result means the printed percentage is impossible for that n. Both ends of the
  * rounding interval count, since the paper does not say how it rounds halves.
  *
- * Example: allowedCounts(36.4, 132) → [48] (48/132 = 36.36 %); allowedCounts(61.3, 600) → [368].
+ * @example
+ * allowedCounts(36.4, 132); // => [48]
+ * allowedCounts(61.3, 600); // => [368]
+ * allowedCounts(50.5, 10); // => []
  */
 export function allowedCounts(percent: number, n: number, decimals = 1): number[] {
   const half = 0.5 * 10 ** -decimals;

@@ -148,7 +148,10 @@ export function cellTags(cell: Pick<Cell, 'metadata'>): string[] {
 /**
  * Python's `str.splitlines(True)`, which nbformat uses to store multi-line text: splits after every
  * line boundary (\n, \r\n, \r, \v, \f, \x1c-\x1e, \x85, \u2028, \u2029) and keeps the boundary.
- * Example: `splitLinesKeepEnds('a\nb')` → `['a\n', 'b']`; `''` → `[]`.
+ * @example
+ * splitLinesKeepEnds('a\nb'); // => ['a\n', 'b']
+ * splitLinesKeepEnds('a\r\nb\rc\n'); // => ['a\r\n', 'b\r', 'c\n']
+ * splitLinesKeepEnds(''); // => []
  */
 export function splitLinesKeepEnds(text: string): string[] {
   return text.match(/[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029])|[^\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+$/g) ?? [];

@@ -9,8 +9,15 @@ import type { Domain, Presentation } from '../kst';
  * relations, P3 states) and everything it answers (recommended positions, P1 pairs) goes through it,
  * so canonical IDs and the canonical order never reach the model.
  *
- * Example: with `positions = ['c', 'a', 'b']`, id `a` is shown as 2, and the answer `[3, 1]` means
- * `['b', 'c']` (`positionsToIds` returns IDs in canonical order `a, b, c`, so `['b', 'c']`).
+ * With `positions = ['c', 'a', 'b']`, id `a` is shown as 2, and the answer `[3, 1]` means `['b', 'c']`
+ * (`positionsToIds` returns IDs in canonical order `a, b, c`).
+ * @example
+ * const shown = { domain: 'd', positions: ['c', 'a', 'b'] } as any;
+ * const canonical = { index: new Map([['a', 0], ['b', 1], ['c', 2]]) };
+ * idsToPositions(shown, ['a']); // => [2]
+ * positionsToIds(shown, [3, 1], canonical); // => ['b', 'c']
+ * positionsToIds(shown, [4], canonical); // throws /position 4 is outside 1\.\.3 for domain "d"/
+ * positionsToIds(shown, [1, 1], canonical); // throws /position 1 is listed twice/
  */
 
 /** Positions (ascending) of the given canonical IDs; InputError names an ID the presentation lacks or a repeat. */

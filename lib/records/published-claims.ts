@@ -49,7 +49,12 @@ export const ClaimEntrySchema = z
   });
 export type ClaimEntry = z.infer<typeof ClaimEntrySchema>;
 
-/** The value a JSON pointer names in `doc`, or undefined. Example: pointerValue({a: [1, 2]}, '/a/1') → 2. */
+/**
+ * The value a JSON pointer names in `doc`, or undefined.
+ * @example
+ * pointerValue({ a: [1, 2] }, '/a/1'); // => 2
+ * pointerValue({ a: [1, 2] }, '/b'); // => undefined
+ */
 export function pointerValue(doc: unknown, pointer: string): unknown {
   let here: unknown = doc;
   for (const raw of pointer.split('/').slice(1)) {
