@@ -13,7 +13,10 @@ function points(x: number): string {
 
 /**
  * A p value as the paper prints it: four decimals without the leading zero, "< .0001" below that.
- * Examples: 0.60221 → "= .6022"; 0.00001 → "< .0001"; 1 → "= 1.0000".
+ * @example
+ * formatP(0.60221); // => '= .6022'
+ * formatP(0.00001); // => '< .0001'
+ * formatP(1); // => '= 1.0000'
  */
 export function formatP(p: number): string {
   if (p < 0.0001) return '< .0001';
@@ -29,9 +32,10 @@ export function formatP(p: number): string {
  * 3. test (exact-set contrasts only): the Holm-adjusted randomization p against `alpha` (default .05),
  *    and a warning when interval and test point different ways; F1 contrasts are called descriptive.
  *
- * Example: { contrast: 'P1-P0', metric: 'exact', states: 50, estimate: 0.015, ci_low: -0.032,
- *   ci_high: 0.063, p_holm: 0.6022, … } → "P1 was 1.5 percentage points higher than P0 … The 95 %
- *   bootstrap interval [-3.2, 6.3] includes zero … Holm-adjusted randomization p = .6022 is not below .05 …"
+ * @example
+ * const row = { contrast: 'P1-P0', metric: 'exact' as const, states: 50, estimate: 0.015, ci_low: -0.032, ci_high: 0.063, p: 0.3, p_holm: 0.6022, seed: 's' };
+ * describeContrast(row); // => 'P1 was 1.5 percentage points higher than P0 in exact-set accuracy, averaged over 50 knowledge states. The 95 % bootstrap interval [-3.2, 6.3] includes zero: the states are compatible with no difference. The Holm-adjusted randomization p = .6022 is not below .05: no clear evidence of a difference.'
+ * describeContrast({ ...row, estimate: null }); // => 'P1 − P0 (exact-set accuracy): no knowledge state has responses under both conditions, so there is nothing to compare.'
  */
 export function describeContrast(row: ContrastRow, options: { alpha?: number } = {}): string {
   const alpha = options.alpha ?? 0.05;

@@ -42,9 +42,11 @@ export function responseRows(scored: readonly ScoredRecord[]): ResponseRow[] {
  * The largest |grouped − reference| over `measures`, matching rows on the `keys` columns. `grouped` rows
  * name a measure's mean `<measure>_mean` (danfojs's `groupby(...).col(...).mean()` naming). A group
  * without a reference row, or a reference row without a group, is an error: the two tables must cover
- * the same cells.
+ * the same cells. `cells` is the number of (group, measure) values compared.
  *
- * Example: largestDifference([{ c: 'P0', x_mean: 0.5 }], [{ c: 'P0', x: 0.5 }], ['c'], ['x']) → 0.
+ * @example
+ * largestDifference([{ c: 'P0', x_mean: 0.5 }], [{ c: 'P0', x: 0.5 }], ['c'], ['x']); // => { largest: 0, cells: 1 }
+ * largestDifference([{ c: 'P0', x_mean: 0.5 }, { c: 'P1', x_mean: 0.25 }], [{ c: 'P0', x: 0.5 }, { c: 'P1', x: 0.75 }], ['c'], ['x']); // => { largest: 0.5, cells: 2 }
  */
 export function largestDifference(
   grouped: ReadonlyArray<Record<string, unknown>>,

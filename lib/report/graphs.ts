@@ -74,7 +74,13 @@ export function graphVerdictSpec(
   };
 }
 
-/** A set of IDs in a table cell: space-separated, `∅` when empty (so an empty set is not a blank cell). */
+/**
+ * A set of IDs in a table cell: space-separated, `∅` when empty (so an empty set is not a blank cell).
+ * @example
+ * idSetCell(['A', 'C']); // => 'A C'
+ * idSetCell(['A>B']); // => 'A>B'
+ * idSetCell([]); // => '∅'
+ */
 export function idSetCell(ids: readonly string[]): string {
   return ids.length === 0 ? '∅' : ids.join(' ');
 }
@@ -82,7 +88,7 @@ export function idSetCell(ids: readonly string[]): string {
 /**
  * One flat row per P1 response (for the CSV and for showing examples): sets as space-separated IDs
  * (`∅` for the empty set), pairs as "p>q" (`∅` when none), edge scores unrounded.
- * Example: pairs [['A','B']] → "A>B"; an empty set → "∅".
+ * So pairs [['A','B']] become "A>B" and an empty set "∅" (idSetCell).
  */
 export function graphRowsTable(rows: readonly GraphRow[]) {
   return rows.map((r) => ({

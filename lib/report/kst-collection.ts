@@ -121,7 +121,10 @@ export function collectionPlan(
 
 /**
  * A URL for display: user name, password, query and fragment removed (they may carry credentials).
- * Example: `https://u:p@host/v1?key=x` → `https://host/v1`. Text that is not a URL is shown as `(not a URL)`.
+ * Text that is not a URL is shown as `(not a URL)`.
+ * @example
+ * displayUrl('https://u:p@host/v1?key=x#frag'); // => 'https://host/v1'
+ * displayUrl('127.0.0.1 port 11434'); // => '(not a URL)'
  */
 export function displayUrl(url: string): string {
   try {

@@ -42,8 +42,13 @@ export interface DiagramLayout {
 
 /**
  * Short names for drawing: the IDs without the prefix all of them share, digits kept whole.
- * Example: SL1…SL7 → 1…7; ['A1', 'A10'] → ['1', '10'] (the shared "A1" is cut back to "A"); IDs with no
- * common prefix, or one that would leave an ID empty, are kept as they are.
+ * IDs with no common prefix, or one that would leave an ID empty, are kept as they are. For ['A1', 'A10']
+ * the shared "A1" is cut back to "A".
+ * @example
+ * [...shortIds(['SL1', 'SL2', 'SL7']).values()]; // => ['1', '2', '7']
+ * [...shortIds(['A1', 'A10']).values()]; // => ['1', '10']
+ * [...shortIds(['x', 'y']).values()]; // => ['x', 'y']
+ * [...shortIds(['SL', 'SL1']).values()]; // => ['SL', 'SL1']
  */
 export function shortIds(ids: readonly string[]): Map<string, string> {
   let prefix = ids[0] ?? '';

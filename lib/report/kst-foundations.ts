@@ -79,7 +79,15 @@ export function table1Comparison(rows: readonly Table1Row[], published: Publishe
 /**
  * The domain with extra direct prerequisite pairs `[p, q]` (p before q), validated like a domain file:
  * InputError for an unknown ID, a self-loop or a pair that closes a cycle. The original is unchanged.
- * Example: slope plus ['SL4', 'SL2'] makes SL2 need SL4, and the space shrinks from 11 to 9 states.
+ * The shipped slope domain (SL1 → SL2 → SL3 → SL5, SL1 → SL4 → SL5, SL5 → SL6, SL5 → SL7) has 11 states;
+ * adding [SL4, SL2] makes SL2 need SL4, so SL1, SL4, SL2, SL3 are learned in one line and 9 remain.
+ * @example
+ * const { loadDomain, enumerateStates } = require('../kst');
+ * const slope = loadDomain(require.resolve('../../../data/raw/domains/slope.json'));
+ * enumerateStates(slope).length; // => 11
+ * enumerateStates(withPrerequisites(slope, [['SL4', 'SL2']])).length; // => 9
+ * slope.prerequisites.length; // => 7
+ * withPrerequisites(slope, [['SL7', 'SL1']]); // throws /cycle/
  */
 export function withPrerequisites(domain: Domain, pairs: ReadonlyArray<readonly [string, string]>): Domain {
   return buildDomain(

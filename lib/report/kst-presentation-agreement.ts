@@ -29,7 +29,9 @@ export interface TerminalSummary {
  * Responses for terminal states. A state is terminal when it holds every component of its domain: in a
  * knowledge space that is the only state with an empty outer fringe, so the correct answer is "none".
  *
- * Example: two scored responses for the full state, one recommending nothing → { responses: 2, correct: 1, invalid: 0 }.
+ * @example
+ * const response = (state: string[], exact: number) => ({ state, componentCount: 2, status: 'valid', scores: { exact } }) as any;
+ * terminalSummary([response(['A', 'B'], 1), response(['A', 'B'], 0), response(['A'], 1)]); // => { responses: 2, correct: 1, invalid: 0 }
  */
 export function terminalSummary(scored: readonly ScoredRecord[]): TerminalSummary {
   const terminal = scored.filter((r) => r.state.length === r.componentCount);

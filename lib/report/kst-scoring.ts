@@ -27,7 +27,9 @@ const STATUS_ORDER = { valid: 0, invalid: 1, missing: 2 } as const;
 
 /**
  * Number of records per status and reason (valid first, then invalid and missing by reason), with the
- * share of all records. Example: `[{status:'valid', reason:'', n: 2392, share: 0.9967}, …]`.
+ * share of all records.
+ * @example
+ * statusCounts([{ status: 'missing', reason: null }, { status: 'valid', reason: '' }, { status: 'invalid', reason: 'unknown_id' }, { status: 'valid', reason: '' }] as any); // => [{ status: 'valid', reason: '', n: 2, share: 0.5 }, { status: 'invalid', reason: 'unknown_id', n: 1, share: 0.25 }, { status: 'missing', reason: '(none)', n: 1, share: 0.25 }]
  */
 export function statusCounts(records: ReadonlyArray<Pick<FinalRecordLike, 'status' | 'reason'>>): Array<{ status: string; reason: string; n: number; share: number }> {
   const counts = new Map<string, { status: FinalRecordLike['status']; reason: string; n: number }>();

@@ -7,16 +7,25 @@ import { paperModelStoodInFor } from '../simulation/paper-models';
 
 const letters = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The model name without its provider prefix: "simulated:sim-a" → "sim-a". */
+/**
+ * The model name without its provider prefix.
+ * @example
+ * shortModelName('simulated:sim-a'); // => 'sim-a'
+ * shortModelName('openai-compatible:llama3.1:8b'); // => 'llama3.1:8b'
+ * shortModelName('sim-a'); // => 'sim-a'
+ */
 export function shortModelName(model: string): string {
   const colon = model.indexOf(':');
   return colon >= 0 ? model.slice(colon + 1) : model;
 }
 
 /**
- * The published Table 4 row a model is compared with, or undefined.
- * Examples: paperRowFor('simulated:sim-a', names) → 'Claude Fable 5'; paperRowFor('openai:gpt-5.6-sol', names)
- * → 'GPT-5.6 Sol' when names includes it; paperRowFor('x:unknown', names) → undefined.
+ * The published Table 4 row a model is compared with, or undefined: for a simulated profile the row
+ * it is calibrated towards, for a real model the row of the same name (letters and digits compared).
+ * @example
+ * paperRowFor('simulated:sim-a', []); // => 'Claude Fable 5'
+ * paperRowFor('openai:gpt-5.6-sol', ['Claude Fable 5', 'GPT-5.6 Sol']); // => 'GPT-5.6 Sol'
+ * paperRowFor('x:unknown', ['GPT-5.6 Sol']); // => undefined
  */
 export function paperRowFor(model: string, publishedModels: readonly string[]): string | undefined {
   const short = shortModelName(model);
@@ -37,7 +46,14 @@ export function paperRows(models: Iterable<string>, publishedModels: readonly st
   return out;
 }
 
-/** A short display label: "simulated:sim-a" with mirror "Claude Fable 5" → "sim-a ≈ Claude Fable 5". */
+/**
+ * A short display label. `mirrors` maps a model to the paper row it is set beside (for a simulated
+ * profile, the Table 4 row it is calibrated towards); a row of the model's own name is not repeated.
+ * @example
+ * modelLabel('simulated:sim-a', { 'simulated:sim-a': 'Claude Fable 5' }); // => 'sim-a ≈ Claude Fable 5'
+ * modelLabel('openai:gpt-5.6-sol', { 'openai:gpt-5.6-sol': 'GPT-5.6 Sol' }); // => 'gpt-5.6-sol'
+ * modelLabel('openai:gpt-x', {}); // => 'gpt-x'
+ */
 export function modelLabel(model: string, mirrors: Readonly<Record<string, string>>): string {
   const short = shortModelName(model);
   const mirror = mirrors[model];

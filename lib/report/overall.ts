@@ -10,7 +10,10 @@ export const pct = (x: number) => Math.round(x * 1000) / 10;
 
 /**
  * Macro averages over all scored responses beside the paper's overall line.
- * Example: two responses with exact 1 and 0 → exact 50.0.
+ * @example
+ * const scores = (exact: number) => ({ scores: { exact, precision: 1, recall: exact, f1: exact, jaccard: exact } }) as any;
+ * const published = { overall: { n: 2400, exact: 61.3, precision: 90, recall: 80, f1: 85, jaccard: 75 } };
+ * overallComparison([scores(1), scores(0)], published).slice(0, 3); // => [{ measure: 'n', computed: 2, paper: 2400 }, { measure: 'exact (%)', computed: 50, paper: 61.3 }, { measure: 'precision (%)', computed: 100, paper: 90 }]
  */
 export function overallComparison(
   scored: readonly ScoredRecord[],

@@ -153,8 +153,9 @@ export function bloomTrend(perModel: readonly BloomRow[], pooled: readonly Poole
 
 
 /**
- * How a set of records was scored (ScorePsiRecordsResult.paths) as table rows. Example:
- * { recorded: 240, rescored: 0, skippedMissing: 0 } → three rows.
+ * How a set of records was scored (ScorePsiRecordsResult.paths) as table rows, one per path.
+ * @example
+ * scorePathsTable('round 1', { recorded: 240, rescored: 0, skippedMissing: 0 }).map((r) => r.n); // => [240, 0, 0]
  */
 export function scorePathsTable(label: string, paths: { recorded: number; rescored: number; skippedMissing: number }) {
   return [

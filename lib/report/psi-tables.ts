@@ -32,12 +32,21 @@ export const measureLabel = (m: 'psi' | SubscoreName) => (m === 'psi' ? 'PSI' : 
 
 /**
  * A numeric cell at full precision; a missing or non-finite value (no record at that level, 0/0 rate)
- * becomes null, an empty cell. Example: numericCell(2 / 3) = 0.6666666666666666, numericCell(NaN) = null.
+ * becomes null, an empty cell.
+ * @example
+ * numericCell(2 / 3); // => 0.6666666666666666
+ * numericCell(NaN); // => null
+ * numericCell(undefined); // => null
  */
 export function numericCell(x: number | null | undefined): number | null {
   return x === null || x === undefined || !Number.isFinite(x) ? null : x;
 }
-/** A share as a percentage at full precision. Example: 51/62 → 82.25806451612904; NaN → null. */
+/**
+ * A share as a percentage at full precision.
+ * @example
+ * percentCell(51 / 62); // => 82.25806451612904
+ * percentCell(NaN); // => null
+ */
 export function percentCell(x: number | null | undefined): number | null {
   return x === null || x === undefined ? null : numericCell(x * 100);
 }
@@ -48,7 +57,9 @@ export const paperCell = (x: number | undefined | null): number | string => (x =
  * Which paper model each collected model stands for: simulated tutors (`simulated:sim-tutor-a`) map
  * to the model their profile imitates (lib/simulation/paper-models.ts), a model already named as in the
  * paper maps to itself, and `extra` (e.g. `{ "openai:gpt-4.5": "ChatGPT" }`) wins over both.
- * Models with no counterpart are left out. Example: ['simulated:sim-tutor-b'] → { 'simulated:sim-tutor-b': 'Gemini' }.
+ * Models with no counterpart are left out.
+ * @example
+ * paperModelMap(['simulated:sim-tutor-b', 'Gemma 4', 'openai:gpt-4.5', 'x:unknown'], { 'openai:gpt-4.5': 'ChatGPT' }); // => { 'simulated:sim-tutor-b': 'Gemini', 'Gemma 4': 'Gemma 4', 'openai:gpt-4.5': 'ChatGPT' }
  */
 export function paperModelMap(models: readonly string[], extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const out: Record<string, string> = {};
