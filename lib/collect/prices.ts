@@ -11,8 +11,14 @@ import { defaultCatalogueFile, isCatalogueJson, parseCatalogue, snapshotFamily, 
  *
  * cost = ((input − cached) · input_price + cached · cached_price + output · output_price) / 1e6
  *        · (1 − batch_discount if batched)
- * Example: 2,000 in (1,000 of them cached) + 500 out at $1.25 / $0.125 / $10 →
- * (1,250 + 125 + 5,000) / 1e6 = $0.006375.
+ * 2,000 in (1,000 of them cached) + 500 out at $1.25 / $0.125 / $10 cost (1,250 + 125 + 5,000) / 1e6 =
+ * $0.006375; batched at a 50 % discount, half that.
+ * @example
+ * const table = { models: { 'openai:m': { input: 1.25, cached_input: 0.125, output: 10, batch_discount: 0.5 } }, providers: {} };
+ * const tokens = { inputTokens: 2000, cachedInputTokens: 1000, outputTokens: 500 };
+ * estimateCost(table, 'openai:m', tokens); // => { usd: 0.006375 }
+ * estimateCost(table, 'openai:m', tokens, { batch: true }); // => { usd: 0.0031875 }
+ * estimateCost(table, 'anthropic:x', tokens).usd; // => null
  */
 
 const PriceSchema = z

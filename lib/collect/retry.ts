@@ -80,7 +80,13 @@ export type RetryDecision =
 /**
  * Exponential backoff with "equal jitter": step = min(max, base · 2^(n−1)), delay = step/2 + u·step/2
  * with u ∈ [0,1) from the seeded generator. A server-supplied retry-after is a floor: the delay is
- * max(retry-after, jittered step). Example: base 1 s, retry 3 → step 4 s → delay in [2 s, 4 s).
+ * max(retry-after, jittered step). Base 1 s, retry 3: step 4 s, delay in [2 s, 4 s).
+ * @example
+ * const policy = { maxRetries: 5, baseDelayMs: 1000, maxDelayMs: 60000, quotaThresholdMs: 600000, retryHorizonMs: 600000 } as any;
+ * backoffDelayMs(3, policy, 0); // => 2000
+ * backoffDelayMs(3, policy, 0.5); // => 3000
+ * backoffDelayMs(3, policy, 0.5, 10000); // => 10000
+ * backoffDelayMs(10, policy, 0); // => 30000
  */
 export function backoffDelayMs(retryNumber: number, policy: RetryPolicy, u: number, retryAfterMs?: number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retryNumber - 1));
@@ -105,8 +111,15 @@ export function jitterDraw(seed: string, runId: string, retryNumber: number): nu
  * - rate_limit → retry (retry-after as a floor) while the retry horizon lasts, then quota_stop;
  * - server_error / timeout / connection → retry while attempts and the horizon remain, else give_up;
  * - unknown → give_up at once.
- * Example: horizon 10 min, rate limits with retry-after 4 min: waits 4 + 4 min, the third would end
- * past the horizon → quota_stop.
+ * Horizon 10 min, rate limits with retry-after 4 min: waits 4 + 4 min, the third would end past the
+ * horizon, so quota_stop.
+ * @example
+ * const policy = { maxRetries: 5, baseDelayMs: 1000, maxDelayMs: 60000, quotaThresholdMs: 300000, retryHorizonMs: 600000 };
+ * const limited = { errorClass: 'rate_limit' as const, retryAfterMs: 240000 };
+ * decideAfterFailure(limited, 1, policy, 0, 0); // => { action: 'retry', delayMs: 240000 }
+ * decideAfterFailure(limited, 2, policy, 0, 240000); // => { action: 'retry', delayMs: 240000 }
+ * decideAfterFailure(limited, 3, policy, 0, 480000).action; // => 'quota_stop'
+ * decideAfterFailure({ errorClass: 'auth' }, 1, policy, 0).action; // => 'deterministic'
  */
 export function decideAfterFailure(
   failure: FailureInfo,

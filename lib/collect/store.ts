@@ -215,7 +215,17 @@ export function storePaths(dir: string): StorePaths {
  * `--retry-missing` run); the LAST record of a run_id wins, and the map keeps the winners in the file
  * order of the winning lines (so extracted.jsonl, built from this map, agrees with resume). A second
  * record after a `valid` or `invalid` one is corruption: InputError naming file and line.
- * Example: lines `a:missing`, `b:valid`, `a:valid` → map order b, a with a = the valid record.
+ * Lines `a:missing`, `b:valid`, `a:valid` give the map order b, a with a = the valid record:
+ * @example
+ * const fs = require('node:fs');
+ * const path = require('node:path');
+ * const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'doctest-'));
+ * const file = path.join(dir, 'responses.jsonl');
+ * fs.writeFileSync(file, ['a:missing', 'b:valid', 'a:valid'].map((l) => JSON.stringify({ run_id: l.split(':')[0], status: l.split(':')[1] })).join('\n') + '\n');
+ * const done = readCompleted(file);
+ * fs.rmSync(dir, { recursive: true });
+ * [...done.keys()]; // => ['b', 'a']
+ * done.get('a'); // => { run_id: 'a', status: 'valid' }
  */
 export function readCompleted(
   file: string,

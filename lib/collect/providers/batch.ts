@@ -56,10 +56,17 @@ export const BATCH_RETRY_LATER_MS = 10 * 60_000;
 const SIZE_CODES = new Set(['max_file_size_exceeded', 'file_too_large', 'too_many_requests_in_batch', 'max_requests_exceeded', 'request_too_large']);
 
 /**
- * Pure decision for a failed batch from its errors and size. Example: `token_limit_exceeded` on a
- * 40-request batch → retry later in 2 parts; on a 1-request batch → retry later as is; a size code →
- * split in 2; anything else (e.g. `model_not_found`, `invalid_json_line`) → stop, with the first
- * error's message and line.
+ * Pure decision for a failed batch from its errors and size: `token_limit_exceeded` on a 40-request
+ * batch → retry later in 2 parts; on a 1-request batch → retry later as is; a size code → split in 2
+ * (stop when one request is already too big); anything else (e.g. `model_not_found`,
+ * `invalid_json_line`) → stop, with the first error's message and line.
+ * @example
+ * const plan = (code: string, n: number) => { const p = planFailedBatch([{ code, message: 'm', line: 3 }], n) as any; return [p.action, p.parts ?? null]; };
+ * plan('token_limit_exceeded', 40); // => ['retry_later', 2]
+ * plan('token_limit_exceeded', 1); // => ['retry_later', 1]
+ * plan('max_file_size_exceeded', 40); // => ['split', 2]
+ * plan('max_file_size_exceeded', 1); // => ['stop', null]
+ * (planFailedBatch([{ code: 'model_not_found', message: 'no such model', line: 3 }], 40) as any).message; // => 'no such model (input line 3)'
  */
 export function planFailedBatch(errors: readonly BatchError[], requestCount: number): BatchFailurePlan {
   const first = errors[0] ?? { code: 'batch_failed', message: 'the batch failed without an error list' };

@@ -41,8 +41,13 @@ function finiteNumber(text: string | null): number | undefined {
 
 /**
  * Wait requested by the server, in ms: `retry-after-ms` (milliseconds, OpenAI) wins over
- * `retry-after` (seconds, or an HTTP date). Example: `retry-after: 2.5` → 2500. Undefined when absent
- * or unparseable; never negative.
+ * `retry-after` (seconds, or an HTTP date). Undefined when absent or unparseable; never negative.
+ * @example
+ * const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name] ?? null });
+ * parseRetryAfterMs(headers({ 'retry-after': '2.5' })); // => 2500
+ * parseRetryAfterMs(headers({ 'retry-after': '2', 'retry-after-ms': '700' })); // => 700
+ * parseRetryAfterMs(headers({ 'retry-after': 'Thu, 01 Jan 1970 00:00:10 GMT' }), 4000); // => 6000
+ * parseRetryAfterMs(headers({})); // => undefined
  */
 export function parseRetryAfterMs(headers: HeaderReader | null | undefined, nowMs: number = Date.now()): number | undefined {
   if (!headers) return undefined;

@@ -89,7 +89,10 @@ export function hostOf(baseUrl: string): string {
 /**
  * Splits `spec@URL` into the model spec and its base URL. Only an `@` followed by `http://` or
  * `https://` starts a URL, so model names containing `@` (Vertex-style `claude-haiku-4-5@20251001`)
- * stay intact. Example: `openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1`.
+ * stay intact.
+ * @example
+ * splitSpecUrl('openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1'); // => { spec: 'openai-compatible:llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1' }
+ * splitSpecUrl('anthropic:claude-haiku-4-5@20251001'); // => { spec: 'anthropic:claude-haiku-4-5@20251001' }
  */
 export function splitSpecUrl(arg: string): { spec: string; baseUrl?: string } {
   const m = arg.match(/^(.*?)@(https?:\/\/.*)$/i);

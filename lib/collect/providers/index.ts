@@ -18,7 +18,7 @@ export type { ModelSettings } from './model-settings';
 export { planProvider, type CreateProviderOptions } from './plan';
 
 /**
- * Builds the provider for a `provider:model` spec. Example: `createProvider('openai:gpt-5-mini')`
+ * Builds the provider for a `provider:model` spec. `createProvider('openai:gpt-5-mini')`
  * reads OPENAI_API_KEY; `createProvider('openai-compatible:llama3.1:8b', { baseUrl:
  * 'http://localhost:11434/v1' })` talks to Ollama with OPENAI_COMPATIBLE_API_KEY or a placeholder
  * (never OPENAI_API_KEY unless `model.api_key_env` names it). Throws InputError as `planProvider`.

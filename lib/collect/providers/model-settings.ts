@@ -145,7 +145,11 @@ export function resolveModelSettings(
  * — when the context window is known — at what the window leaves after the prompt (counted
  * conservatively at 3 characters per token). Throws a deterministic client_error ProviderError when
  * the prompt alone fills the window.
- * Example: requested 16,000, cap 8,192 → 8,192; window 8,192 and a 6,000-character prompt → 6,192.
+ * @example
+ * const model = { provider: 'openai', model: 'm' } as const;
+ * outputAllowance({ ...model, output_cap: 8192, context_window: null }, 16000, 100); // => 8192
+ * outputAllowance({ ...model, output_cap: null, context_window: 8192 }, 16000, 6000); // => 6192
+ * outputAllowance({ ...model, output_cap: null, context_window: 8192 }, 16000, 30000); // throws /the prompt \(~10000 tokens\) does not fit the context window of 8192/
  */
 export function outputAllowance(settings: Pick<ModelSettings, 'output_cap' | 'context_window' | 'provider' | 'model'>, requested: number, promptChars: number): number {
   let allowance = requested;
