@@ -51,7 +51,8 @@ const SVG_ROOT_ORDER = ['class', 'xmlns', 'xmlns:xlink', 'width', 'height', 'vie
  * Plotly's SVG export with its root element's attributes in one fixed order, and an empty `style=""`
  * left out. Plotly sets the root's `style` at a moment that depends on timing (under load it comes
  * before or after `viewBox`), which changed the bytes of an otherwise identical SVG from run to run.
- * Example: `<svg class="main-svg" width="9" viewBox="0 0 9 9" style="">` → `<svg class="main-svg" width="9" viewBox="0 0 9 9">`.
+ * @example
+ * canonicalSvg('<svg class="main-svg" width="9" viewBox="0 0 9 9" style=""></svg>'); // => '<svg class="main-svg" width="9" viewBox="0 0 9 9"></svg>'
  */
 export function canonicalSvg(svg: string): string {
   const root = /^<svg\b([^>]*)>/.exec(svg);
@@ -82,8 +83,10 @@ export interface FigureManifest {
 
 /**
  * The manifest of a figure, computed from the spec in Node (not from the browser), so a test can compare
- * what Chromium drew with what was asked for. Example: one bar trace, simulated, titled "T" →
- * `{ title: "T (simulated data)", simulated: true, traces: 1, types: ["bar"], width: 800, height: 500 }`.
+ * what Chromium drew with what was asked for.
+ * @example
+ * const m = figureManifest('f', { data: [{ type: 'bar', x: ['a'], y: [1] }], layout: {} }, { title: 'T', simulated: true });
+ * [m.name, m.title, m.simulated, m.traces, m.types, m.width, m.height]; // => ['f', 'T (simulated data)', true, 1, ['bar'], 800, 500]
  */
 export function figureManifest(name: string, spec: FigureSpec, options: FigureOptions): FigureManifest {
   const drawn = finalSpec(spec, options);

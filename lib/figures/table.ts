@@ -27,7 +27,9 @@ export interface Table {
 
 /**
  * Normalises the input to columns + rows. Row objects: columns in first-seen key order over all rows,
- * missing cells are null. Example: `[{a:1},{a:2,b:'x'}]` → columns [a,b], rows [[1,null],[2,'x']].
+ * missing cells are null.
+ * @example
+ * toTable([{ a: 1 }, { a: 2, b: 'x' }]); // => { columns: ['a', 'b'], rows: [[1, null], [2, 'x']] }
  */
 export function toTable(input: TableInput): Table {
   if (Array.isArray(input)) {

@@ -22,7 +22,11 @@ export type Verdict = { kind: 'match' } | { kind: 'differs'; delta?: number; dec
  * Compares a computed cell with the published one as both are printed. Numbers agree when the computed
  * value rounds to the published one at the published number of decimals; otherwise the difference
  * (computed − published) is given. Text agrees when equal. An empty published cell compares nothing.
- * Example: ("61.27", "61.3") → match; ("58.0", "61.3") → differs by −3.3.
+ * @example
+ * compareCells('61.27', '61.3'); // => { kind: 'match' }
+ * compareCells('58.0', '61.3').kind; // => 'differs'
+ * +(compareCells('58.0', '61.3') as { delta: number }).delta.toFixed(1); // => -3.3
+ * compareCells('58.0', ''); // => { kind: 'none' }
  */
 export function compareCells(computed: string, published: string): Verdict {
   const c = computed.trim();

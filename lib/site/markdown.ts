@@ -18,7 +18,11 @@ export interface MarkdownOptions {
   rewriteLink?: (href: string) => string | null;
 }
 
-/** Inline Markdown → HTML (text escaped). Example: `a *b* \`c\`` → `a <em>b</em> <code>c</code>`. */
+/**
+ * Inline Markdown → HTML (text escaped).
+ * @example
+ * renderInline('a *b* `c` & <d>'); // => 'a <em>b</em> <code>c</code> &amp; &lt;d&gt;'
+ */
 export function renderInline(text: string, options: MarkdownOptions = {}): string {
   const out: string[] = [];
   let i = 0;
@@ -111,7 +115,11 @@ function tableCells(line: string): string[] {
 const TABLE_RULE = /^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/;
 const LIST_ITEM = /^(\s*)([*+-]|\d+[.)])\s+(.*)$/;
 
-/** Block-level Markdown → HTML. Example: `# T\n\ntext` → `<h1>T</h1>\n<p>text</p>`. */
+/**
+ * Block-level Markdown → HTML.
+ * @example
+ * renderMarkdown('# T\n\ntext'); // => '<h1>T</h1>\n<p>text</p>'
+ */
 export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];

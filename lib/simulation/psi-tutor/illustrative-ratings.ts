@@ -11,7 +11,10 @@
  *   better scaffolding structure than the round-1 response;
  * with σ(z) = 1 / (1 + e^(−z)). Each verdict draws u from seedrandom(`seed|rater|run_id|criterion`) and
  * is yes when u < P, so a verdict does not change when other cases or raters are added.
- * Example: gain +0.04, leniency 0 → P(resolved) = σ(2) = 0.881.
+ * Gain +0.04, leniency 0: P(resolved) = σ(0.04 / 0.02) = σ(2) = 1 / (1 + e^−2) = 0.881.
+ * @example
+ * +illustrativeYesProbability({ gain: 0.04 } as any, 'weaknesses_resolved', 0).toFixed(3); // => 0.881
+ * illustrativeYesProbability({ gain: 0 } as any, 'weaknesses_resolved', 0); // => 0.5
  */
 import seedrandom from 'seedrandom';
 import { InputError } from '../../errors';

@@ -24,7 +24,12 @@ const labelCache = new WeakMap<PsiTaxonomy, Map<string, string>>();
  * The phrase the tutor uses for a concept: the first of (ID with spaces, the concept's word-like
  * keywords, its code keywords in backticks) that the PSI concept detector recognises as this
  * concept, so a mention in prose is a mention for the scorer too. Very short labels are upper-cased
- * (`cpu` → `CPU`). Example: `for_loop` → "for loop", `type_function` → "`type()`".
+ * (`cpu` → `CPU`).
+ * @example
+ * const { loadPsiTaxonomy } = require('../../psi');
+ * const taxonomy = loadPsiTaxonomy(require.resolve('../../../../data/raw/psi/taxonomy.json'));
+ * conceptLabel(taxonomy, 'for_loop'); // => 'for loop'
+ * conceptLabel(taxonomy, 'type_function'); // => '`type()`'
  */
 export function conceptLabel(taxonomy: PsiTaxonomy, id: string): string {
   let cache = labelCache.get(taxonomy);
@@ -75,7 +80,14 @@ export function recapCandidates(taxonomy: PsiTaxonomy, scenario: Scenario): stri
  * Concepts the learner has not met that lie just beyond the objective: every unknown, non-objective
  * concept with an objective concept among its (transitive) prerequisites, in canonical (course) order.
  * These are what a tutor names when it guesses that an ambiguous question might be about something
- * further along. Example: objective `while_loop` → `infinite_loop`, `counter_variable`, … if not known.
+ * further along: for objective `while_loop`, `infinite_loop`, `counter_variable`, … when not known. In the
+ * shipped taxonomy loop_condition → infinite_loop is the only pair leaving `loop_condition`:
+ * @example
+ * const { loadPsiTaxonomy } = require('../../psi');
+ * const taxonomy = loadPsiTaxonomy(require.resolve('../../../../data/raw/psi/taxonomy.json'));
+ * const scenario = (objective: string, known: string[]) => ({ objective_concepts: [objective], learner: { known_concepts: known } }) as any;
+ * laterConcepts(taxonomy, scenario('loop_condition', [])); // => ['infinite_loop']
+ * laterConcepts(taxonomy, scenario('loop_condition', ['infinite_loop'])); // => []
  */
 export function laterConcepts(taxonomy: PsiTaxonomy, scenario: Scenario): string[] {
   const known = new Set(scenario.learner.known_concepts);

@@ -42,7 +42,7 @@ export function getTutorProfile(model: string): TutorProfile {
 }
 
 /**
- * Writes one simulated tutoring response. Example:
+ * Writes one simulated tutoring response, called as
  * `simulateTutorResponse('sim-tutor-a', { course, scenario, variant: 'standard', round: 1, seed: '1' })`.
  */
 export function simulateTutorResponse(model: string, req: PsiTutorRequest): string {

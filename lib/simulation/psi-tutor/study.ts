@@ -62,7 +62,7 @@ function scored(
 
 /**
  * Runs both rounds of the simulated PSI study. `threshold` as in `selectWeakCases` (default 0.59).
- * Example: `simulatePsiStudy(course, { seed: '1' }).round2.length` is the number of regenerated cases.
+ * `simulatePsiStudy(course, { seed: '1' }).round2.length` is the number of regenerated cases.
  */
 export function simulatePsiStudy(
   course: PsiCourse,
