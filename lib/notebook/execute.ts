@@ -197,8 +197,7 @@ export class NotebookSession {
     process.on('uncaughtException', onAsyncError);
     try {
       process.chdir(cwd);
-      for (let i = 0; i < cells.length; i++) {
-        const cell = cells[i]!;
+      for (const [i, cell] of cells.entries()) {
         const source = cellSource(cell);
         if (cell.cell_type !== 'code' || source.trim() === '') continue;
         const outputs = collector.startCell();

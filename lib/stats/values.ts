@@ -8,8 +8,7 @@ import { InputError } from '../errors';
 /** Throws an InputError naming `what` and the offending index unless `values` is non-empty and all finite. */
 export function assertFiniteValues(values: readonly number[], what: string): void {
   if (values.length === 0) throw new InputError(`${what}: no values`, { item: what });
-  for (let i = 0; i < values.length; i += 1) {
-    const v = values[i]!;
+  for (const [i, v] of values.entries()) {
     if (!Number.isFinite(v)) throw new InputError(`${what}: value ${i} is ${v}, expected a finite number`, { item: `${what}[${i}]` });
   }
 }
