@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { collectKst, type CollectParams } from '../../lib/collect/collect';
-import { isOsError } from '../../lib/collect/os-error';
+import { isOsError } from '../../lib/io/os-error';
 import { collectPsi } from '../../lib/collect/psi-study';
 import { readCompleted } from '../../lib/collect/store';
 import type { Provider } from '../../lib/collect/providers/types';

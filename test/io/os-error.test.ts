@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
-import { isOsError, osErrorMessage, osInputError } from '../../lib/collect/os-error';
+import { isOsError, osErrorMeaning, osErrorMessage, osInputError } from '../../lib/io/os-error';
 
 const osError = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 
@@ -71,4 +71,10 @@ test('osInputError is an InputError naming the file, with the same one-line mess
   assert.ok(err instanceof InputError);
   assert.equal(err.message, 'cannot write /ro/attempts.jsonl: EACCES (permission denied); fix it, then resume with: kstbench collect --out /ro');
   assert.deepEqual(err.where, { file: '/ro/attempts.jsonl' });
+});
+
+test('osErrorMeaning: the words for a known code, the code itself for an unknown one', () => {
+  assert.equal(osErrorMeaning('ENOSPC'), 'no space left on the device');
+  assert.equal(osErrorMeaning('ENOTDIR'), 'a path component is a file, not a directory');
+  assert.equal(osErrorMeaning('EWHATEVER'), 'EWHATEVER');
 });
