@@ -29,7 +29,6 @@ Options:
 
 
 export const command: Command = {
-  summary: 'score responses and write Tables 1, 3, 4, contrasts and order agreement (CSV)',
   help,
   async run(argv) {
     const parsed = parseOptions(

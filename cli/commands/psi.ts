@@ -99,7 +99,6 @@ function help(): string {
 }
 
 export const command: Command = {
-  summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',
   get help() {
     return help();
   },

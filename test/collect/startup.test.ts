@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTinyDomains } from './helpers';
 
@@ -29,16 +29,22 @@ const heavy = ${JSON.stringify(HEAVY)};
 process.on('exit', () => {
   const keys = Object.keys(require.cache).map((k) => k.split('\\\\').join('/'));
   const loaded = Object.entries(heavy).filter(([dir]) => keys.some((k) => k.includes('/node_modules/' + dir + '/'))).map(([, name]) => name);
-  writeFileSync(process.env.KSTBENCH_STARTUP_REPORT, JSON.stringify({ modules: keys.length, loaded }));
+  const commands = keys.filter((k) => k.includes('/dist/cli/commands/')).map((k) => k.replace(/^.*\\/dist\\/cli\\/commands\\//, '')).sort();
+  const collector = keys.some((k) => k.includes('/dist/lib/collect/'));
+  writeFileSync(process.env.KSTBENCH_STARTUP_REPORT, JSON.stringify({ modules: keys.length, loaded, commands, collector }));
 });
 `;
 
 interface StartupReport {
   modules: number;
   loaded: string[];
+  /** dist/cli/commands/*.js files in require.cache. */
+  commands: string[];
+  /** Whether any dist/lib/collect module was loaded. */
+  collector: boolean;
 }
 
-function withReporter(args: string[], cwd = ROOT): { status: number | null; stderr: string; report: StartupReport } {
+function withReporter(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string; report: StartupReport } {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'kstbench.js')), 'run `npm run build` before this test');
   const dir = tempDir('kstbench-startup-');
   const reporter = join(dir, 'reporter.js');
@@ -50,15 +56,28 @@ function withReporter(args: string[], cwd = ROOT): { status: number | null; stde
     env: { ...process.env, NODE_OPTIONS: `--require ${reporter}`, KSTBENCH_STARTUP_REPORT: reportFile, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
   });
   assert.ok(existsSync(reportFile), `the reporter wrote nothing (exit ${run.status}): ${run.stderr}`);
-  return { status: run.status, stderr: run.stderr, report: JSON.parse(readFileSync(reportFile, 'utf8')) as StartupReport };
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, report: JSON.parse(readFileSync(reportFile, 'utf8')) as StartupReport };
 }
 
 const CLI = join(ROOT, 'bin', 'kstbench.js');
 
-test('kstbench --help loads no SDK, TensorFlow, danfojs or browser', () => {
+test('kstbench --help loads no command module, SDK, TensorFlow, danfojs or browser', () => {
   const run = withReporter([CLI, '--help']);
   assert.equal(run.status, 0, run.stderr);
-  assert.ok(run.report.modules > 50, `the reporter saw the CLI's modules (${run.report.modules})`);
+  assert.match(run.stdout, /^  collect {6}collect model responses/m);
+  assert.ok(run.report.modules >= 3, `the reporter saw the CLI's own modules (${run.report.modules})`);
+  assert.deepEqual(run.report.loaded, []);
+  assert.deepEqual(run.report.commands, []);
+  assert.equal(run.report.collector, false);
+});
+
+test('kstbench fringe loads its own command module and not the collector', () => {
+  const domains = writeTinyDomains();
+  const domain = join(domains, readdirSync(domains).sort()[0]!);
+  const run = withReporter([CLI, 'fringe', '--domain', domain, '--state', '']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.report.commands, ['fringe.js']);
+  assert.equal(run.report.collector, false);
   assert.deepEqual(run.report.loaded, []);
 });
 
