@@ -18,7 +18,8 @@ import { loadPublishedPsi } from '../../lib/records/published-psi';
 import type { ClaimEntry } from '../../lib/records/published-claims';
 import { KST_REBUILDS, kstClaimRows } from '../../lib/claims/kst';
 import { PSI_REBUILDS, psiClaimRows } from '../../lib/claims/psi';
-import { claimsCoverage, type ClaimRow } from '../../lib/claims/ledger';
+import { claimsCoverage, claimsCoverageTable, evaluateClaims, type ClaimRow } from '../../lib/claims/ledger';
+import { claims, doc, values } from './claim-fixture';
 import { CLAIM_STATUSES } from '../../lib/claims/rule';
 import { simulationGap, simulationGapPrefixes } from '../../lib/claims/simulation-gaps';
 
@@ -136,4 +137,27 @@ test('the claim tables written by the notebooks carry exactly the statuses the r
     assert.ok(line, `claim ${r.id}: in no claims table of data/processed/tables (re-run npm run reproduce)`);
     assert.match(line, new RegExp(`,${r.status},(note \\d+)?$`), `claim ${r.id}: the table says ${line}, the rule says ${r.status}`);
   }
+});
+
+test('evaluateClaims: printed and computed side by side, the rule decides, a reason replaces a status', () => {
+  const rows = evaluateClaims(doc, claims, values, true);
+  assert.deepEqual(rows.map((r) => [r.id, r.printed, r.computed, r.status]), [
+    ['kst.table3.P0.exact', '61.3', '61.00', 'differs-simulated'],
+    ['kst.table4.x.P0.rank', '4', '4', 'match'],
+    ['kst.models.p2-above-p1', 'yes', 'yes', 'match'],
+    ['kst.collection.cost', '4', '', 'not rebuildable'],
+  ]);
+  assert.match(rows[0]!.note, /calibrated per profile and condition/);
+  assert.equal(rows[3]!.note, 'needs the bills');
+  assert.throws(() => evaluateClaims(doc, claims, new Map(), true), /claim kst\.table3\.P0\.exact: its counterpart computed no value/);
+  // Not simulated: the same difference is a real one.
+  assert.equal(evaluateClaims(doc, claims, values, false)[0]!.status, 'differs');
+});
+
+test('the coverage table for a report links each claim to its notebook cell', () => {
+  const [first, , , last] = claimsCoverageTable(evaluateClaims(doc, claims, values, true));
+  assert.equal(first!.notebook, '04-x.ipynb');
+  assert.equal(first!.cell, 'claims-x');
+  assert.equal(first!.anchor, '04-x.ipynb#claims-x');
+  assert.equal(last!.anchor, null);
 });
