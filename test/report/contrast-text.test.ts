@@ -55,3 +55,11 @@ test('describeContrast: negative F1 contrast is descriptive; null and zero estim
   assert.match(describeContrast(row({ estimate: 0, ci_low: 0, ci_high: 0, states: 1 })), /P1 and P0 had the same exact-set accuracy, averaged over 1 knowledge state\./);
   assert.match(describeContrast(row({ estimate: -0.0001 })), /less than 0\.05 percentage points .*\(P1 lower\)/);
 });
+
+test('describeContrast: the alpha option moves the line, and is printed as the paper prints it', () => {
+  // p_holm = .03: below .05, not below .01.
+  assert.match(describeContrast(row({ p_holm: 0.03 })), /p = \.0300 is below \.05: evidence/);
+  assert.match(describeContrast(row({ p_holm: 0.03 }), { alpha: 0.01 }), /p = \.0300 is not below \.01: no clear evidence/);
+  // The interval [-3.2, 6.3] includes zero while p < .05: flagged as pointing different ways.
+  assert.match(describeContrast(row({ p_holm: 0.03 })), /point different ways/);
+});

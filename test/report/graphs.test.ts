@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadDomainDir } from '../../lib/kst';
 import { analyzeGraph, graphSummaryBy } from '../../lib/analysis/graphs';
-import { graphRowsTable, graphSummaryTable, graphVerdictSpec } from '../../lib/report/graphs';
+import { graphRowsTable, graphSummaryTable, graphVerdictSpec, idSetCell } from '../../lib/report/graphs';
 
 const ROOT = join(__dirname, '..', '..');
 const fixture = join(ROOT, 'test', 'fixtures', 'analyze');
@@ -39,4 +39,10 @@ test('graph tables: flat per-response rows and the summary in percent', () => {
   const spec = graphVerdictSpec(summary, { title: 'P1' });
   assert.deepEqual(spec.data.map((t) => t['x']), [[50], [50], [0]]);
   assert.equal(graphRowsTable([{ ...row, pairs: [], recommended: [] }])[0]!.returned_pairs, '∅');
+});
+
+test('idSetCell: IDs space-separated, the empty set as ∅', () => {
+  assert.equal(idSetCell([]), '∅');
+  assert.equal(idSetCell(['A']), 'A');
+  assert.equal(idSetCell(['A', 'C']), 'A C');
 });
