@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../lib/errors';
+import { isOsError, osErrorMessage } from '../lib/collect/os-error';
 
 /** A mistake in how the command was called (unknown flag, missing required option). Exit code 2. */
 export class UsageError extends Error {
@@ -62,6 +63,11 @@ export function reportError(command: string, err: unknown): number {
   }
   if (err instanceof InputError) {
     process.stderr.write(`kstbench ${command}: ${err.message}\n`);
+    return 1;
+  }
+  // A full disk, a read-only folder, --out under a file: one line naming the path, not a stack.
+  if (isOsError(err)) {
+    process.stderr.write(`kstbench ${command}: ${osErrorMessage(err)}\n`);
     return 1;
   }
   process.stderr.write(`kstbench ${command}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -66,3 +66,15 @@ test('analyze: an empty responses file is exit 1, not a set of empty tables', ()
   assert.match(r.stderr, /responses\.jsonl: no responses/);
   assert.equal(existsSync(r.out), false);
 });
+
+test('analyze --out under a file: one line naming the path and ENOTDIR, exit 1, no stack, nothing written', () => {
+  const dir = tempDir();
+  const responses = join(dir, 'responses.jsonl');
+  writeFileSync(responses, `${JSON.stringify(good)}\n`);
+  const file = join(dir, 'a-file');
+  writeFileSync(file, 'x');
+  const r = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', join(file, 'out'), '--boot', '10', '--perm', '10']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr, `kstbench analyze: cannot write ${join(file, 'out')}: ENOTDIR (a path component is a file, not a directory)\n`);
+  assert.deepEqual(readdirSync(dir).sort(), ['a-file', 'responses.jsonl']);
+});
