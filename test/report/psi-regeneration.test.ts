@@ -57,3 +57,7 @@ test('Table V carries the printed changes (from the regeneration pairs)', () => 
   const shift = (measure: 'psi' | 'kd' | 'tv' | 'sd' | 'ef' | 'cl' | 'ra', before: number, after: number) => ({ measure, before, after, change: after - before });
   const t5 = table5Comparison([shift('psi', 0.52, 0.57), shift('sd', 0.1, 0.4), shift('ef', 0.3, 0.3), shift('cl', 0.99, 1)], published);
   assertRowNear(t5[0], { measure: 'PSI', before: 0.52, 'before (paper)': NOT_PRINTED, after: 0.57, 'after (paper)': NOT_PRINTED, change: 0.05, 'change (paper)': 0.049 });
+  assertRowNear(t5[1], { measure: 'SD', before: 0.1, 'before (paper)': 0.073, after: 0.4, 'after (paper)': 0.345, change: 0.3, 'change (paper)': 0.272 });
+  assert.equal(t5[2]!['change (paper)'], 0);
+  assert.equal(t5[3]!['change (paper)'], NOT_PRINTED);
+});
