@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { ensureDir } from './dirs';
 
 /**
  * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
@@ -34,7 +35,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
   const staged: Array<{ tmp: string; path: string }> = [];
   try {
     for (const { path, data } of files) {
-      mkdirSync(dirname(path), { recursive: true });
+      ensureDir(dirname(path));
       const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
       staged.push({ tmp, path });
       let fd: number;
