@@ -3,3 +3,5 @@ export { readJsonl } from './jsonl';
 export { escapeHtml } from './html';
 export { checkJson, parseJsonFile, parseJsonl, zodPathItem } from './json';
 export type { JsonlLine, ParsedJsonl } from './json';
+export { ensureDir } from './dirs';
+export { isOsError, osErrorMeaning, osErrorMessage, osInputError } from './os-error';
