@@ -1,18 +1,27 @@
+import { command as analyze } from './commands/analyze';
+import { command as collect } from './commands/collect';
+import { command as exportCommand } from './commands/export';
+import { command as fringe } from './commands/fringe';
+import { command as importCommand } from './commands/import';
+import { command as psi } from './commands/psi';
+import { command as sample } from './commands/sample';
+import { command as space } from './commands/space';
 import { reportError, type Command } from './common';
 
 /**
- * The `kstbench` command: a thin dispatcher over lib/. Each subcommand is a module in cli/commands/
- * loaded on demand, so `kstbench fringe` never loads the collector's SDKs or danfojs.
+ * The `kstbench` command: a thin dispatcher over lib/. Every subcommand module is imported here; the
+ * heavy packages load only where they are used (the model SDKs at a live provider's first use), so
+ * `kstbench --help` or `kstbench fringe` loads neither SDK nor danfojs (test/collect/startup.test.ts).
  */
-const commands: Record<string, () => Command> = {
-  space: () => require('./commands/space').command,
-  fringe: () => require('./commands/fringe').command,
-  sample: () => require('./commands/sample').command,
-  import: () => require('./commands/import').command,
-  export: () => require('./commands/export').command,
-  analyze: () => require('./commands/analyze').command,
-  collect: () => require('./commands/collect').command,
-  psi: () => require('./commands/psi').command,
+const commands: Record<string, Command> = {
+  space,
+  fringe,
+  sample,
+  import: importCommand,
+  export: exportCommand,
+  analyze,
+  collect,
+  psi,
 };
 
 /** Registers a subcommand (used by later modules; keeps the table in one place). */
@@ -21,15 +30,7 @@ export function commandNames(): string[] {
 }
 
 function usage(): string {
-  const lines = Object.keys(commands).map((name) => {
-    let summary = '';
-    try {
-      summary = commands[name]!().summary;
-    } catch {
-      summary = '(unavailable in this build)';
-    }
-    return `  ${name.padEnd(12)} ${summary}`;
-  });
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`);
   return [
     'Usage: kstbench <command> [options]',
     '',
@@ -50,13 +51,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage());
     return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) {
+  const command = commands[name];
+  if (!command) {
     process.stderr.write(`kstbench: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
   try {
-    return await load().run(rest);
+    return await command.run(rest);
   } catch (err) {
     return reportError(name, err);
   }
