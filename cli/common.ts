@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../lib/errors';
+import { isOsError, osErrorMessage } from '../lib/io/os-error';
 
 /** A mistake in how the command was called (unknown flag, missing required option). Exit code 2. */
 export class UsageError extends Error {
@@ -54,16 +55,33 @@ export function intOption(values: Record<string, unknown>, name: string, fallbac
   return Number(v);
 }
 
-/** Maps an error thrown by a command to its exit code and message on stderr. */
-export function reportError(command: string, err: unknown): number {
-  if (err instanceof UsageError) {
-    process.stderr.write(`kstbench ${command}: ${err.message}\nRun 'kstbench ${command} --help' for usage.\n`);
+/**
+ * The exit code for an error that ended a command or script, after printing it on one line prefixed
+ * by `who`: bad input and OS errors (a full disk, an --out under a file) exit 1, usage mistakes 2
+ * (followed by `usageHint`). Returns null for anything else: a bug, which the caller reports with its
+ * stack. The scripts in scripts/ share it, so `npm run report` and `kstbench` read alike.
+ */
+export function expectedFailure(who: string, err: unknown, usageHint: string): number | null {
+  const parseArgsError = err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+  if (err instanceof UsageError || parseArgsError) {
+    process.stderr.write(`${who}: ${(err as Error).message}\n${usageHint}`);
     return 2;
   }
   if (err instanceof InputError) {
-    process.stderr.write(`kstbench ${command}: ${err.message}\n`);
+    process.stderr.write(`${who}: ${err.message}\n`);
     return 1;
   }
+  if (isOsError(err)) {
+    process.stderr.write(`${who}: ${osErrorMessage(err)}\n`);
+    return 1;
+  }
+  return null;
+}
+
+/** Maps an error thrown by a command to its exit code and message on stderr. */
+export function reportError(command: string, err: unknown): number {
+  const code = expectedFailure(`kstbench ${command}`, err, `Run 'kstbench ${command} --help' for usage.\n`);
+  if (code !== null) return code;
   process.stderr.write(`kstbench ${command}: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
   return 1;
 }

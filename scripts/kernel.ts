@@ -11,6 +11,7 @@
  * ~/.local/share/jupyter) and in every `$JUPYTER_PATH` entry; `--prefix DIR` writes
  * DIR/share/jupyter/kernels/NAME, for use with JUPYTER_PATH=DIR/share/jupyter.
  */
+import { expectedFailure } from '../cli/common';
 import { spawnSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,19 +101,8 @@ export function main(argv: string[]): number {
     else if (process.getuid?.() === 0) process.stdout.write('(running as root: installed for root only, not machine-wide)\n');
     return 0;
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`kernel: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`kernel: ${err.message}\n\n${HELP}`);
-      return 2;
-    }
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code && /^E[A-Z]+$/.test(code)) {
-      process.stderr.write(`kernel: ${(err as Error).message}\n`);
-      return 1;
-    }
+    const code = expectedFailure('kernel', err, `\n${HELP}`);
+    if (code !== null) return code;
     throw err;
   }
 }

@@ -9,6 +9,7 @@
  * re-run must rebuild it byte for byte); it carries a fingerprint of its sources instead.
  * `--stamp-commit` adds `git rev-parse HEAD` for a copy published elsewhere.
  */
+import { expectedFailure } from '../cli/common';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -161,19 +162,8 @@ export function main(argv: string[]): number {
     process.stdout.write(`wrote ${shown}/ (${files.size} files); open ${shown}/index.html\n`);
     return 0;
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`report: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`report: ${err.message}\n\n${HELP}`);
-      return 2;
-    }
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code && /^E[A-Z]+$/.test(code)) {
-      process.stderr.write(`report: ${(err as Error).message}\n`);
-      return 1;
-    }
+    const code = expectedFailure('report', err, `\n${HELP}`);
+    if (code !== null) return code;
     throw err;
   }
 }

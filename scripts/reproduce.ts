@@ -10,6 +10,7 @@
  * the recorded error is written to tmp/failed-notebooks/ (the committed notebook is left alone), and
  * the exit code is 1.
  */
+import { expectedFailure } from '../cli/common';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -180,14 +181,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (err) {
-    if (err instanceof InputError) {
-      process.stderr.write(`reproduce: ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`reproduce: ${err.message}\n\n${HELP}`);
-      return 2;
-    }
+    const code = expectedFailure('reproduce', err, `\n${HELP}`);
+    if (code !== null) return code;
     throw err;
   } finally {
     session?.close();

@@ -2,7 +2,7 @@ import { CONDITIONS } from '../../lib/conditions';
 import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
 import type { EngineResult } from '../../lib/collect/lifecycle';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
-import { isOsError, osErrorMessage } from '../../lib/collect/os-error';
+import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { PreflightError } from '../../lib/collect/preflight';
 import { createProgress } from '../../lib/collect/progress';
 import { intOption, parseOptions, required, UsageError, type Command } from '../common';

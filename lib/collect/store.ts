@@ -3,7 +3,6 @@ import {
   existsSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   linkSync,
   readFileSync,
@@ -15,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
+import { ensureDir } from '../io/dirs';
 
 /**
  * Append-only JSON Lines files for the collector's audit trail.
@@ -96,7 +96,7 @@ export function repairTail(file: string, tornFile: string): TailRepair {
 
 /** Appends one line (newline added) with a single write and fsync. For occasional use; see Appender. */
 export function appendLine(file: string, line: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  ensureDir(dirname(file));
   const fd = openSync(file, 'a');
   try {
     writeSync(fd, Buffer.from(`${line}\n`, 'utf8'));
@@ -125,7 +125,7 @@ export class Appender {
     readonly file: string,
     private readonly transform: (line: string) => string = (line) => line,
   ) {
-    mkdirSync(dirname(file), { recursive: true });
+    ensureDir(dirname(file));
     this.fd = openSync(file, 'a');
   }
 
@@ -264,7 +264,7 @@ export function readCompleted(
  * over the lock in one step. A takeover file whose creator died is itself replaced the same way.
  */
 export function acquireLock(lockFile: string, pid = process.pid): () => void {
-  mkdirSync(dirname(lockFile), { recursive: true });
+  ensureDir(dirname(lockFile));
   const token = `${pid} ${randomBytes(8).toString('hex')}`;
   const privateFile = (tag: string) => `${lockFile}.${tag}.${pid}.${randomBytes(4).toString('hex')}`;
   const writePrivate = (tag: string): string => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { woffToSfnt } from './woff';
+import { ensureDir } from '../io/dirs';
 
 /**
  * One headless Chromium (the pinned npm build, never a downloaded one) shared by all figure exports of a process:
@@ -120,7 +121,7 @@ async function unpackBundled(version: string): Promise<string> {
     }
     return dir;
   }
-  mkdirSync(dirname(dir), { recursive: true });
+  ensureDir(dirname(dir));
   const staging = mkdtempSync(`${dir}.partial-`);
   const savedTmp = process.env['TMPDIR'];
   try {

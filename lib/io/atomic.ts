@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { ensureDir } from './dirs';
 
 /**
  * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
@@ -18,7 +19,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
   const staged: Array<{ tmp: string; path: string }> = [];
   try {
     for (const { path, data } of files) {
-      mkdirSync(dirname(path), { recursive: true });
+      ensureDir(dirname(path));
       const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
       staged.push({ tmp, path });
       const fd = openSync(tmp, 'w');

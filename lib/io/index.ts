@@ -2,3 +2,5 @@ export { writeFileAtomic, writeFilesAtomic } from './atomic';
 export { readJsonl } from './jsonl';
 export { checkJson, parseJsonFile, parseJsonl, zodPathItem } from './json';
 export type { JsonlLine, ParsedJsonl } from './json';
+export { ensureDir } from './dirs';
+export { isOsError, osErrorMeaning, osErrorMessage, osInputError } from './os-error';

@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../errors';
+import { ensureDir, osErrorMeaning } from '../io';
 
 /**
  * A streaming counterpart of lib/io's writeFileAtomic for outputs too large for one string (a space
@@ -16,14 +17,15 @@ export interface FileSink {
 
 function osError(path: string, err: unknown): never {
   const code = (err as NodeJS.ErrnoException).code;
-  throw new InputError(`${path}: cannot write (${code ?? (err as Error).message})`, { file: path });
+  const why = code ? `${code} (${osErrorMeaning(code)})` : (err as Error).message;
+  throw new InputError(`cannot write ${path}: ${why}`, { file: path });
 }
 
 export function openFileSink(path: string): FileSink {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   let fd: number;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    ensureDir(dirname(path));
     fd = openSync(tmp, 'w');
   } catch (err) {
     osError(path, err);

@@ -198,7 +198,20 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
   if (cycle) {
     throw new InputError(`${where}: prerequisite cycle ${cycle.join(' -> ')}`, { file, item: cycle[0] });
   }
-  const domain: Domain = {
+  return assembleDomain(data, { components, ids, index, prerequisites, form: 'prerequisites', quasiOrdinal: true, notions: [] }, file);
+}
+
+/**
+ * The one place a Domain object is put together, so both structure forms give the same key order
+ * (anything that serializes a domain sees one shape): the file's header fields, then what was derived.
+ */
+function assembleDomain(
+  data: DomainFile,
+  derived: Omit<Domain, 'id' | 'title' | 'source' | 'file'>,
+  file: string | undefined,
+): Domain {
+  const { components, ids, index, prerequisites, form, quasiOrdinal, basis, notions } = derived;
+  return {
     id: data.id,
     title: data.title,
     source: data.source,
@@ -206,12 +219,12 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
     ids,
     index,
     prerequisites,
-    form: 'prerequisites',
-    quasiOrdinal: true,
-    notions: [],
+    form,
+    quasiOrdinal,
+    ...(basis !== undefined ? { basis } : {}),
+    notions,
+    ...(file !== undefined ? { file } : {}),
   };
-  if (file !== undefined) domain.file = file;
-  return domain;
 }
 
 /** Basis bitsets of the domains built from basis/states/surmise, for compileStructure. */
@@ -237,20 +250,7 @@ function buildFromSets(
   const quasiOrdinal = notions.length === 0 && isQuasiOrdinalBasis(model);
   const prerequisites = derivedCoverPairs(model).map(([p, q]) => [ids[p]!, ids[q]!] as const);
   const basis = bits.map((b) => ids.filter((_, i) => (b[i >>> 5]! & (1 << (i & 31))) !== 0));
-  const domain: Domain = {
-    id: data.id,
-    title: data.title,
-    source: data.source,
-    components,
-    ids,
-    index,
-    prerequisites,
-    form,
-    quasiOrdinal,
-    basis,
-    notions,
-  };
-  if (file !== undefined) domain.file = file;
+  const domain = assembleDomain(data, { components, ids, index, prerequisites, form, quasiOrdinal, basis, notions }, file);
   basisBitsOf.set(domain, bits);
   return domain;
 }

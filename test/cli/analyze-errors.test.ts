@@ -66,3 +66,22 @@ test('analyze: an empty responses file is exit 1, not a set of empty tables', ()
   assert.match(r.stderr, /responses\.jsonl: no responses/);
   assert.equal(existsSync(r.out), false);
 });
+
+test('analyze: --out under a regular file is one line naming the path and the OS code, exit 1, no stack', () => {
+  const dir = tempDir();
+  const blocker = join(dir, 'a-file');
+  writeFileSync(blocker, 'x');
+  const r = runWith([JSON.stringify(good)]);
+  const again = kstbench(['analyze', '--domains', domains, '--responses', r.responses, '--out', join(blocker, 'out'), '--boot', '10', '--perm', '10']);
+  assert.equal(again.code, 1, again.stderr);
+  assert.equal(again.stderr, `kstbench analyze: cannot write ${join(blocker, 'out')}: ENOTDIR (a path component is a file, not a directory)\n`);
+  assert.deepEqual(readdirSync(dir), ['a-file']);
+});
+
+test('analyze: --out inside /proc fails at once with ENOENT instead of hanging in mkdir', () => {
+  // Node's recursive mkdir loops forever on /proc; the CLI must end, quickly and with the path named.
+  const r = runWith([JSON.stringify(good)]);
+  const stuck = kstbench(['analyze', '--domains', domains, '--responses', r.responses, '--out', '/proc/kstbench-out', '--boot', '10', '--perm', '10'], { timeoutMs: 20_000 });
+  assert.equal(stuck.code, 1, `exit ${stuck.code} (null means it was killed after 20 s): ${stuck.stderr}`);
+  assert.equal(stuck.stderr, 'kstbench analyze: cannot write /proc/kstbench-out: ENOENT (no such file or directory)\n');
+});

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { collectKst, type CollectParams } from '../../lib/collect/collect';
 import { CircuitBreaker } from '../../lib/collect/circuit-breaker';
-import { isOsError, osErrorMessage } from '../../lib/collect/os-error';
+import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { collectPsi } from '../../lib/collect/psi-study';
 import { AdaptiveLimiter, TokenBudget } from '../../lib/collect/rate-limit';
 import { readCompleted } from '../../lib/collect/store';

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 export const ROOT = join(__dirname, '..', '..');
 
 /** Runs the built CLI (`bin/kstbench.js`, requires `npm run build`) and captures its output. */
-export function kstbench(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}) {
+export function kstbench(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}) {
   const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
     input: options.input,
+    timeout: options.timeoutMs,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -1,10 +1,10 @@
 import { InputError } from '../errors';
 
 /**
- * Operating-system failures of the collector's files (a full disk, a read-only directory, --out
- * pointing at a file) as one line naming the path, instead of "internal error" with a stack.
- * Nothing the collector writes is half-done by them: every record is one append and run.json is
- * replaced atomically, so the run resumes once the cause is fixed.
+ * Operating-system failures (a full disk, a read-only directory, an output path under a file) as one
+ * line naming the path and what the code means, instead of "internal error" with a stack. Every
+ * command and script reports them through this file; the writers in this folder stage and rename, so
+ * such a failure leaves no half-written output behind.
  */
 
 const MEANING: Record<string, string> = {
@@ -20,6 +20,11 @@ const MEANING: Record<string, string> = {
   EMFILE: 'too many open files',
 };
 
+/** What an OS error code means, in words ("no space left on the device"); the code itself when unknown. */
+export function osErrorMeaning(code: string): string {
+  return MEANING[code] ?? code;
+}
+
 /** True for a Node.js system error carrying one of the codes above. */
 export function isOsError(err: unknown): err is NodeJS.ErrnoException {
   const e = err as NodeJS.ErrnoException | null;
@@ -34,7 +39,7 @@ export function osErrorMessage(err: NodeJS.ErrnoException, resumeCommand?: strin
   const verb = /^(open|write|mkdir|rename|link|fsync|ftruncate|unlink|copyfile)/.test(err.syscall ?? '') ? 'write' : 'read';
   const where = err.path ?? (err as { dest?: string }).dest ?? '(unknown path)';
   const hint = resumeCommand ? `; fix it, then resume with: ${resumeCommand}` : '';
-  return `cannot ${verb} ${where}: ${err.code} (${MEANING[err.code!]})${hint}`;
+  return `cannot ${verb} ${where}: ${err.code} (${osErrorMeaning(err.code ?? '')})${hint}`;
 }
 
 /** The OS error as an InputError (the CLI prints its message on one line and exits 1). */
