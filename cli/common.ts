@@ -9,8 +9,6 @@ export class UsageError extends Error {
 
 /** What every subcommand module exports. Modules are loaded lazily so that a command pulls in only what it uses. */
 export interface Command {
-  /** One line for `kstbench --help`. */
-  summary: string;
   /** Full text for `kstbench <command> --help`. */
   help: string;
   /** Runs the command; resolves to the process exit code (0 ok, 1 bad input, 2 usage). */

@@ -1,18 +1,45 @@
 import { reportError, type Command } from './common';
 
 /**
- * The `kstbench` command: a thin dispatcher over lib/. Each subcommand is a module in cli/commands/
- * loaded on demand, so `kstbench fringe` never loads the collector's SDKs or danfojs.
+ * The `kstbench` command: a thin dispatcher over lib/. A subcommand's module is imported only when it
+ * runs (the one dynamic import in cli/, so the table below is the only place a command is named), and
+ * the heavy packages load only where they are used (the model SDKs at a live provider's first use):
+ * `kstbench --help` loads no command and `kstbench fringe` neither the collector, an SDK nor danfojs
+ * (test/collect/startup.test.ts).
  */
-const commands: Record<string, () => Command> = {
-  space: () => require('./commands/space').command,
-  fringe: () => require('./commands/fringe').command,
-  sample: () => require('./commands/sample').command,
-  import: () => require('./commands/import').command,
-  export: () => require('./commands/export').command,
-  analyze: () => require('./commands/analyze').command,
-  collect: () => require('./commands/collect').command,
-  psi: () => require('./commands/psi').command,
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  space: {
+    summary: 'stream every knowledge state with its outer fringe (JSON Lines or SRBT); --count, --check',
+    load: async () => (await import('./commands/space')).command,
+  },
+  fringe: {
+    summary: 'outer fringe (admissible next steps) of one state (JSON)',
+    load: async () => (await import('./commands/fringe')).command,
+  },
+  sample: {
+    summary: 'seeded sample of knowledge states, as the state-sample file collect --states reads',
+    load: async () => (await import('./commands/sample')).command,
+  },
+  import: {
+    summary: 'import a kstIO structure file (matrix, KST, SRBT, CSV, surmise CSV) as a domain file',
+    load: async () => (await import('./commands/import')).command,
+  },
+  export: {
+    summary: 'export a domain as a kstIO file (basis, space, relation, surmise function, items)',
+    load: async () => (await import('./commands/export')).command,
+  },
+  analyze: {
+    summary: 'score responses and write Tables 1, 3, 4, contrasts and order agreement (CSV)',
+    load: async () => (await import('./commands/analyze')).command,
+  },
+  collect: {
+    summary: 'collect model responses for every state × condition × model × order (resumable, audited)',
+    load: async () => (await import('./commands/collect')).command,
+  },
+  psi: {
+    summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',
+    load: async () => (await import('./commands/psi')).command,
+  },
 };
 
 /** Registers a subcommand (used by later modules; keeps the table in one place). */
@@ -21,15 +48,7 @@ export function commandNames(): string[] {
 }
 
 function usage(): string {
-  const lines = Object.keys(commands).map((name) => {
-    let summary = '';
-    try {
-      summary = commands[name]!().summary;
-    } catch {
-      summary = '(unavailable in this build)';
-    }
-    return `  ${name.padEnd(12)} ${summary}`;
-  });
+  const lines = Object.entries(commands).map(([name, { summary }]) => `  ${name.padEnd(12)} ${summary}`);
   return [
     'Usage: kstbench <command> [options]',
     '',
@@ -50,13 +69,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage());
     return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) {
+  const entry = commands[name];
+  if (!entry) {
     process.stderr.write(`kstbench: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
   try {
-    return await load().run(rest);
+    return await (await entry.load()).run(rest);
   } catch (err) {
     return reportError(name, err);
   }

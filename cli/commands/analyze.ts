@@ -13,6 +13,7 @@ Scores every response against the outer fringe of its knowledge state and writes
   contrasts.csv         contrast,metric,estimate,ci_low,ci_high,p,p_holm
   order_agreement.csv   pairs,exact_agreement,mean_jaccard
   analysis.json         counts (valid, invalid, missing), seeds, SHA-256 of the inputs
+  <name>.csv.meta.json  beside each CSV: whether it is made from simulated responses (simulated: true|false)
 Proportions are in [0,1] at full precision. Nothing is written unless every input line is valid.
 
 Options:
@@ -29,7 +30,6 @@ Options:
 
 
 export const command: Command = {
-  summary: 'score responses and write Tables 1, 3, 4, contrasts and order agreement (CSV)',
   help,
   async run(argv) {
     const parsed = parseOptions(

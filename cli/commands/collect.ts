@@ -191,7 +191,6 @@ export function batchOptions(values: Record<string, unknown>, models: readonly s
 }
 
 export const command: Command = {
-  summary: 'collect model responses for every state × condition × model × order (resumable, audited)',
   help,
   async run(argv) {
     const parsed = parseOptions(

@@ -20,7 +20,6 @@ Options:
 `;
 
 export const command: Command = {
-  summary: 'export a domain as a kstIO file (basis, space, relation, surmise function, items)',
   help,
   async run(argv) {
     const parsed = parseOptions(

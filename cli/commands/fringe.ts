@@ -17,7 +17,6 @@ Options:
 `;
 
 export const command: Command = {
-  summary: 'outer fringe (admissible next steps) of one state (JSON)',
   help,
   async run(argv) {
     const parsed = parseOptions(argv, { domain: { type: 'string' }, state: { type: 'string' } }, help);

@@ -28,7 +28,6 @@ Options:
 `;
 
 export const command: Command = {
-  summary: 'import a kstIO structure file (matrix, KST, SRBT, CSV, surmise CSV) as a domain file',
   help,
   async run(argv) {
     const parsed = parseOptions(

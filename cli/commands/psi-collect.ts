@@ -147,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
-/** The subcommand object for cli/commands/psi.ts: `collect: () => require('./psi-collect').subcommand`. */
+/** The subcommand object that cli/commands/psi.ts lists as `psi collect`. */
 export const subcommand = { summary, help, run };
 
 function parseModels(value: string): string[] {

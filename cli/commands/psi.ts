@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../../lib/errors';
+import { getScenario, loadPsiCourse, scoreResponse } from '../../lib/psi';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { subcommand as collectSubcommand } from './psi-collect';
 
 /**
  * `kstbench psi <subcommand>`: PSI tools, dispatched by the first positional argument. Each
@@ -59,9 +61,8 @@ const score: Subcommand = {
         throw new UsageError(`--delta must be a number in [0, 1], got ${JSON.stringify(values.delta)}`);
       }
     }
-    const psi = require('../../lib/psi') as typeof import('../../lib/psi');
-    const course = psi.loadPsiCourse(values.course ?? 'data/raw/psi');
-    const scenario = psi.getScenario(course, scenarioId);
+    const course = loadPsiCourse(values.course ?? 'data/raw/psi');
+    const scenario = getScenario(course, scenarioId);
     let text: string;
     try {
       text = readFileSync(textFile, 'utf8');
@@ -70,7 +71,7 @@ const score: Subcommand = {
         file: textFile,
       });
     }
-    const result = psi.scoreResponse(text, scenario, course, { deltaOpt });
+    const result = scoreResponse(text, scenario, course, { deltaOpt });
     const out = { scenario: scenario.id, variant, psi: result.psi, subscores: result.subscores, evidence: result.evidence };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
@@ -79,7 +80,7 @@ const score: Subcommand = {
 
 const SUBCOMMANDS: Record<string, () => Subcommand> = {
   score: () => score,
-  collect: () => require('./psi-collect').subcommand,
+  collect: () => collectSubcommand,
 };
 
 function help(): string {
@@ -98,7 +99,6 @@ function help(): string {
 }
 
 export const command: Command = {
-  summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',
   get help() {
     return help();
   },

@@ -22,7 +22,6 @@ Options:
 `;
 
 export const command: Command = {
-  summary: 'seeded sample of knowledge states, as the state-sample file collect --states reads',
   help,
   async run(argv) {
     const parsed = parseOptions(

@@ -24,7 +24,6 @@ Options:
 `;
 
 export const command: Command = {
-  summary: 'stream every knowledge state with its outer fringe (JSON Lines or SRBT); --count, --check',
   help,
   async run(argv) {
     const parsed = parseOptions(

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Domain } from '../kst';
+import { csvMetaPath, csvMetaText } from '../records/csv-meta';
 import { toCsv } from './csv';
 import { contrastDifferences, contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
 import { domainCondition, type DomainConditionRow } from './domain-condition';
@@ -56,13 +57,20 @@ export function analyze(domains: readonly Domain[], records: readonly ResponseRe
 /** The CSV files `kstbench analyze` writes, as {path, data} pairs under `outDir`. */
 export function analysisFiles(result: Analysis, outDir: string, provenance: Record<string, unknown> = {}): Array<{ path: string; data: string }> {
   const file = (name: string, data: string) => ({ path: join(outDir, name), data });
+  const simulated = result.counts.simulated > 0;
+  // Each CSV with its sidecar <name>.csv.meta.json (lib/records/csv-meta.ts). Table 1 is computed from
+  // the domain files alone, so it is never simulated; the others are made from the responses.
+  const csv = <T extends object>(name: string, columns: ReadonlyArray<keyof T & string>, rows: readonly T[], fromResponses: boolean) => {
+    const meta = { csv: name, simulated: fromResponses && simulated, title: null, columns: [...columns], rows: rows.length };
+    return [file(name, toCsv(columns, rows)), file(csvMetaPath(name), csvMetaText(meta))];
+  };
   return [
-    file('table1.csv', toCsv(['domain', 'components', 'states', 'terminal_states'], result.table1)),
-    file('table3.csv', toCsv(['condition', 'n', 'exact', 'precision', 'recall', 'f1', 'jaccard'], result.table3)),
-    file('table4.csv', toCsv(['model', 'condition', 'n', 'exact', 'rank'], result.table4)),
-    file('domain_condition.csv', toCsv(['domain', 'condition', 'n', 'exact'], result.domainCondition)),
-    file('contrasts.csv', toCsv(['contrast', 'metric', 'estimate', 'ci_low', 'ci_high', 'p', 'p_holm'], result.contrasts)),
-    file('order_agreement.csv', toCsv(['pairs', 'exact_agreement', 'mean_jaccard'], [result.orderAgreement])),
+    ...csv('table1.csv', ['domain', 'components', 'states', 'terminal_states'], result.table1, false),
+    ...csv('table3.csv', ['condition', 'n', 'exact', 'precision', 'recall', 'f1', 'jaccard'], result.table3, true),
+    ...csv('table4.csv', ['model', 'condition', 'n', 'exact', 'rank'], result.table4, true),
+    ...csv('domain_condition.csv', ['domain', 'condition', 'n', 'exact'], result.domainCondition, true),
+    ...csv('contrasts.csv', ['contrast', 'metric', 'estimate', 'ci_low', 'ci_high', 'p', 'p_holm'], result.contrasts, true),
+    ...csv('order_agreement.csv', ['pairs', 'exact_agreement', 'mean_jaccard'], [result.orderAgreement], true),
     file(
       'analysis.json',
       `${JSON.stringify(

@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../io/atomic';
 import { loadDomainDir, type Domain } from '../kst';
 import { InputError } from '../errors';
 import { openBatches, readLedger } from './batch-ledger';
-import type { BatchEngineResult } from './batch-mode';
+import { runBatchCollection, type BatchEngineResult } from './batch-mode';
 import { pendingJobs, runCollection, type EngineResult, type Job } from './engine';
 import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
 import {
@@ -20,6 +20,7 @@ import type { BatchTransport } from './batch-transport';
 import { reservedTokens } from './engine';
 import { EmptyDesignError } from './lifecycle';
 import { runPreflights, type PreflightProvider } from './preflight';
+import { createBatchClient, createProvider } from './providers';
 import type { CompletionRequest, Provider } from './providers/types';
 import { parseModelSpec } from './providers/types';
 import type { RetryPolicy } from './retry';
@@ -277,16 +278,12 @@ export function checkBatchModels(models: readonly string[]): void {
 async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign, targets: ResolvedTargets): Promise<CollectOutcome> {
   checkBatchModels(params.models);
   const env = deps.env ?? process.env;
-  const create =
-    deps.createBatchClient ??
-    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; model?: ModelOptions }) =>
-      (require('./providers/batch') as typeof import('./providers/batch')).createBatchClient(spec, options));
+  const create = deps.createBatchClient ?? createBatchClient;
   // Every client up front, so a missing key fails before anything is written.
   const clients = new Map<string, BatchTransport>();
   for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }));
   for (const note of targets.notes) deps.onNote?.('routing', note);
   const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
-  const { runBatchCollection } = require('./batch-mode') as typeof import('./batch-mode');
   const result: BatchEngineResult = await runBatchCollection({
     dir: params.outDir,
     jobs: prepared.jobs,
@@ -321,10 +318,7 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
   if (params.batch) return collectKstBatch(params, deps, prepared, targets);
   checkNoOpenBatches(params.outDir);
   const env = deps.env ?? process.env;
-  const create =
-    deps.createProvider ??
-    ((spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions }) =>
-      (require('./providers') as typeof import('./providers')).createProvider(spec, options));
+  const create = deps.createProvider ?? createProvider;
   // Create every provider up front so a missing key fails before anything is written.
   const providers = new Map<string, Provider>();
   for (const spec of params.models) providers.set(spec, create(spec, { ...targets.optionsFor(spec), env }));

@@ -22,10 +22,9 @@ import { parseModelSpec, type CompletionRequest, type Provider } from './provide
 import { readCompleted, storePaths } from './store';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
 import { runBatchCollection } from './batch-mode';
-import { createBatchClient } from './providers/batch';
 import { runCollection } from './engine';
 import { loadPriceTable } from './prices';
-import { createProvider } from './providers';
+import { createBatchClient, createProvider } from './providers';
 import type { ModelOptions } from './providers/endpoints';
 
 /**

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
+import { escapeHtml } from '../io/html';
 
 /**
  * A plotly figure as plain data — what `Plotly.newPlot(div, data, layout)` takes. Kept as JSON so the
@@ -116,10 +117,6 @@ export function scriptJson(value: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 let bundles: { plotly: string; plotlyVersion: string; seedrandom: string } | undefined;

@@ -2,8 +2,11 @@ import { join, relative } from 'node:path';
 import { inspect } from 'node:util';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
+import { escapeHtml } from '../io/html';
+import { csvMetaPath, csvMetaText } from '../records/csv-meta';
 import { projectRoot } from '../notebook/project';
 import { showHtml } from './display';
+import { markSimulated } from './simulated';
 import { checkOutputName } from './spec';
 
 /**
@@ -64,10 +67,6 @@ export function csvCell(value: unknown): string {
 export function toCsv(table: Table): string {
   const lines = [table.columns.map(csvCell).join(','), ...table.rows.map((r) => r.map(csvCell).join(','))];
   return `${lines.join('\n')}\n`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** How a value is shown in the HTML table: numbers with `digits` decimals when given. */
@@ -161,7 +160,7 @@ function fieldsDownHtml(table: Table, formats: ReturnType<typeof columnFormats>,
 
 export interface SavedTable {
   name: string;
-  files: { csv: string; html: string };
+  files: { csv: string; html: string; meta: string };
   table: Table;
   csv: string;
   html: string;
@@ -169,31 +168,66 @@ export interface SavedTable {
   show(): void;
 }
 
+/** Options of `saveTable`; `simulated` is required, so no table can leave out where its numbers come from. */
+export interface SaveTableOptions {
+  /** The HTML caption (marked by markSimulated when `simulated`). */
+  title?: string;
+  /**
+   * True when any value in the table comes from simulated records — also a table that sets published
+   * numbers beside simulated ones. False for tables of published numbers, domain files or hand-written
+   * examples only.
+   */
+  simulated: boolean;
+  /** What is simulated, as the caption's mark names it (default "data"; e.g. "responses", "ratings"). */
+  simulatedWhat?: string;
+  digits?: number;
+  dir?: string;
+  fieldsDown?: string;
+}
+
 /**
- * Writes `<dir>/<name>.csv` and `<dir>/<name>.html` (default dir `<project>/data/processed/tables`)
- * together, atomically. `title` becomes the HTML caption; `digits` sets the decimals of non-integer
- * columns in the HTML only (percent columns get PERCENT_DIGITS; see columnFormats); the CSV keeps full
- * precision; `fieldsDown` shows the HTML on its side (see toHtmlTable), the CSV keeps one row per record.
+ * Writes `<dir>/<name>.csv`, `<dir>/<name>.html` and the sidecar `<dir>/<name>.csv.meta.json` (default
+ * dir `<project>/data/processed/tables`) together, atomically. `title` becomes the HTML caption;
+ * `simulated: true` marks it with the project's title mark (markSimulated: "… — SIMULATED data") and
+ * the sidecar (lib/records/csv-meta.ts) says `simulated: true`, so the CSV itself stays plain RFC 4180.
+ * `digits` sets the decimals of non-integer columns in the HTML only (percent columns get
+ * PERCENT_DIGITS; see columnFormats); the CSV keeps full precision; `fieldsDown` shows the HTML on its
+ * side (see toHtmlTable), the CSV keeps one row per record.
+ *
+ * @example
+ * // saveTable("04-overall", rows, { title: "All responses", simulated: true }).show();
+ * // caption "All responses — SIMULATED data"; 04-overall.csv.meta.json has "simulated": true
  */
-export function saveTable(
-  name: string,
-  input: TableInput,
-  options: { title?: string; digits?: number; dir?: string; fieldsDown?: string } = {},
-): SavedTable {
+export function saveTable(name: string, input: TableInput, options: SaveTableOptions): SavedTable {
   checkOutputName(name, 'table');
+  if (typeof options?.simulated !== 'boolean') {
+    throw new InputError(`table ${name}: options need simulated (boolean): true when any value comes from simulated records`, { item: name });
+  }
+  if (options.title !== undefined && typeof options.title !== 'string') throw new InputError(`table ${name}: title must be a string`, { item: name });
   const root = projectRoot();
   const dir = options.dir ?? join(root, 'data', 'processed', 'tables');
   const table = toTable(input);
   const csv = toCsv(table);
+  const what = options.simulatedWhat ?? 'data';
+  // Without a title, a simulated table is still captioned: its name, marked.
+  const caption = options.title !== undefined || options.simulated ? markSimulated(options.title ?? name, options.simulated, what) : undefined;
   const htmlOptions: { caption?: string; digits?: number; fieldsDown?: string } = {};
-  if (options.title !== undefined) htmlOptions.caption = options.title;
+  if (caption !== undefined) htmlOptions.caption = caption;
   if (options.digits !== undefined) htmlOptions.digits = options.digits;
   if (options.fieldsDown !== undefined) htmlOptions.fieldsDown = options.fieldsDown;
   const html = toHtmlTable(table, htmlOptions);
-  const files = { csv: join(dir, `${name}.csv`), html: join(dir, `${name}.html`) };
+  const files = { csv: join(dir, `${name}.csv`), html: join(dir, `${name}.html`), meta: csvMetaPath(join(dir, `${name}.csv`)) };
+  const meta = csvMetaText({
+    csv: `${name}.csv`,
+    simulated: options.simulated,
+    title: caption ?? null,
+    columns: table.columns,
+    rows: table.rows.length,
+  });
   writeFilesAtomic([
     { path: files.csv, data: csv },
     { path: files.html, data: html },
+    { path: files.meta, data: meta },
   ]);
   return {
     name,

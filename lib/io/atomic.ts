@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { ensureDir } from './dirs';
 
@@ -11,9 +11,25 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   writeFilesAtomic([{ path, data }]);
 }
 
+/** An OS error about the temporary sibling of `path`, re-aimed at `path` itself (the file the caller named). */
+function aimAt(err: unknown, tmp: string, path: string): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === 'string' && e.path === tmp) e.path = path;
+  return err;
+}
+
+/** Node's own EISDIR error for a rename onto a directory, raised before any rename is attempted. */
+function isDirectoryError(tmp: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${tmp}' -> '${path}'`), { code: 'EISDIR', errno: -21, syscall: 'rename', path });
+}
+
 /**
  * Writes several files as one unit: every file is first written to a temporary sibling; only when all
- * of them are complete are they renamed into place. A failure before the renames leaves no output at all.
+ * of them are complete are they renamed into place. A failure before the renames (a folder that cannot
+ * be made, a path component that is a file, a full disk, a target that is a directory) leaves no output
+ * at all and no temporary file. Errors are Node's own (`code`, `syscall`), with `path` naming the
+ * target rather than its temporary sibling. A rename that fails after others succeeded (the folder was
+ * removed meanwhile) leaves those earlier files complete and removes every temporary file left.
  */
 export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: string | Uint8Array }>): void {
   const staged: Array<{ tmp: string; path: string }> = [];
@@ -22,7 +38,13 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
       ensureDir(dirname(path));
       const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
       staged.push({ tmp, path });
-      const fd = openSync(tmp, 'w');
+      let fd: number;
+      try {
+        fd = openSync(tmp, 'w');
+      } catch (err) {
+        staged.pop(); // nothing was created to remove
+        throw aimAt(err, tmp, path);
+      }
       try {
         writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
         fsyncSync(fd);
@@ -30,9 +52,19 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
         closeSync(fd);
       }
     }
+    // rename(2) cannot put a file over a directory: find that now, while nothing has been renamed yet.
+    for (const { tmp, path } of staged) if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw isDirectoryError(tmp, path);
   } catch (err) {
     for (const { tmp } of staged) rmSync(tmp, { force: true });
     throw err;
   }
-  for (const { tmp, path } of staged) renameSync(tmp, path);
+  for (let i = 0; i < staged.length; i++) {
+    const { tmp, path } = staged[i]!;
+    try {
+      renameSync(tmp, path);
+    } catch (err) {
+      for (const rest of staged.slice(i)) rmSync(rest.tmp, { force: true });
+      throw aimAt(err, tmp, path);
+    }
+  }
 }

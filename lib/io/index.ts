@@ -1,5 +1,6 @@
 export { writeFileAtomic, writeFilesAtomic } from './atomic';
 export { readJsonl } from './jsonl';
+export { escapeHtml } from './html';
 export { checkJson, parseJsonFile, parseJsonl, zodPathItem } from './json';
 export type { JsonlLine, ParsedJsonl } from './json';
 export { ensureDir } from './dirs';

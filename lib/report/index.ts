@@ -1,7 +1,7 @@
 export { figure1Spec, figure2Spec, figure3Spec, modelComparison } from './kst-figures';
 export type { FigureSpec } from '../figures/spec';
 export { table3Comparison, table4Comparison, domainConditionComparison, contrastComparison, orderAgreementComparison } from './kst-tables';
-export type { PublishedKst } from './kst-tables';
+export type { PublishedKstTables } from './kst-tables';
 export { describeContrast, formatP } from './contrast-text';
 export { contrastDifferences, bootstrapDistribution, inferenceSeeds, bootstrapHistogramSpec, contrastTable } from './kst-inference';
 export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';

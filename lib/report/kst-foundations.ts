@@ -4,6 +4,7 @@
  * prerequisite pair. Pure functions over lib/kst.
  */
 import type { Table1Row } from '../analysis/table1';
+import type { PublishedKst } from '../records/published-kst';
 import { buildDomain, checkState, innerFringe, outerFringe, enumerateStates, surmiseRelation, type Domain } from '../kst';
 import { stateLabel } from './kst-diagrams';
 
@@ -35,11 +36,8 @@ export function stateRows(domain: Domain): Array<{ state: string; size: number; 
   }));
 }
 
-/** The published Table 1 (data/published/kst-benchmark-2026.json → table1). */
-export interface PublishedTable1 {
-  rows: Array<{ domain: string; label?: string; components: number; states: number; terminal_states: number }>;
-  total: { components: number; states: number; terminal_states: number };
-}
+/** The published Table 1 (data/published/kst-benchmark-2026.json → table1), as the file's zod schema types it. */
+export type PublishedTable1 = Pick<PublishedKst['table1'], 'rows' | 'total'>;
 
 /**
  * Table 1 computed (from `table1(domains)`) beside the paper's, in the paper's row order, with a total

@@ -8,7 +8,7 @@ import { contrastDifferences } from '../analysis/contrasts';
 import type { ScoredRecord } from '../analysis/score';
 import { bootstrapMeans } from '../stats';
 import type { FigureSpec } from '../figures/spec';
-import { contrastComparison, type PublishedKst } from './kst-tables';
+import { contrastComparison, type PublishedKstTables } from './kst-tables';
 import { formatP } from './contrast-text';
 
 // The state-level differences are lib/analysis's own (the ones the contrast table is computed from).
@@ -90,7 +90,7 @@ export function bootstrapHistogramSpec(
  * contrastComparison for display: p values as the paper prints them (".6022", "< .0001") instead of
  * raw doubles, which a fixed number of decimals would show as a misleading 0.0000.
  */
-export function contrastTable(rows: readonly ContrastRow[], published: PublishedKst) {
+export function contrastTable(rows: readonly ContrastRow[], published: PublishedKstTables) {
   const p = (x: number | null) => (x === null ? null : formatP(x).replace(/^= /, ''));
   const paper = (x: number | string | null) => (typeof x === 'number' ? p(x) : x === null ? null : x.replace('0.', '.'));
   return contrastComparison(rows, published).map((r) => ({ ...r, p: p(r.p), p_holm: p(r.p_holm), 'p_holm (paper)': paper(r['p_holm (paper)']) }));

@@ -6,15 +6,12 @@ import type { Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
 import type { FigureSpec } from '../figures/spec';
 import { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
-import type { PublishedKst } from './kst-tables';
+import type { PublishedKst } from '../records/published-kst';
+import type { PublishedKstTables } from './kst-tables';
 import { modelLabel } from './mirrors';
 
-/** The parts of the published-numbers file these figures use beyond PublishedKst. */
-export interface PublishedKstFigures extends PublishedKst {
-  table1: { rows: Array<{ domain: string; label: string; components: number; states: number }> };
-  figure3: { domain: string; condition: Condition; n: number; correct: Record<string, number> };
-  overall: { n: number; exact: number; precision: number; recall: number; f1: number; jaccard: number; terminal_responses: number; terminal_correct: number };
-}
+/** The parts of the published-numbers file (the type its zod schema infers) that these figures and tables read. */
+export type PublishedKstFigures = PublishedKstTables & Pick<PublishedKst, 'table1' | 'figure3' | 'overall'>;
 
 /**
  * The paper's Figure 3 counts when the figure being drawn shows the same domain × condition (the paper
@@ -46,7 +43,7 @@ export function paperDomainOrder(
  * shares the offset group of its bar, with plotly's `scattermode: 'group'`). The title is left plain:
  * saveFigure marks simulated figures itself (watermark and title suffix).
  */
-export function figure1WithPaper(rows: readonly Table3Row[], published: PublishedKst, options: { simulated: boolean }): FigureSpec {
+export function figure1WithPaper(rows: readonly Table3Row[], published: PublishedKstTables, options: { simulated: boolean }): FigureSpec {
   const paper = Object.fromEntries(published.table3.rows.map((r) => [r.condition, { exact: r.exact, f1: r.f1 }]));
   const spec = figure1Spec(rows, { simulated: options.simulated, published: paper });
   const groups = ['exact', 'f1', 'exact', 'f1'];
@@ -62,7 +59,7 @@ export function figure1WithPaper(rows: readonly Table3Row[], published: Publishe
  */
 export function figure2WithPaper(
   rows: readonly DomainConditionRow[],
-  published: PublishedKst,
+  published: PublishedKstTables,
   options: { simulated: boolean; domainOrder: readonly string[]; domainLabels?: Record<string, string> },
 ): FigureSpec {
   const spec = figure2Spec(rows, options);

@@ -4,20 +4,16 @@
  */
 import type { ContrastRow, DomainConditionRow, OrderAgreement, Table3Row, Table4Row } from '../analysis';
 import type { Condition } from '../conditions';
+import type { PublishedKst } from '../records/published-kst';
 
 const pct2 = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 1000) / 10);
 
-export interface PublishedKst {
-  table3: { rows: Array<{ condition: Condition; n: number; exact: number; precision: number; recall: number; f1: number; jaccard: number }> };
-  table4: { rows: Array<{ model: string } & Record<Condition, [number, number]>> };
-  domains: { domain_condition_exact: Record<string, Partial<Record<Condition, number>>>; overall_exact: Record<string, number> };
-  contrasts: { rows: Array<{ contrast: string; metric: string; estimate: number; ci_low?: number; ci_high?: number; p_holm?: number; p_holm_below?: number }> };
-  order_agreement: { pairs: number; exact_agreement: number; mean_jaccard: number };
-}
+/** The parts of the published-numbers file (the type its zod schema infers) that these tables read. */
+export type PublishedKstTables = Pick<PublishedKst, 'table3' | 'table4' | 'domains' | 'contrasts' | 'order_agreement'>;
 
 /** Table 3 rows: each measure computed (percent) beside the paper's. */
-export function table3Comparison(rows: readonly Table3Row[], published: PublishedKst) {
+export function table3Comparison(rows: readonly Table3Row[], published: PublishedKstTables) {
   return rows.map((r) => {
     const p = published.table3.rows.find((x) => x.condition === r.condition);
     return {
@@ -42,7 +38,7 @@ export function table3Comparison(rows: readonly Table3Row[], published: Publishe
  * Table 4 in the paper's wide layout: one row per model, "exact % (rank)" per condition, and the paper's
  * row for the model it mirrors (`mirrors` maps a model name to a paper model, e.g. for simulated profiles).
  */
-export function table4Comparison(rows: readonly Table4Row[], published: PublishedKst, mirrors: Record<string, string> = {}) {
+export function table4Comparison(rows: readonly Table4Row[], published: PublishedKstTables, mirrors: Record<string, string> = {}) {
   const models = [...new Set(rows.map((r) => r.model))].sort();
   const conditions = [...new Set(rows.map((r) => r.condition))];
   return models.map((model) => {
@@ -58,7 +54,7 @@ export function table4Comparison(rows: readonly Table4Row[], published: Publishe
 }
 
 /** Domain × condition exact accuracy, with the paper's value where the text prints one. */
-export function domainConditionComparison(rows: readonly DomainConditionRow[], published: PublishedKst) {
+export function domainConditionComparison(rows: readonly DomainConditionRow[], published: PublishedKstTables) {
   return rows.map((r) => ({
     domain: r.domain,
     condition: r.condition,
@@ -69,7 +65,7 @@ export function domainConditionComparison(rows: readonly DomainConditionRow[], p
 }
 
 /** Contrasts in percentage points beside the paper's estimates, intervals and Holm-adjusted p. */
-export function contrastComparison(rows: readonly ContrastRow[], published: PublishedKst) {
+export function contrastComparison(rows: readonly ContrastRow[], published: PublishedKstTables) {
   return rows.map((r) => {
     const p = published.contrasts.rows.find((x) => x.contrast === r.contrast && x.metric === r.metric);
     return {
@@ -88,7 +84,7 @@ export function contrastComparison(rows: readonly ContrastRow[], published: Publ
 }
 
 /** Presentation agreement beside the paper's 85.25 % / 92.5 % of 1,200 pairs. */
-export function orderAgreementComparison(a: OrderAgreement, published: PublishedKst) {
+export function orderAgreementComparison(a: OrderAgreement, published: PublishedKstTables) {
   return [
     { measure: 'pairs', computed: a.pairs, paper: published.order_agreement.pairs },
     { measure: 'exact agreement (%)', computed: pct2(a.exact_agreement), paper: published.order_agreement.exact_agreement },

@@ -47,14 +47,5 @@ export function anySimulated(records: ReadonlyArray<{ simulated: boolean }>): bo
   return records.some((r) => r.simulated);
 }
 
-/**
- * A table or figure title marked for simulated input; `what` names what is simulated (default "data").
- *
- * @example
- * markSimulated("Table 3", true); // => "Table 3 — SIMULATED data"
- * markSimulated("Figure 1", true, "responses"); // => "Figure 1 — SIMULATED responses"
- * markSimulated("Table 3", false); // => "Table 3"
- */
-export function markSimulated(title: string, simulated: boolean, what = 'data'): string {
-  return simulated ? `${title} — SIMULATED ${what}` : title;
-}
+/** The title mark lives with the figure and table writers, which apply it themselves (`simulated: true`). */
+export { markSimulated } from '../figures/simulated';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { cellSource, cellTags, sortKeysDeep, type Notebook } from '../notebook/ipynb';
 import type { EnvironmentTables } from '../notebook/environment';
-import { escapeHtml, renderInline, renderMarkdown } from './markdown';
+import { escapeHtml } from '../io/html';
+import { renderInline, renderMarkdown } from './markdown';
 import { renderOutput, rewriteNotebookLink, type OutputContext } from './outputs';
 import { SITE_CSS, SITE_JS } from './style';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from './markdown';
+import { escapeHtml } from '../io/html';
 
 /**
  * Published beside computed: the notebooks' comparison tables (written by `toHtmlTable`, lib/figures)

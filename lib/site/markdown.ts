@@ -9,9 +9,7 @@
  * pages (or drop them when the target is not part of the report).
  */
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../io/html';
 
 export interface MarkdownOptions {
   /** Maps a link target as written to the one the page uses; null renders the text without a link. */

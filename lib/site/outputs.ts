@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import { sortKeysDeep, type Output } from '../notebook/ipynb';
 import { markComparisons } from './compare';
-import { escapeHtml, renderMarkdown, type MarkdownOptions } from './markdown';
+import { escapeHtml } from '../io/html';
+import { renderMarkdown, type MarkdownOptions } from './markdown';
 
 /**
  * One cell output as report HTML. Figures: a plotly spec (`application/vnd.plotly.v1+json`) becomes an

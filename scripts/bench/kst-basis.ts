@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
+import { command as spaceCommand } from '../../cli/commands/space';
 import {
   buildDomain,
   compileStructure,
@@ -118,12 +119,11 @@ export async function benchKstBasis(print: (line: string) => void): Promise<void
   try {
     const domainFile = join(dir, 'random-basis.json');
     writeFileSync(domainFile, JSON.stringify(file));
-    const space = require('../../cli/commands/space') as typeof import('../../cli/commands/space');
     for (const format of ['jsonl', 'srbt']) {
       const target = join(dir, `space.${format}`);
       const cpu = process.cpuUsage();
       t = process.hrtime.bigint();
-      const code = await space.command.run(['--domain', domainFile, '--format', format, '--out', target]);
+      const code = await spaceCommand.run(['--domain', domainFile, '--format', format, '--out', target]);
       const wall = ms(t);
       const used = process.cpuUsage(cpu);
       const cpuMs = (used.user + used.system) / 1000;

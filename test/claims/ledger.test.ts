@@ -16,11 +16,12 @@ import { cellSource, readNotebook } from '../../lib/notebook/ipynb';
 import { loadPublishedKst } from '../../lib/records/published-kst';
 import { loadPublishedPsi } from '../../lib/records/published-psi';
 import type { ClaimEntry } from '../../lib/records/published-claims';
-import { KST_REBUILDS, kstClaimRows } from '../../lib/claims/kst';
-import { PSI_REBUILDS, psiClaimRows } from '../../lib/claims/psi';
-import { claimsCoverage, type ClaimRow } from '../../lib/claims/ledger';
+import { kstClaimRows } from '../../lib/claims/kst';
+import { psiClaimRows } from '../../lib/claims/psi';
+import { claimsCoverage, claimsCoverageTable, evaluateClaims, type ClaimRow } from '../../lib/claims/ledger';
+import { claims, doc, values } from './claim-fixture';
 import { CLAIM_STATUSES } from '../../lib/claims/rule';
-import { simulationGap, simulationGapPrefixes } from '../../lib/claims/simulation-gaps';
+import { simulationGap } from '../../lib/claims/simulation-gaps';
 
 const root = join(__dirname, '..', '..');
 const at = (...p: string[]) => join(root, ...p);
@@ -76,22 +77,6 @@ test('every counterpart cell exists, evaluates its own claims and shows each of 
   }
 });
 
-test('every rebuilt claim has exactly one rebuild, every rebuild serves a claim, and reasons are not used for rebuildable claims', () => {
-  const pairs: Array<[readonly ClaimEntry[], ReadonlyArray<readonly [RegExp, unknown]>]> = [[kst.claims, KST_REBUILDS], [psi.claims, PSI_REBUILDS]];
-  for (const [ledger, rebuilds] of pairs) {
-    for (const c of ledger) {
-      const hits = rebuilds.filter(([re]) => re.test(c.id)).length;
-      if (c.rebuilt) assert.ok(hits >= 1, `claim ${c.id}: no rebuild matches it`);
-      else assert.equal(hits, 0, `claim ${c.id} says it is not rebuildable, but a rebuild matches it`);
-    }
-    for (const [re] of rebuilds) assert.ok(ledger.some((c) => c.rebuilt && re.test(c.id)), `rebuild ${re} serves no claim`);
-  }
-});
-
-test('every documented simulation gap names claims that exist', () => {
-  for (const prefix of simulationGapPrefixes()) assert.ok(all.some((c) => c.id === prefix || c.id.startsWith(`${prefix}.`)), `gap ${prefix} names no claim`);
-});
-
 test('statuses come from the rule on the shipped data; no difference is unexplained', () => {
   const { kst: k, psi: p } = computedRows();
   for (const r of [...k, ...p]) {
@@ -136,4 +121,27 @@ test('the claim tables written by the notebooks carry exactly the statuses the r
     assert.ok(line, `claim ${r.id}: in no claims table of data/processed/tables (re-run npm run reproduce)`);
     assert.match(line, new RegExp(`,${r.status},(note \\d+)?$`), `claim ${r.id}: the table says ${line}, the rule says ${r.status}`);
   }
+});
+
+test('evaluateClaims: printed and computed side by side, the rule decides, a reason replaces a status', () => {
+  const rows = evaluateClaims(doc, claims, values, true);
+  assert.deepEqual(rows.map((r) => [r.id, r.printed, r.computed, r.status]), [
+    ['kst.table3.P0.exact', '61.3', '61.00', 'differs-simulated'],
+    ['kst.table4.x.P0.rank', '4', '4', 'match'],
+    ['kst.models.p2-above-p1', 'yes', 'yes', 'match'],
+    ['kst.collection.cost', '4', '', 'not rebuildable'],
+  ]);
+  assert.match(rows[0]!.note, /calibrated per profile and condition/);
+  assert.equal(rows[3]!.note, 'needs the bills');
+  assert.throws(() => evaluateClaims(doc, claims, new Map(), true), /claim kst\.table3\.P0\.exact: its counterpart computed no value/);
+  // Not simulated: the same difference is a real one.
+  assert.equal(evaluateClaims(doc, claims, values, false)[0]!.status, 'differs');
+});
+
+test('the coverage table for a report links each claim to its notebook cell', () => {
+  const [first, , , last] = claimsCoverageTable(evaluateClaims(doc, claims, values, true));
+  assert.equal(first!.notebook, '04-x.ipynb');
+  assert.equal(first!.cell, 'claims-x');
+  assert.equal(first!.anchor, '04-x.ipynb#claims-x');
+  assert.equal(last!.anchor, null);
 });

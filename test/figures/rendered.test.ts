@@ -18,7 +18,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
-import { figureManifest, type FigureManifest } from '../../lib/figures/save';
+import type { FigureManifest } from '../../lib/figures/save';
 import { SIMULATED_LABEL } from '../../lib/figures/spec';
 import { cellSource, readNotebook } from '../../lib/notebook/ipynb';
 import { projectRoot } from '../../lib/notebook/project';
@@ -160,17 +160,6 @@ function hasSimulatedRecord(file: string): boolean {
   }
   return false;
 }
-
-test('figureManifest records the drawn title, size and trace types (plotly\'s default type is scatter)', () => {
-  const spec = { data: [{ type: 'bar', y: [1] }, { mode: 'lines', y: [2] }, { type: 'heatmap', z: [[1]] }], layout: { width: 300 } };
-  assert.deepEqual(figureManifest('m', spec, { title: 'T', simulated: true }), {
-    name: 'm', title: 'T (simulated data)', simulated: true, width: 300, height: 500, traces: 3, types: ['bar', 'scatter', 'heatmap'], pngScale: 2,
-  });
-  const titled = { data: [], layout: { title: { text: 'From layout' } } };
-  assert.deepEqual(figureManifest('n', titled, { title: 'T', simulated: false, height: 200 }), {
-    name: 'n', title: 'From layout', simulated: false, width: 800, height: 200, traces: 0, types: [], pngScale: 2,
-  });
-});
 
 test('the repository has figures, each with its PNG and a description of its spec', () => {
   assert.ok(names.length > 0, 'no figures/*.svg: run npm run reproduce');

@@ -102,7 +102,7 @@ test('a second run gives a byte-identical notebook and table', () => {
   // when the checkout itself lives under the temp folder), so normalise on the run folder's last two parts.
   const runDir = (run: string) => `${basename(tmp)}/${run}`;
   assert.equal(second.text.split(runDir('run2')).join('<out>'), first.text.split(runDir('run1')).join('<out>'));
-  for (const f of ['fixture-table.csv', 'fixture-table.html']) {
+  for (const f of ['fixture-table.csv', 'fixture-table.html', 'fixture-table.csv.meta.json']) {
     assert.equal(readFileSync(join(tmp, 'run2', 'tables', f), 'utf8'), readFileSync(join(tmp, 'run1', 'tables', f), 'utf8'));
   }
   if (makeFigure) {

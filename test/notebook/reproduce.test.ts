@@ -33,7 +33,7 @@ test('reproduce stops at a failing notebook with its cell and error, exit 1, and
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^FAILED test\/fixtures\/notebooks\/02-fails\.ipynb: cell 2 \(id fails\) failed: RangeError: deliberate failure at 42$/m);
   assert.match(r.stderr, /tmp\/failed-notebooks\/02-fails\.ipynb/);
-  assert.match(r.stderr, /Nothing was changed: no notebook was written, 2 output file\(s\) the run had written were put back as they were\./);
+  assert.match(r.stderr, /Nothing was changed: no notebook was written, 3 output file\(s\) the run had written were put back as they were\./);
   assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), before);
   assert.ok(!existsSync(inProject), `${inProject} (written by the notebook that succeeded) was removed again`);
   assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
@@ -46,8 +46,9 @@ test('reproduce --output-dir puts what the notebooks wrote there, and leaves the
   assert.equal(r.status, 0, r.stderr);
   assert.ok(!existsSync(inProject), 'nothing left in the project');
   assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
+  assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
   assert.ok(existsSync(join(out, '01-fixture.ipynb')));
-  assert.match(r.stdout, /wrote 1 notebook\(s\) and 2 output file\(s\) to .*; the project's own files are unchanged/);
+  assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
 });
 
 test('reproduce checks every value against its declared type before running anything', () => {

@@ -7,6 +7,7 @@ import { analysisFiles, analyze, loadResponses, scoreKstResponses, validateRespo
 import { loadDomain, loadDomainDir, presentation } from '../../lib/kst';
 import { main } from '../../cli/kstbench';
 import { analysisProvenance, mappingExamples, scoredResponsesText, statusCounts, validityComparison, type FinalRecordLike } from '../../lib/report/kst-scoring';
+import { CsvMetaSchema } from '../../lib/records/csv-meta';
 
 const ROOT = join(__dirname, '..', '..');
 const slope = loadDomain(join(ROOT, 'data', 'raw', 'domains', 'slope.json'));
@@ -89,7 +90,7 @@ test('analysisFiles with analysisProvenance reproduce kstbench analyze byte for 
     const domains = loadDomainDir(domainsDir);
     const result = analyze(domains, loadResponses(responses, domains), { seed: '7', resamples: 200, flips: 300 });
     const files = analysisFiles(result, join(dir, 'nb'), analysisProvenance(responses, domains));
-    assert.equal(files.length, 7);
+    assert.equal(files.length, 13); // six CSVs, each with its sidecar, and analysis.json
     for (const f of files) {
       const name = f.path.slice(join(dir, 'nb').length + 1);
       assert.equal(f.data, readFileSync(join(cliOut, name), 'utf8'), name);
@@ -97,6 +98,29 @@ test('analysisFiles with analysisProvenance reproduce kstbench analyze byte for 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('analysisFiles labels every CSV in a sidecar: simulated when the responses are, Table 1 never', () => {
+  const domainsDir = join(ROOT, 'test', 'fixtures', 'analyze', 'domains');
+  const responses = join(ROOT, 'test', 'fixtures', 'analyze', 'responses.jsonl');
+  const domains = loadDomainDir(domainsDir);
+  const result = analyze(domains, loadResponses(responses, domains), { seed: '7', resamples: 20, flips: 30 });
+  const sidecars = (r: typeof result) =>
+    Object.fromEntries(
+      analysisFiles(r, '/out')
+        .filter((f) => f.path.endsWith('.csv.meta.json'))
+        .map((f) => [f.path.slice('/out/'.length), CsvMetaSchema.parse(JSON.parse(f.data))]),
+    );
+  const csvNames = ['table1.csv', 'table3.csv', 'table4.csv', 'domain_condition.csv', 'contrasts.csv', 'order_agreement.csv'];
+  const collected = sidecars({ ...result, counts: { ...result.counts, simulated: 0 } });
+  assert.deepEqual(Object.keys(collected).sort(), csvNames.map((n) => `${n}.meta.json`).sort());
+  for (const name of csvNames) assert.equal(collected[`${name}.meta.json`]!.simulated, false, name);
+  const simulated = sidecars({ ...result, counts: { ...result.counts, simulated: 1 } });
+  for (const name of csvNames) assert.equal(simulated[`${name}.meta.json`]!.simulated, name !== 'table1.csv', name);
+  // The sidecar describes its CSV: same header, same number of rows.
+  const csv = analysisFiles(result, '/out').find((f) => f.path === '/out/table3.csv')!.data.trimEnd().split('\n');
+  assert.deepEqual(simulated['table3.csv.meta.json']!.columns, csv[0]!.split(','));
+  assert.equal(simulated['table3.csv.meta.json']!.rows, csv.length - 1);
 });
 
 test('validity beside the paper: all 2,400 valid there, counts here', () => {

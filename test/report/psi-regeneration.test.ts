@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NOT_PRINTED } from '../../lib/report/psi-tables';
-import { promptParts, selectionComparison, selectionVsRegenerated, table4Comparison } from '../../lib/report/psi-regeneration';
+import { promptParts, selectionComparison, selectionVsRegenerated, table4Comparison, table5Comparison } from '../../lib/report/psi-regeneration';
 import { A, B, assertRowNear, mirrors, published } from './psi-fixtures';
 
 test('selection comparison sets the paper counts beside the selected ones', () => {
@@ -51,4 +51,13 @@ test('selectionVsRegenerated lists the differences', () => {
   assert.deepEqual(selectionVsRegenerated(['a', 'b', 'c'], [{ parent_run_id: 'c' }, { parent_run_id: 'a' }, { parent_run_id: 'z' }, {}]), {
     selected: 3, regenerated: 3, both: 2, selectedOnly: ['b'], regeneratedOnly: ['z'],
   });
+});
+
+test('Table V carries the printed changes (from the regeneration pairs)', () => {
+  const shift = (measure: 'psi' | 'kd' | 'tv' | 'sd' | 'ef' | 'cl' | 'ra', before: number, after: number) => ({ measure, before, after, change: after - before });
+  const t5 = table5Comparison([shift('psi', 0.52, 0.57), shift('sd', 0.1, 0.4), shift('ef', 0.3, 0.3), shift('cl', 0.99, 1)], published);
+  assertRowNear(t5[0], { measure: 'PSI', before: 0.52, 'before (paper)': NOT_PRINTED, after: 0.57, 'after (paper)': NOT_PRINTED, change: 0.05, 'change (paper)': 0.049 });
+  assertRowNear(t5[1], { measure: 'SD', before: 0.1, 'before (paper)': 0.073, after: 0.4, 'after (paper)': 0.345, change: 0.3, 'change (paper)': 0.272 });
+  assert.equal(t5[2]!['change (paper)'], 0);
+  assert.equal(t5[3]!['change (paper)'], NOT_PRINTED);
 });

@@ -33,3 +33,11 @@ test('markSimulated and anySimulated', () => {
   assert.equal(anySimulated([real]), false);
   assert.equal(anySimulated([]), false);
 });
+
+test('simulated notices say how much of the input is simulated', () => {
+  assert.equal(simulatedNotice([{ simulated: false }]), '');
+  assert.match(simulatedNotice([{ simulated: true }, { simulated: true }]), /^\*\*Simulated data\.\*\* All 2 responses/);
+  assert.match(simulatedNotice([{ simulated: true }, { simulated: false }]), /1 of 2 responses/);
+  assert.equal(markSimulated('Table 3', true), 'Table 3 — SIMULATED data');
+  assert.equal(markSimulated('Table 3', false), 'Table 3');
+});

@@ -1,14 +1,22 @@
 /**
  * Anthropic through the official `@anthropic-ai/sdk` (Messages API, forced-tool structured output).
- * Loaded lazily by `createProvider`. One `complete` = one HTTP attempt (`maxRetries: 0`).
+ * The SDK itself is loaded at first use (`anthropicSdk`). One `complete` = one HTTP attempt (`maxRetries: 0`).
  */
-import { Anthropic, APIConnectionError, APIConnectionTimeoutError, APIError, AnthropicError } from '@anthropic-ai/sdk';
+import type { Anthropic } from '@anthropic-ai/sdk';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
 import { preflightWith } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+
+/**
+ * The `@anthropic-ai/sdk` package, required on first use rather than imported: it is heavy, and
+ * `kstbench --help` or a simulated collect never need it (test/collect/startup.test.ts checks this).
+ */
+export function anthropicSdk(): typeof import('@anthropic-ai/sdk') {
+  return require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
+}
 
 export interface AnthropicClientOptions {
   apiKey: string;
@@ -20,7 +28,7 @@ export interface AnthropicClientOptions {
 
 /** The SDK client with retries, logging and telemetry off, and the key passed explicitly. */
 export function createAnthropicClient(options: AnthropicClientOptions): Anthropic {
-  return new Anthropic({
+  return new (anthropicSdk().Anthropic)({
     apiKey: options.apiKey,
     baseURL: options.baseURL,
     webhookKey: null,
@@ -36,6 +44,7 @@ export function translateAnthropicError(err: unknown, secrets: readonly string[]
   const label = 'anthropic';
   if (deadline?.callerAborted) return abortError();
   if (err instanceof ProviderError) return err;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, AnthropicError } = anthropicSdk();
   if (deadline?.timedOut || err instanceof APIConnectionTimeoutError) {
     return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
   }
@@ -76,7 +85,7 @@ export function nonStreamingTimeoutMs(client: Anthropic, maxTokens: number): num
   try {
     return client.calculateNonstreamingTimeout(maxTokens);
   } catch (err) {
-    if (err instanceof AnthropicError) return null;
+    if (err instanceof anthropicSdk().AnthropicError) return null;
     throw err;
   }
 }

@@ -2,14 +2,14 @@
  * Batch mode for large studies: OpenAI Batch API and Anthropic Message Batches. Requests go up in one
  * submission with `custom_id` = run ID; results come back unordered and are matched by custom_id.
  * Like the live providers, each helper makes single attempts (no SDK retries) and throws
- * ProviderError on transport failures; the SDK is required only when a batch client is created.
+ * ProviderError on transport failures. This module holds the provider-neutral contract;
+ * `createBatchClient` (providers/index.ts) builds a client, and the SDK is required only then.
  */
 import { InputError } from '../../errors';
 import type { Catalogue } from './catalogue';
-import { planProvider } from './plan';
 import type { ModelOptions } from './endpoints';
 import type { ModelSettings } from './model-settings';
-import { parseModelSpec, type CompletionRequest, type CompletionResult, type ProviderError } from './types';
+import type { CompletionRequest, CompletionResult, ProviderError } from './types';
 
 /** Provider-neutral batch state. `done` is true for every state but `in_progress`. */
 export type BatchState = 'in_progress' | 'completed' | 'failed' | 'expired' | 'cancelled';
@@ -116,28 +116,6 @@ export function checkBatchRequests(provider: 'openai' | 'anthropic', requests: r
       throw new InputError(`batch: run ID ${JSON.stringify(r.runId)} is not a valid Anthropic custom_id ([A-Za-z0-9_-]{1,64})`, { item: r.runId });
     }
   }
-}
-
-/**
- * Batch client for `openai:<model>` or `anthropic:<model>`: the same key, base URL and settings as
- * live calls (`planProvider`), and for OpenAI the organisation and project (OPENAI_ORG_ID,
- * OPENAI_PROJECT_ID) the live path passes too.
- */
-export function createBatchClient(spec: string, options: CreateBatchClientOptions = {}): BatchClient {
-  const { provider, model } = parseModelSpec(spec);
-  if (provider !== 'openai' && provider !== 'anthropic') {
-    throw new InputError(`${spec}: batch mode is available for openai and anthropic models only`, { item: spec });
-  }
-  const env = options.env ?? process.env;
-  const plan = planProvider(spec, options);
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  const common = { model, apiKey: plan.apiKey, baseURL: plan.baseURL, timeoutMs, settings: plan.settings };
-  if (provider === 'openai') {
-    const mod: typeof import('./openai-batch') = require('./openai-batch');
-    return mod.createOpenAIBatchClient({ ...common, organization: env['OPENAI_ORG_ID'] ?? null, project: env['OPENAI_PROJECT_ID'] ?? null });
-  }
-  const mod: typeof import('./anthropic-batch') = require('./anthropic-batch');
-  return mod.createAnthropicBatchClient(common);
 }
 
 /** Settings type re-exported for the batch transports. */

@@ -1,7 +1,13 @@
 /**
- * Provider factory. Each back-end module (and its SDK) is required only when a model of that kind
- * is used, so loading this module stays cheap for the CLI.
+ * Provider factory. The back-end modules are imported statically; each loads its SDK only when a
+ * model of that kind is used (`openAISdk`, `anthropicSdk`), so loading this module stays cheap for the CLI.
  */
+import { InputError } from '../../errors';
+import { createAnthropicBatchClient } from './anthropic-batch';
+import { createAnthropicProvider } from './anthropic-provider';
+import type { BatchClient, CreateBatchClientOptions } from './batch';
+import { createOpenAIBatchClient } from './openai-batch';
+import { createOpenAIProvider } from './openai-provider';
 import { planProvider, type CreateProviderOptions } from './plan';
 import { parseModelSpec, type Provider } from './types';
 import type { PsiCourse } from '../../psi/schema';
@@ -11,7 +17,7 @@ import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
 export * from './types';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';
 export { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
-export { createBatchClient, type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';
+export { type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';
 export { catalogueWarnings, loadCatalogue, lookupModel, type Catalogue } from './catalogue';
 export { loadModelsFile, redactUrl, resolveModelTargets, splitSpecUrl, type ModelOptions, type ModelsFile, type ResolvedTargets } from './endpoints';
 export type { ModelSettings } from './model-settings';
@@ -34,8 +40,7 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
   const plan = planProvider(spec, options);
   switch (provider) {
     case 'openai': {
-      const mod: typeof import('./openai-provider') = require('./openai-provider');
-      return mod.createOpenAIProvider({
+      return createOpenAIProvider({
         provider,
         model,
         apiKey: plan.apiKey,
@@ -47,12 +52,30 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
       });
     }
     case 'openai-compatible': {
-      const mod: typeof import('./openai-provider') = require('./openai-provider');
-      return mod.createOpenAIProvider({ provider, model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
+      return createOpenAIProvider({ provider, model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
     }
     case 'anthropic': {
-      const mod: typeof import('./anthropic-provider') = require('./anthropic-provider');
-      return mod.createAnthropicProvider({ model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
+      return createAnthropicProvider({ model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
     }
   }
+}
+
+/**
+ * Batch client for `openai:<model>` or `anthropic:<model>`: the same key, base URL and settings as
+ * live calls (`planProvider`), and for OpenAI the organisation and project (OPENAI_ORG_ID,
+ * OPENAI_PROJECT_ID) the live path passes too.
+ */
+export function createBatchClient(spec: string, options: CreateBatchClientOptions = {}): BatchClient {
+  const { provider, model } = parseModelSpec(spec);
+  if (provider !== 'openai' && provider !== 'anthropic') {
+    throw new InputError(`${spec}: batch mode is available for openai and anthropic models only`, { item: spec });
+  }
+  const env = options.env ?? process.env;
+  const plan = planProvider(spec, options);
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const common = { model, apiKey: plan.apiKey, baseURL: plan.baseURL, timeoutMs, settings: plan.settings };
+  if (provider === 'openai') {
+    return createOpenAIBatchClient({ ...common, organization: env['OPENAI_ORG_ID'] ?? null, project: env['OPENAI_PROJECT_ID'] ?? null });
+  }
+  return createAnthropicBatchClient(common);
 }

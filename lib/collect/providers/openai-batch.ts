@@ -4,12 +4,11 @@
  * The transport only: what to do with a failed or cancelled batch is decided by the collector from
  * `BatchStatus.failure` / `cancelledByUser` (pure functions here and in batch.ts).
  */
-import { toFile } from 'openai';
 import { InputError } from '../../errors';
 import { checkBatchRequests, planFailedBatch, type BatchClient, type BatchError, type BatchState, type BatchStatus } from './batch';
 import type { ModelSettings } from './model-settings';
 import { openAIBatchLine, openAIBatchLineOutcome } from './openai-format';
-import { createOpenAIClient, translateOpenAIError } from './openai-provider';
+import { createOpenAIClient, openAISdk, translateOpenAIError } from './openai-provider';
 import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
 
 export interface OpenAIBatchClientOptions {
@@ -106,7 +105,7 @@ export function createOpenAIBatchClient(options: OpenAIBatchClientOptions): Batc
       checkBatchRequests('openai', requests);
       const jsonl = requests.map((r) => openAIBatchLine(options.model, r, options.settings)).join('\n') + '\n';
       const file = await call(async () =>
-        client.files.create({ file: await toFile(Buffer.from(jsonl, 'utf8'), 'kstbench-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }),
+        client.files.create({ file: await openAISdk().toFile(Buffer.from(jsonl, 'utf8'), 'kstbench-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }),
       );
       const batch = await call(() =>
         client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }),

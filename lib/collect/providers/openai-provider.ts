@@ -1,17 +1,25 @@
 /**
- * OpenAI (and OpenAI-compatible servers) through the official `openai` SDK. Loaded lazily by
- * `createProvider`, so the SDK is only required when such a model is used.
+ * OpenAI (and OpenAI-compatible servers) through the official `openai` SDK. The SDK itself is
+ * loaded at first use (`openAISdk`), so importing this module costs nothing until such a model is used.
  *
  * One `complete` = one HTTP attempt: the client is built with `maxRetries: 0` (the collector owns
  * retries) and per-request `timeout` = `req.timeoutMs`, plus our own deadline over the body.
  */
-import { OpenAI, APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
+import type { OpenAI } from 'openai';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { openAIChatBody, openAIResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
 import { preflightWith } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+
+/**
+ * The `openai` package, required on first use rather than imported: it is heavy, and `kstbench --help`,
+ * `kstbench fringe` or a simulated collect never need it (test/collect/startup.test.ts checks this).
+ */
+export function openAISdk(): typeof import('openai') {
+  return require('openai') as typeof import('openai');
+}
 
 export interface OpenAIClientOptions {
   apiKey: string;
@@ -28,7 +36,7 @@ export interface OpenAIClientOptions {
  * is passed explicitly so the SDK does not read OPENAI_* variables behind our back.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
-  return new OpenAI({
+  return new (openAISdk().OpenAI)({
     apiKey: options.apiKey,
     baseURL: options.baseURL,
     organization: options.organization ?? null,
@@ -47,6 +55,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
 export function translateOpenAIError(err: unknown, label: string, secrets: readonly string[], deadline?: AttemptDeadline, context: FailureContext = {}): Error {
   if (deadline?.callerAborted) return abortError();
   if (err instanceof ProviderError) return err;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } = openAISdk();
   if (deadline?.timedOut || err instanceof APIConnectionTimeoutError) {
     return new ProviderError(`${label}: no complete answer within the timeout`, 'timeout');
   }

@@ -1,3 +1,4 @@
+/** lib/figures/save.ts: a figure saved as HTML, SVG and PNG (drawn by the shared browser), its manifest and its notebook bundle. */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pngPixels } from '../support/png';
@@ -6,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
-import { canonicalSvg, saveFigure } from '../../lib/figures/save';
-import { finalSpec, SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
+import { canonicalSvg, decodeDataUrl, figureBundle, figureManifest, saveFigure } from '../../lib/figures/save';
+import { SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
 
 
 const dir = mkdtempSync(join(tmpdir(), 'kstbench-fig-'));
@@ -22,24 +23,6 @@ const spec: FigureSpec = {
 
 after(async () => {
   await closeFigureBrowser();
-});
-
-test('simulated figures carry a watermark and a title note; real ones do not', () => {
-  const sim = finalSpec(spec, { title: 'T', simulated: true });
-  const annotations = sim.layout!['annotations'] as Array<{ text: string; x: number; y: number; xanchor: string; yanchor: string }>;
-  assert.equal(annotations.length, 1);
-  assert.equal(annotations[0]!.text, SIMULATED_LABEL);
-  // A corner badge outside the plotting area: 800 × 500 with plotly's default margins (l 80, r 80,
-  // t 100, b 80) puts the figure's top-right corner, 6 px in, at paper x (800 − 80 − 6)/640, y (500 − 80 − 6)/320.
-  assert.deepEqual([annotations[0]!.x, annotations[0]!.y, annotations[0]!.xanchor, annotations[0]!.yanchor], [714 / 640, 414 / 320, 'right', 'top']);
-  assert.equal((sim.layout!['font'] as { family: string }).family, '"Open Sans", Arial, sans-serif');
-  assert.equal((sim.layout!['colorway'] as string[]).length, 8);
-  assert.deepEqual(sim.layout!['title'], { text: 'T (simulated data)' });
-  const real = finalSpec(spec, { title: 'T', simulated: false });
-  assert.equal(real.layout!['annotations'], undefined);
-  assert.deepEqual(real.layout!['title'], { text: 'T' });
-  assert.equal(real.layout!['width'], 800);
-  assert.equal(real.layout!['height'], 500);
 });
 
 test('saveFigure exports HTML, SVG and PNG that render in Chromium', async () => {
@@ -119,4 +102,36 @@ test('canonicalSvg: the root element\'s attributes in one order, whatever order 
 test('a figure name that is not a safe file name is refused before anything is drawn', async () => {
   await assert.rejects(saveFigure('../x', spec, { title: 't', simulated: false, dir }), /figure name "..\/x"/);
   await assert.rejects(saveFigure('ok', spec, { title: 't' } as never), /options need a title \(string\) and simulated \(boolean\)/);
+});
+
+test('figureManifest records the drawn title, size and trace types (plotly\'s default type is scatter)', () => {
+  const spec = { data: [{ type: 'bar', y: [1] }, { mode: 'lines', y: [2] }, { type: 'heatmap', z: [[1]] }], layout: { width: 300 } };
+  assert.deepEqual(figureManifest('m', spec, { title: 'T', simulated: true }), {
+    name: 'm', title: 'T (simulated data)', simulated: true, width: 300, height: 500, traces: 3, types: ['bar', 'scatter', 'heatmap'], pngScale: 2,
+  });
+  const titled = { data: [], layout: { title: { text: 'From layout' } } };
+  assert.deepEqual(figureManifest('n', titled, { title: 'T', simulated: false, height: 200 }), {
+    name: 'n', title: 'From layout', simulated: false, width: 800, height: 200, traces: 0, types: [], pngScale: 2,
+  });
+});
+
+test('decodeDataUrl: base64 and percent-encoded bodies; anything else is refused', () => {
+  assert.equal(decodeDataUrl('data:image/png;base64,aGk=').toString('utf8'), 'hi'); // "hi" = 0x68 0x69 = aGk=
+  assert.equal(decodeDataUrl('data:image/svg+xml,%3Csvg%3E%20x').toString('utf8'), '<svg> x');
+  assert.throws(() => decodeDataUrl('http://x/y.png'), /not a data URL: http:\/\/x\/y\.png/);
+  assert.throws(() => decodeDataUrl('data:no-comma'), /not a data URL/);
+});
+
+test('figureBundle: PNG at the figure size, the plotly spec with keys sorted, a plain-text title without markup', () => {
+  const drawn = { data: [{ y: [1], type: 'bar' }], layout: { width: 300, title: { text: 'A<br>two-line   title' } } };
+  const b = figureBundle('f1', drawn, Buffer.from('png!'), { width: 300, height: 200 });
+  assert.equal(b.data['image/png'], Buffer.from('png!').toString('base64'));
+  assert.equal(b.data['text/plain'], '[figure f1: A two-line title]');
+  assert.deepEqual(b.metadata, { 'image/png': { width: 300, height: 200 }, kstbench: { figure: 'f1' } });
+  const plotly = b.data['application/vnd.plotly.v1+json'] as Record<string, unknown>;
+  assert.deepEqual(Object.keys(plotly), ['config', 'data', 'layout']);
+  assert.deepEqual(Object.keys((plotly['data'] as Array<Record<string, unknown>>)[0]!), ['type', 'y']);
+  assert.deepEqual(plotly['config'], { displaylogo: false });
+  // No title in the layout: the figure's name stands in.
+  assert.equal(figureBundle('f2', { data: [] }, Buffer.alloc(0), { width: 1, height: 1 }).data['text/plain'], '[figure f2: f2]');
 });

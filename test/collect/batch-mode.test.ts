@@ -6,12 +6,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectKst, dryRunKst, type CollectParams } from '../../lib/collect/collect';
-import { customIdFor, customIdsFor, nextAttempts, openBatches, readLedger } from '../../lib/collect/batch-ledger';
+import { customIdFor, openBatches, readLedger } from '../../lib/collect/batch-ledger';
 import { kstJobs } from '../../lib/collect/kst-study';
-import { createBatchClient, type BatchClient } from '../../lib/collect/providers/batch';
+import { createBatchClient } from '../../lib/collect/providers';
+import type { BatchClient } from '../../lib/collect/providers/batch';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
 import { answerSchemaOf, startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
@@ -119,44 +120,6 @@ function countRequests(from: number, method: string, path: RegExp): number {
 function assertNoKey(dir: string): void {
   for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), 'utf8').includes(KEY), `${f} contains the planted key`);
 }
-
-test('custom_id mapping: OpenAI keeps the run ID; Anthropic gets a conforming, deterministic, collision-free form', () => {
-  assert.equal(customIdFor('openai', 'slope.P2.o1.3fa9c0d1e2b4'), 'slope.P2.o1.3fa9c0d1e2b4');
-  assert.equal(customIdFor('anthropic', 'slope.P2.o1.3fa9c0d1e2b4'), 'slope_P2_o1_3fa9c0d1e2b4');
-  const long = `${'x'.repeat(60)}.P0.o1.abcdefabcdef`;
-  const hashed = customIdFor('anthropic', long);
-  assert.match(hashed, /^h_[0-9a-f]{40}$/);
-  assert.equal(customIdFor('anthropic', long), hashed);
-  assert.match(customIdFor('anthropic', 'dom/ain.P0.o1.abc'), /^h_[0-9a-f]{40}$/);
-  const [a, b] = customIdsFor('anthropic', ['a.b', 'a_b']);
-  assert.equal(a, 'a_b');
-  assert.match(b!, /^h_[0-9a-f]{40}$/);
-});
-
-test('ledger: open batches, follow-up attempt numbers, unconfirmed submissions, bad lines', () => {
-  const dir = tempDir();
-  const file = join(dir, 'batches.jsonl');
-  const lines = [
-    { type: 'submitting', seq: 1, model: OPENAI, requests: 2, at: 't' },
-    { type: 'submitted', seq: 1, batch_id: 'b1', model: OPENAI, provider: 'openai', submitted_at: 't', items: [{ run_id: 'r1', custom_id: 'r1', attempt: 1 }, { run_id: 'r2', custom_id: 'r2', attempt: 1 }] },
-    { type: 'collected', batch_id: 'b1', state: 'completed', retry: ['r2'] },
-    { type: 'submitting', seq: 2, model: OPENAI, requests: 1, at: 't' },
-    { type: 'submitted', seq: 2, batch_id: 'b2', model: OPENAI, provider: 'openai', submitted_at: 't', items: [{ run_id: 'r2', custom_id: 'r2', attempt: 2 }] },
-    { type: 'submitting', seq: 3, model: ANTHROPIC, requests: 5, at: 't' },
-  ];
-  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const ledger = readLedger(file);
-  assert.deepEqual(openBatches(ledger).map((b) => b.batch_id), ['b2']);
-  assert.deepEqual(ledger.unconfirmed.map((u) => u.seq), [3]);
-  assert.equal(ledger.nextSeq, 4);
-  const next = nextAttempts(ledger);
-  assert.equal(next('r1'), 1, 'r1 ended in b1 (not marked for retry)');
-  assert.equal(next('r2'), 1, 'b2 is not collected yet, so no retry decision exists');
-  appendFileSync(file, JSON.stringify({ type: 'collected', batch_id: 'b2', state: 'completed', retry: ['r2'] }) + '\n');
-  assert.equal(nextAttempts(readLedger(file))('r2'), 3);
-  appendFileSync(file, JSON.stringify({ type: 'collected', batch_id: 'nope', state: 'completed', retry: [] }) + '\n');
-  assert.throws(() => readLedger(file), (e: Error) => e.name === 'InputError' && e.message.includes('batches.jsonl:8: collected batch nope was never submitted'));
-});
 
 test('submit → poll → fetch for both providers: unordered results matched by custom_id, batch-discounted cost, ledger and audit lines', async () => {
   const domainsDir = writeTinyDomains();

@@ -1,3 +1,4 @@
+/** The provider registry (providers/index.ts): createProvider for every provider kind, and the SDKs loaded only when used. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

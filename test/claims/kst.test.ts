@@ -1,0 +1,61 @@
+/**
+ * lib/claims/kst.ts: KST claims rebuilt from the inputs. Here on the hand-worked fixture of
+ * test/fixtures/analyze (domains tiny and pair, 72 records, 1 missing, 64 of 71 scored exactly right)
+ * with a few entries of the real ledger, so each computed value can be worked by hand.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadDomainDir } from '../../lib/kst';
+import { loadResponses } from '../../lib/analysis';
+import type { ClaimEntry } from '../../lib/records/published-claims';
+import { loadPublishedKst } from '../../lib/records/published-kst';
+import { KST_REBUILDS, kstClaimRows, kstRebuildFor } from '../../lib/claims/kst';
+
+const root = join(__dirname, '..', '..');
+const published = loadPublishedKst(join(root, 'data/published/kst-benchmark-2026.json'));
+const fixture = join(root, 'test', 'fixtures', 'analyze');
+const domains = loadDomainDir(join(fixture, 'domains'));
+const records = loadResponses(join(fixture, 'responses.jsonl'), domains);
+const only = (...ids: string[]) => ({ ...published, claims: published.claims.filter((c) => ids.includes(c.id)) });
+
+test('every rebuilt KST claim has exactly one rebuild, every rebuild serves a claim, and reasons are not used for rebuildable claims', () => {
+  for (const c of published.claims as readonly ClaimEntry[]) {
+    const hits = KST_REBUILDS.filter(([re]) => re.test(c.id)).length;
+    if (c.rebuilt) assert.ok(hits >= 1, `claim ${c.id}: no rebuild matches it`);
+    else assert.equal(hits, 0, `claim ${c.id} says it is not rebuildable, but a rebuild matches it`);
+  }
+  for (const [re] of KST_REBUILDS) assert.ok(published.claims.some((c) => c.rebuilt && re.test(c.id)), `rebuild ${re} serves no claim`);
+  assert.equal(kstRebuildFor('kst.no-such-claim'), undefined);
+});
+
+test('rebuilt on the fixture: counts, the overall exact share, terminal states, a statement; real input, so a difference is "differs"', () => {
+  const rows = kstClaimRows({
+    published: only('kst.collection.calls', 'kst.overall.exact', 'kst.table1.total.states', 'kst.overall.terminal-responses', 'kst.models.p2-above-p1'),
+    records,
+    domains,
+  });
+  const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+  // 72 records in the file (the missing one included).
+  assert.equal(byId['kst.collection.calls']!.computed, '72');
+  // 64 / 71 = 0.901408… → 90.14 % at one decimal finer than printed (79.7).
+  assert.equal(byId['kst.overall.exact']!.computed, '90.14');
+  // tiny (A→B, C free): ∅ {A} {C} {A,B} {A,C} {A,B,C} = 6; pair (X→Y): ∅ {X} {X,Y} = 3; 9 states.
+  assert.equal(byId['kst.table1.total.states']!.computed, '9');
+  // Terminal states {A,B,C} and {X,Y}: 2 models × 2 conditions × 2 orders each = 16 responses.
+  assert.equal(byId['kst.overall.terminal-responses']!.computed, '16');
+  // The fixture has no P2 responses, so "every model is more accurate in P2 than in P1" does not hold.
+  assert.equal(byId['kst.models.p2-above-p1']!.computed, 'no');
+  assert.ok(rows.every((r) => r.status === 'differs'), JSON.stringify(rows.map((r) => [r.id, r.status])));
+  // Marked as simulated, the same differences are explained ones where a gap is documented.
+  const simulated = kstClaimRows({ published: only('kst.overall.exact', 'kst.table1.total.states'), records: records.map((r) => ({ ...r, simulated: true })), domains });
+  assert.deepEqual(simulated.map((r) => [r.id, r.status]), [['kst.table1.total.states', 'differs'], ['kst.overall.exact', 'differs-simulated']]);
+});
+
+test('cells select the claims of one notebook cell; the truncation claim needs the final records', () => {
+  const rows = kstClaimRows({ published: only('kst.collection.calls', 'kst.table1.total.states'), records, domains }, { cells: ['claims-table1'] });
+  assert.deepEqual(rows.map((r) => r.id), ['kst.table1.total.states']);
+  assert.throws(() => kstClaimRows({ published: only('kst.collection.truncated'), records, domains }), /claim kst\.collection\.truncated: needs the final records/);
+  const finalRecords = [{ status: 'invalid', reason: 'truncated' }, { status: 'invalid', reason: 'not-json' }, { status: 'valid' }];
+  assert.equal(kstClaimRows({ published: only('kst.collection.truncated'), records, domains, finalRecords })[0]!.computed, '1');
+});

@@ -1,0 +1,106 @@
+/**
+ * Start-up stays light: the built CLI, run for `--help`, `fringe --help` and a simulated collect,
+ * never loads a model SDK, TensorFlow, danfojs or a browser. Each run is given a tiny reporter
+ * through NODE_OPTIONS=--require that writes, at exit, which heavy packages sit in require.cache.
+ * The positive control (a live provider built through the same dist/) shows the reporter sees an SDK.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTinyDomains } from './helpers';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Package folder (under node_modules/) → the name the assertions use. */
+const HEAVY: Record<string, string> = {
+  'openai': 'openai',
+  '@anthropic-ai/sdk': 'anthropic',
+  '@tensorflow': 'tensorflow',
+  'danfojs-node': 'danfojs',
+  'playwright-core': 'playwright',
+  '@sparticuz/chromium': 'chromium',
+};
+
+const REPORTER = `
+const { writeFileSync } = require('node:fs');
+const heavy = ${JSON.stringify(HEAVY)};
+process.on('exit', () => {
+  const keys = Object.keys(require.cache).map((k) => k.split('\\\\').join('/'));
+  const loaded = Object.entries(heavy).filter(([dir]) => keys.some((k) => k.includes('/node_modules/' + dir + '/'))).map(([, name]) => name);
+  const commands = keys.filter((k) => k.includes('/dist/cli/commands/')).map((k) => k.replace(/^.*\\/dist\\/cli\\/commands\\//, '')).sort();
+  const collector = keys.some((k) => k.includes('/dist/lib/collect/'));
+  writeFileSync(process.env.KSTBENCH_STARTUP_REPORT, JSON.stringify({ modules: keys.length, loaded, commands, collector }));
+});
+`;
+
+interface StartupReport {
+  modules: number;
+  loaded: string[];
+  /** dist/cli/commands/*.js files in require.cache. */
+  commands: string[];
+  /** Whether any dist/lib/collect module was loaded. */
+  collector: boolean;
+}
+
+function withReporter(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string; report: StartupReport } {
+  assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'kstbench.js')), 'run `npm run build` before this test');
+  const dir = tempDir('kstbench-startup-');
+  const reporter = join(dir, 'reporter.js');
+  const reportFile = join(dir, 'report.json');
+  writeFileSync(reporter, REPORTER);
+  const run = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: `--require ${reporter}`, KSTBENCH_STARTUP_REPORT: reportFile, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+  });
+  assert.ok(existsSync(reportFile), `the reporter wrote nothing (exit ${run.status}): ${run.stderr}`);
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, report: JSON.parse(readFileSync(reportFile, 'utf8')) as StartupReport };
+}
+
+const CLI = join(ROOT, 'bin', 'kstbench.js');
+
+test('kstbench --help loads no command module, SDK, TensorFlow, danfojs or browser', () => {
+  const run = withReporter([CLI, '--help']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^  collect {6}collect model responses/m);
+  assert.ok(run.report.modules >= 3, `the reporter saw the CLI's own modules (${run.report.modules})`);
+  assert.deepEqual(run.report.loaded, []);
+  assert.deepEqual(run.report.commands, []);
+  assert.equal(run.report.collector, false);
+});
+
+test('kstbench fringe loads its own command module and not the collector', () => {
+  const domains = writeTinyDomains();
+  const domain = join(domains, readdirSync(domains).sort()[0]!);
+  const run = withReporter([CLI, 'fringe', '--domain', domain, '--state', '']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.report.commands, ['fringe.js']);
+  assert.equal(run.report.collector, false);
+  assert.deepEqual(run.report.loaded, []);
+});
+
+test('kstbench fringe --help and collect --help load no heavy package', () => {
+  for (const args of [['fringe', '--help'], ['collect', '--help'], ['psi', '--help']]) {
+    const run = withReporter([CLI, ...args]);
+    assert.equal(run.status, 0, `${args.join(' ')}: ${run.stderr}`);
+    assert.deepEqual(run.report.loaded, [], args.join(' '));
+  }
+});
+
+test('a simulated collect runs to completion without loading either SDK', () => {
+  const domains = writeTinyDomains();
+  const out = join(tempDir(), 'run');
+  const run = withReporter([CLI, 'collect', '--domains', domains, '--models', 'simulated:sim-a', '--out', out, '--orders', '1', '--conditions', 'P0']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'complete');
+  assert.deepEqual(run.report.loaded, []);
+});
+
+test('positive control: building a live provider from the same dist/ loads its SDK, and only that one', () => {
+  const script = `require('./dist/lib/collect/providers').createProvider('anthropic:claude-x', { env: { ANTHROPIC_API_KEY: 'k' } });`;
+  const run = withReporter(['-e', script]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.report.loaded, ['anthropic']);
+});

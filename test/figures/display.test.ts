@@ -1,0 +1,50 @@
+/**
+ * lib/figures/display.ts: showing in a notebook cell goes through tslab's display hook when a cell is
+ * running (the hook is set), and does nothing in a plain script (no hook).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inNotebook, showBundle, showHtml, showMarkdown, showSvg } from '../../lib/figures/display';
+
+type Message = { data: Record<string, unknown>; metadata: Record<string, unknown> };
+const jupyter = require('tslab/dist/jupyter') as { lastWriteDisplayData: ((msg: Message, update: boolean) => void) | null };
+
+/** Runs `f` as if inside a notebook cell, returning every display message it sent. */
+function inCell(f: () => void): Message[] {
+  const sent: Message[] = [];
+  const saved = jupyter.lastWriteDisplayData;
+  jupyter.lastWriteDisplayData = (msg) => sent.push({ data: msg.data, metadata: msg.metadata });
+  try {
+    f();
+  } finally {
+    jupyter.lastWriteDisplayData = saved;
+  }
+  return sent;
+}
+
+test('outside a notebook nothing is shown and nothing throws', () => {
+  assert.equal(jupyter.lastWriteDisplayData, null);
+  assert.equal(inNotebook(), false);
+  showHtml('<p>x</p>');
+  showSvg('<svg/>');
+  showMarkdown('*x*');
+  showBundle({ data: { 'text/plain': 'x' }, metadata: {} });
+});
+
+test('inside a cell each helper sends one output of its MIME type; a bundle is one output with every type', () => {
+  let seen: boolean | undefined;
+  const sent = inCell(() => {
+    seen = inNotebook();
+    showHtml('<p>x</p>');
+    showSvg('<svg/>');
+    showMarkdown('*x*');
+    showBundle({ data: { 'image/svg+xml': '<svg/>', 'image/png': 'iVBOR' }, metadata: { 'image/png': { width: 10 } } });
+  });
+  assert.equal(seen, true);
+  assert.deepEqual(sent, [
+    { data: { 'text/html': '<p>x</p>' }, metadata: {} },
+    { data: { 'image/svg+xml': '<svg/>' }, metadata: {} },
+    { data: { 'text/markdown': '*x*' }, metadata: {} },
+    { data: { 'image/svg+xml': '<svg/>', 'image/png': 'iVBOR' }, metadata: { 'image/png': { width: 10 } } },
+  ]);
+});
