@@ -17,10 +17,10 @@ import {
   reduceNotions,
   type Domain,
 } from '../../lib/kst';
-import { randomDomain } from './random-poset';
+import { randomDomain, taskComponents } from './random-poset';
 
 const ids4 = ['a', 'b', 'c', 'd'];
-const components = (ids: string[]) => ids.map((id) => ({ id, description: `task ${id}` }));
+const components = taskComponents;
 
 /**
  * Two routes to c: c can be learned after a OR after b; d needs c. Basis (atoms):
@@ -80,66 +80,11 @@ test('two routes to a task: basis, family and surmise function give the same spa
   }
 });
 
-test('a space that is not well-graded is reported with a state that has no removable task', () => {
-  // Basis {a,b}, {b,c} on a discriminative 3-item set: states ∅, ab, bc, abc. {a,b} minus a = {b} ✗,
-  // minus b = {a} ✗: no inner fringe, so not a learning space (it is still a knowledge space).
-  const d = buildDomain({ id: 'x', title: 'x', source: 't', components: components(['a', 'b', 'c']), basis: [['a', 'b'], ['b', 'c']] });
-  assert.equal(countStates(d), 4);
-  const check = checkSpace(d);
-  assert.equal(check.knowledgeSpace, true);
-  assert.equal(check.learningSpace, false);
-  assert.deepEqual(check.notWellGradedAt, ['a', 'b']);
-  assert.deepEqual(innerFringe(d, ['a', 'b']), []);
-  // Sampling uses uniform draws from the enumeration (the up-down chain could not leave ∅).
-  const sample = sampleStates(d, { size: 400, seed: 's' });
-  assert.equal(sample.scheme, 'uniform-from-enumeration');
-  assert.deepEqual(sample.states, [[], ['a', 'b'], ['b', 'c'], ['a', 'b', 'c']]);
-  assert.equal(sample.counts.reduce((a, b) => a + b, 0), 400);
-});
-
-test('equivalent items are reported as notions, fringes are taken on notions, --reduce-notions collapses them', () => {
-  // b and c always appear together: basis {a}, {a,b,c}, {d}. Notions {b,c}. States: ∅, a, d, ad, abc, abcd → 6.
-  const d = buildDomain({ id: 'n', title: 'n', source: 't', components: components(ids4), basis: [['a'], ['d'], ['a', 'b', 'c']] });
-  assert.deepEqual(d.notions, [['b', 'c']]);
-  assert.equal(d.quasiOrdinal, false);
-  assert.equal(countStates(d), 6);
-  // From {a}: the next step is the whole notion {b, c} (a step of two items), or d.
-  assert.deepEqual(outerFringe(d, ['a']), ['b', 'c', 'd']);
-  assert.deepEqual(outerFringeNotions(d, ['a']), [['b', 'c'], ['d']]);
-  assert.deepEqual(innerFringe(d, ['a', 'b', 'c']), ['b', 'c']);
-  const reduced = reduceNotions(d);
-  assert.deepEqual(reduced.ids, ['a', 'b', 'd']);
-  assert.equal(reduced.quasiOrdinal, true);
-  assert.deepEqual(reduced.prerequisites, [['a', 'b']]);
-  assert.equal(countStates(reduced), 6);
-  assert.match(reduced.components[1]!.description, /task b/);
-  assert.match(reduced.components[1]!.description, /task c/);
-});
-
 test('a cycle in a prerequisite list stays an error', () => {
   assert.throws(
     () => buildDomain({ id: 'c', title: 'c', source: 't', components: components(['a', 'b']), prerequisites: [['a', 'b'], ['b', 'a']] }),
     /prerequisite cycle a -> b -> a/,
   );
-});
-
-test('malformed structures are refused naming the state, item or clause', () => {
-  const base = { id: 'm', title: 'm', source: 't', components: components(['a', 'b', 'c']) };
-  const cases: Array<[Record<string, unknown>, RegExp]> = [
-    [{ basis: [['a'], ['b']] }, /component "c" is in no basis element/],
-    [{ basis: [['a'], ['b'], ['a', 'b'], ['c']] }, /basis\[2\] \{a, b\} is the union of other basis elements/],
-    [{ basis: [['a'], [], ['b', 'c']] }, /basis\[1\] is empty/],
-    [{ basis: [['a'], ['a'], ['b', 'c']] }, /basis\[1\] repeats basis\[0\]/],
-    [{ basis: [['a'], ['x']] }, /basis\[1\] names unknown component "x"/],
-    [{ states: [['a'], ['a', 'b', 'c']] }, /does not contain the empty state/],
-    [{ states: [[], ['a'], ['b']] }, /does not contain the full domain Q/],
-    [{ states: [[], ['a'], ['b'], ['a', 'b', 'c']] }, /not closed under union: states\[\d\] ∪ states\[\d\] = \{a, b\}/],
-    [{ surmise: { c: [['a'], ['a', 'b']] } }, /surmise\.c\[1\] contains surmise\.c\[0\]/],
-    [{ surmise: { c: [['c']] } }, /surmise\.c\[0\] contains c itself/],
-    [{ surmise: { b: [['a']], c: [['b']] } }, /surmise\.c\[0\] is not closed: it contains b, but none of b's clauses lies inside \{b, c\}/],
-    [{ surmise: { c: [] } }, /surmise\.c has no clause/],
-  ];
-  for (const [form, pattern] of cases) assert.throws(() => buildDomain({ ...base, ...form } as never), pattern, JSON.stringify(form));
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -93,3 +93,8 @@ export function warshallClosure(domain: Domain): string[] {
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (reach[i]![j]) out.push(`${domain.ids[i]}<${domain.ids[j]}`);
   return out.sort();
 }
+
+/** Components with IDs `ids` and descriptions "task <id>" (the form used by the hand-made structures). */
+export function taskComponents(ids: readonly string[]): Array<{ id: string; description: string }> {
+  return ids.map((id) => ({ id, description: `task ${id}` }));
+}

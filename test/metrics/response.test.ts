@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError } from '../../lib/errors';
-import { invalidResponseScores, macroAverage, MEASURES, scoreResponse, setAgreement } from '../../lib/metrics';
+import { invalidResponseScores, scoreResponse } from '../../lib/metrics';
 
 const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-15, `${actual} ≠ ${expected}`);
 
@@ -25,40 +24,4 @@ test('invalidResponseScores: worst value of every measure, D = domain size', () 
   assert.ok(invalid.symmetricDifference > wrongButValid.symmetricDifference);
   assert.throws(() => invalidResponseScores(0), RangeError);
   assert.throws(() => invalidResponseScores(2.5), RangeError);
-});
-
-test('setAgreement compares two predictions symmetrically', () => {
-  assert.deepEqual(setAgreement([], []), { exact: 1, jaccard: 1 });
-  assert.deepEqual(setAgreement(['a', 'b'], ['b']), { exact: 0, jaccard: 0.5 });
-  assert.deepEqual(setAgreement(['b'], ['a', 'b']), { exact: 0, jaccard: 0.5 });
-  assert.deepEqual(setAgreement(['a', 'b', 'b'], ['b', 'a']), { exact: 1, jaccard: 1 });
-  assert.deepEqual(setAgreement([], ['a']), { exact: 0, jaccard: 0 });
-  assert.deepEqual(setAgreement(['a', 'c'], ['b', 'c', 'd']), { exact: 0, jaccard: 0.25 });
-});
-
-test('macroAverage is the mean of response-level scores, not a pooled ratio', () => {
-  const scores = [
-    scoreResponse(['a'], ['a']), // 1, 1, 1, 1, 1, D 0
-    scoreResponse(['a', 'b'], ['a']), // 0, 1/2, 1, 2/3, 1/2, D 1
-    scoreResponse([], ['a', 'b']), // 0, 0, 0, 0, 0, D 2
-  ];
-  const m = macroAverage(scores);
-  assert.equal(m.n, 3);
-  close(m.exact, 1 / 3);
-  close(m.precision, 1 / 2);
-  close(m.recall, 2 / 3);
-  close(m.f1, 5 / 9); // (1 + 2/3 + 0) / 3
-  close(m.jaccard, 1 / 2);
-  assert.equal(m.symmetricDifference, 1);
-  // pooled ("micro") precision would be 2/3 (2 shared of 3 predicted): macro differs
-  assert.notEqual(m.precision, 2 / 3);
-  assert.deepEqual([...MEASURES], ['exact', 'precision', 'recall', 'f1', 'jaccard', 'symmetricDifference']);
-});
-
-test('macroAverage includes invalid responses as zeros and rejects an empty list', () => {
-  const m = macroAverage([scoreResponse(['a'], ['a']), invalidResponseScores(5)]);
-  assert.equal(m.exact, 0.5);
-  assert.equal(m.recall, 0.5);
-  assert.equal(m.symmetricDifference, 2.5);
-  assert.throws(() => macroAverage([]), InputError);
 });

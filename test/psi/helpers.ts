@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPsiCourse, parsePsiTaxonomy } from '../../lib/psi';
+import type { RegenerationPair, ScoredRecord } from '../../lib/psi/aggregate';
 
 /** The hand-made fixture under test/fixtures/psi (7 concepts, scenarios S01 and S02). */
 export const FIXTURE_DIR = join(__dirname, '..', 'fixtures', 'psi');
@@ -21,3 +23,17 @@ export const T1 = [
   'Output: Ana and Bo on separate lines.',
   'Can you change the list to hold three names?',
 ].join('\n');
+
+/** Asserts |actual − expected| ≤ eps, naming both values (hand-worked expected values carry rounding). */
+export function close(actual: number, expected: number, eps = 1e-9): void {
+  assert.ok(Math.abs(actual - expected) <= eps, `expected ${expected}, got ${actual}`);
+}
+
+/** A round-1/round-2 pair of scenario `id` with the given PSI and SD before and after (other sub-scores 0.5). */
+export function regenerationPair(id: string, before: number, after: number, sdBefore = 0.1, sdAfter = 0.1): RegenerationPair {
+  const r = (round: 1 | 2, psi: number, sd: number): ScoredRecord => ({
+    run_id: `${round === 2 ? 'r2' : 'r1'}-${id}`, round, scenario: id, variant: 'defective', model: 'm', psi,
+    subscores: { kd: 0.5, tv: 0.5, sd, ef: 0.5, cl: 0.5, ra: 0.5 }, scoreSource: 'rescored',
+  });
+  return { model: 'm', scenario: id, before: r(1, before, sdBefore), after: r(2, after, sdAfter), gain: after - before };
+}

@@ -39,3 +39,26 @@ test('a bad threshold or quota is an InputError', () => {
   assert.throws(() => selectWeakCases([], { quota: 1.5 }), (e: unknown) => e instanceof InputError && /quota/.test(e.message));
   assert.throws(() => selectWeakCases([], { quota: -1 }), InputError);
 });
+
+const cands: SelectionCandidate[] = [
+  { run_id: 'r-b', model: 'A', variant: 'defective', psi: 0.6 },
+  { run_id: 'r-c', model: 'B', variant: 'defective', psi: 0.5 },
+  { run_id: 'r-d', model: 'B', variant: 'standard', psi: 0.58 },
+  { run_id: 'r-e', model: 'A', variant: 'defective', psi: 0.4, status: 'missing' },
+  { run_id: 'r-f', model: 'B', variant: 'defective', psi: 0.589 },
+  { run_id: 'r-a', model: 'A', variant: 'defective', psi: 0.5 },
+];
+
+test('selectWeakCases: threshold 0.59 default, ties by run_id, quota, reproducible under reordering', () => {
+  // eligible (defective, not missing): a .50, b .60, c .50, f .589 → below 0.59: a, c (tie → run_id), f
+  const sel = selectWeakCases(cands);
+  assert.deepEqual(sel.selected.map((r) => r.run_id), ['r-a', 'r-c', 'r-f']);
+  assert.equal(sel.considered, 4);
+  assert.deepEqual(sel.perModel, { A: 1, B: 2 });
+  assert.deepEqual(sel.consideredPerModel, { A: 2, B: 2 }); // A: r-a, r-b (r-e missing); B: r-c, r-f
+  assert.deepEqual(selectWeakCases([...cands].reverse()).selected, sel.selected);
+  assert.deepEqual(selectWeakCases(cands, { quota: 2 }).selected.map((r) => r.run_id), ['r-a', 'r-c']);
+  assert.deepEqual(selectWeakCases(cands, { threshold: null, quota: 1 }).selected.map((r) => r.run_id), ['r-a']);
+  assert.deepEqual(selectWeakCases(cands, { variant: 'standard' }).selected.map((r) => r.run_id), ['r-d']);
+  assert.throws(() => selectWeakCases(cands, { quota: -1 }), /quota/);
+});

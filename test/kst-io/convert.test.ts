@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildDomain, countStates, enumerateStates, surmiseFunction } from '../../lib/kst';
+import { detectFormat, exportStructure, importStructure, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
+import { tiny } from '../kst/random-poset';
+import { BASIS_ROWS, SPACE_ROWS, exported, items, load, refuses, srbtBasis } from './helpers';
+
+test('SRBT basis with 0/1/2 codes imports to the two-route domain; item descriptions come from the CSV', () => {
+  const d = load(srbtBasis, 'two.bas');
+  assert.deepEqual(d.ids, ['a', 'b', 'c', 'd']);
+  assert.equal(d.components[2]!.description, 'task c, two routes');
+  assert.equal(d.quasiOrdinal, false);
+  assert.equal(countStates(d), 10);
+  assert.deepEqual(surmiseFunction(d).c, [['a'], ['b']]);
+  // Export writes exactly the hand-made basis back (the comment line is not kept).
+  assert.equal(exported(d, 'basis', 'srbt'), `#SRBT v2.0 basis\n4\n6\n${BASIS_ROWS.join('\n')}\n`);
+  assert.equal(exported(d, 'basis', 'kst'), `4\n6\n${BASIS_ROWS.join('\n')}\n`);
+});
+
+test('every format round-trips: export, import, same space', () => {
+  const d = load(srbtBasis, 'two.bas');
+  const states = enumerateStates(d);
+  const cases: Array<[Parameters<typeof exportStructure>[1], MatrixFormat]> = [
+    ['basis', 'srbt'],
+    ['basis', 'kst'],
+    ['basis', 'csv'],
+    ['space', 'srbt'],
+    ['space', 'kst'],
+    ['space', 'matrix'],
+    ['space', 'csv'],
+    ['surmise', 'surmise-csv'],
+  ];
+  for (const [what, format] of cases) {
+    const text = exported(d, what, format);
+    assert.equal(detectFormat(text), format, `${what} ${format} detected`);
+    const again = load(text, `x.${format}`, what === 'basis' ? { kind: 'basis' } : {});
+    assert.deepEqual(enumerateStates(again), states, `${what} ${format}`);
+    assert.deepEqual(again.basis, d.basis, `${what} ${format}`);
+  }
+  // Hand-checked texts of the space files.
+  const space = exported(d, 'space', 'srbt', 'two routes');
+  const lines = space.split('\n');
+  assert.deepEqual(lines.slice(0, 3), ['#SRBT v2.0 space ASCII two routes', '4', '10']);
+  assert.deepEqual(lines.slice(3, -1).sort(), [...SPACE_ROWS].sort());
+  assert.equal(lines[lines.length - 1], '', 'a newline after the last line');
+  const csv = exported(d, 'basis', 'csv').split('\n');
+  assert.equal(csv[0], '"a","b","c","d"');
+  assert.equal(csv[3], '2,0,1,0');
+  assert.equal(
+    exported(d, 'surmise', 'surmise-csv'),
+    // kstMatrix's layout: one row per clause, the atom with the item itself.
+    '"Item","a","b","c","d"\n"a",1,0,0,0\n"b",0,1,0,0\n"c",1,0,1,0\n"c",0,1,1,0\n"d",1,0,1,1\n"d",0,1,1,1\n',
+  );
+  assert.equal(exported(d, 'items', 'csv'), '"id","description"\n"a","task a"\n"b","task b"\n"c","task c, two routes"\n"d","task d"\n');
+});
+
+test('a surmise relation file (transposed: column j is the minimal state of j) imports as prerequisites', () => {
+  // Chain a ≤ b ≤ c plus free d. Row i, column j = 1 when i is surmised from j (i ≤ j):
+  //   a: a, b, c → 1110; b: b, c → 0110; c: 0010; d: 0001. Column c = {a, b, c}, the minimal state of c.
+  const text = '#SRBT v2.0 relation\n4\n1110\n0110\n0010\n0001\n';
+  const d = buildDomain(importStructure(text, 'chain.rel', { id: 'chain', items }), 'chain.rel');
+  assert.equal(d.form, 'prerequisites');
+  assert.deepEqual(d.prerequisites, [['a', 'b'], ['b', 'c']]);
+  assert.equal(countStates(d), 8); // chain of 3 has 4 ideals, times 2 for d
+  assert.equal(exported(d, 'relation', 'srbt'), text);
+  assert.equal(exported(d, 'relation', 'matrix'), '1110\n0110\n0010\n0001\n');
+  refuses(() => importStructure('#SRBT v2.0 relation\n2\n10\n01\n'.replace('01\n', '00\n'), 'r.rel', { id: 'r' }), /r\.rel:4: the diagonal entry of I2 is 0/);
+  // b ≤ c ≤ a but not b ≤ a: row b has c, row c has a, row b lacks a.
+  refuses(() => importStructure('3\n3\n100\n011\n101\n', 'r.rel', { id: 'r', kind: 'relation', format: 'kst' }), /r\.rel:4: not transitive: I2 is surmised from I3 and I3 from I1, but I2 not from I1/);
+});
+
+test('malformed files are refused with file:line and the reason', () => {
+  const cases: Array<[string, string, RegExp, MatrixFormat?]> = [
+    ['no final newline', '#SRBT v2.0 space ASCII\n2\n1\n00', /x:4: the last line has no newline/],
+    ['wrong count', '#SRBT v2.0 space ASCII\n2\n3\n00\n11\n', /x: wrong count: the header announces 3 row\(s\), the file has 2/],
+    ['ragged row', '#SRBT v2.0 space ASCII\n2\n2\n00\n1\n', /x:5: ragged row: 1 symbol\(s\) where the file has 2 item\(s\)/],
+    ['bad symbol', '2\n2\n00\n1x\n', /x:4: symbol "x" in column 2 \(allowed: 0, 1, 2\)/, 'kst'],
+    ['2 in a space', '#SRBT v2.0 space ASCII\n2\n2\n00\n12\n', /x:5: symbol "2" in column 2 \(allowed: 0, 1\)/],
+    ['bad item count', '#SRBT v2.0 basis\nfour\n2\n', /x:2: expected the number of items as a positive integer, found "four"/],
+    ['unknown struct', '#SRBT v2.0 lattice ASCII\n2\n1\n00\n', /x:1: unknown SRBT struct "lattice"/],
+    ['missing ASCII', '#SRBT v2.0 space\n2\n1\n00\n', /x:1: an SRBT space header must name the encoding/],
+    ['CSV ragged', 'a,b\n0,1\n1\n', /x:3: ragged row: 1 field\(s\) where the header has 2/],
+    ['CSV bad value', 'a,b\n0,1\n1,y\n', /x:3: value "y" for item "b"/],
+    ['CSV duplicate header', 'a,a\n0,1\n', /x:1: the header names item "a" twice/],
+    ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /x:2: the clause belongs to "z", which is not in the header/],
+    ['data file', '#SRBT v2.0 data ASCII\n2\n1\n01\n', /x:1: an SRBT data file holds response patterns/],
+  ];
+  for (const [name, text, pattern, format] of cases) {
+    refuses(() => importStructure(text, 'x', { id: 'x', ...(format ? { format } : {}) }), pattern);
+    void name;
+  }
+  // Structure problems carry the file line of the row.
+  refuses(() => load('#SRBT v2.0 basis\n4\n3\n1000\n0100\n1100\n', 'u.bas'), /u\.bas:6: line 6 \{a, b\} is the union of other basis elements|u\.bas: component "c" is in no basis element/);
+  refuses(() => load(`#SRBT v2.0 basis\n4\n6\n${['1000', '0100', '1010', '0210', '2021', '0221'].join('\n')}\n`, 'c.bas'), /c\.bas:6: item a is coded 1, but another basis state containing it lies inside this one \(code 2\)/);
+  refuses(() => load('#SRBT v2.0 structure ASCII\n4\n4\n0000\n1100\n0110\n1111\n', 's.str'), /s\.str:5: the family is not closed under union: line 5 ∪ line 6 = \{a, b, c\} is not in the family/);
+  // The items CSV must match a CSV header, and give the right number of items otherwise.
+  refuses(() => load('a,b,x,d\n0,0,0,0\n1,1,1,1\n', 'h.csv'), /h\.csv:1: the header's items \(a, b, x, d\) do not match the items of items\.csv/);
+  refuses(() => load('000\n111\n', 'n.mat'), /n\.mat: the structure has 3 item\(s\), items\.csv lists 4/);
+  refuses(() => readItemDescriptions('id,text\na,x\n', 'i.csv'), /i\.csv:1: expected the header id,description/);
+  refuses(() => readItemDescriptions('id,description\na,x\na,y\n', 'i.csv'), /i\.csv:3: item "a" listed twice/);
+});
+
+test('--reduce-notions collapses equivalent items, as kmeqreduction keeps the first column', () => {
+  // b and c always together: states ∅, a, abc, abcd → notions {b, c}; reduced on a, b, d: chain a < b < d.
+  const text = '#SRBT v2.0 space ASCII\n4\n4\n0000\n1000\n1110\n1111\n';
+  const full = buildDomain(importStructure(text, 'n.spc', { id: 'n', items }), 'n.spc');
+  assert.deepEqual(full.notions, [['b', 'c']]);
+  const reduced = buildDomain(importStructure(text, 'n.spc', { id: 'n', items, reduceNotions: true }), 'n.spc');
+  assert.deepEqual(reduced.ids, ['a', 'b', 'd']);
+  assert.deepEqual(reduced.prerequisites, [['a', 'b'], ['b', 'd']]);
+  assert.equal(countStates(reduced), 4);
+});
+
+test('streamStates: one 0/1 line per state, cells joined by the separator, count returned', () => {
+  // A → B over {A, B, C}: states ∅, A, C, AB, AC, ABC (6) as A B C codes
+  const d = tiny(['A', 'B', 'C'], [['A', 'B']]);
+  const chunks: string[] = [];
+  assert.equal(streamStates(d, ',', (c) => chunks.push(c)), 6);
+  assert.equal(chunks.length, 1, 'six lines fit in one batch');
+  assert.deepEqual(chunks[0]!.split('\n').filter(Boolean).sort(), ['0,0,0', '0,0,1', '1,0,0', '1,0,1', '1,1,0', '1,1,1']);
+  let plain = '';
+  streamStates(d, '', (c) => (plain += c));
+  assert.ok(plain.endsWith('\n'));
+  assert.deepEqual(plain.split('\n').filter(Boolean).sort(), ['000', '001', '100', '101', '110', '111']);
+});

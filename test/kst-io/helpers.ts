@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { InputError } from '../../lib/errors';
+import { buildDomain, type Domain } from '../../lib/kst';
+import { exportStructure, importStructure, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
+
+/**
+ * Hand-made fixtures for the kstIO formats. The structure throughout is "two routes" on items
+ * a b c d: c after a OR after b, d after c. Basis (rows in the order kstbench writes: by size, then
+ * lexicographically):
+ *   {a}      1000   a is minimal here → 1
+ *   {b}      0100
+ *   {a,c}    2010   contains a, but {a} lies inside → a is 2; minimal for c → 1
+ *   {b,c}    0210
+ *   {a,c,d}  2021   a is 2 ({a} inside), c is 2 ({a,c} inside), d is 1
+ *   {b,c,d}  0221
+ * Space: 10 states (see test/kst/basis.test.ts).
+ */
+export const BASIS_ROWS = ['1000', '0100', '2010', '0210', '2021', '0221'];
+export const SPACE_ROWS = ['0000', '1000', '0100', '1100', '1010', '0110', '1110', '1011', '0111', '1111'];
+
+export const items = readItemDescriptions('id,description\na,task a\nb,task b\nc,"task c, two routes"\nd,task d\n', 'items.csv');
+
+export function load(text: string, file: string, options: Partial<Parameters<typeof importStructure>[2]> = {}): Domain {
+  return buildDomain(importStructure(text, file, { id: 'two-routes', items, ...options }), file);
+}
+
+export function exported(domain: Domain, what: Parameters<typeof exportStructure>[1], format: MatrixFormat, comment?: string): string {
+  let out = '';
+  exportStructure(domain, what, format, (c) => (out += c), comment);
+  return out;
+}
+
+export function refuses(fn: () => unknown, pattern: RegExp): void {
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof InputError, String(err));
+    assert.match(err.message, pattern);
+    return true;
+  });
+}
+
+export const srbtBasis = `#SRBT v2.0 basis\n4\n6\n# a hand-made basis\n${BASIS_ROWS.join('\n')}\n`;
