@@ -11,8 +11,7 @@ import {
   providerErrorFromHttp,
   redactSecrets,
 } from '../../../lib/collect/providers/classify';
-import { isTruncated, parseModelSpec, ProviderError } from '../../../lib/collect/providers/types';
-import { InputError } from '../../../lib/errors';
+import { ProviderError } from '../../../lib/collect/providers/types';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -148,22 +147,4 @@ test('remedies and determinism from code, type and blamed parameter', () => {
   assert.match(e({ status: 429, code: 'enforced_spend_limit_reached', type: 'rate_limit_error' }).info.remedy!, /1st of next month/);
   assert.equal(e({ status: 409 }).info.deterministic, false);
   assert.equal(e({ status: 500 }).info.deterministic, undefined);
-});
-
-test('parseModelSpec splits at the first colon and rejects bad specs', () => {
-  assert.deepEqual(parseModelSpec('openai:gpt-4o-2024-08-06'), { provider: 'openai', model: 'gpt-4o-2024-08-06' });
-  assert.deepEqual(parseModelSpec('openai-compatible:llama3.1:8b'), { provider: 'openai-compatible', model: 'llama3.1:8b' });
-  assert.deepEqual(parseModelSpec('anthropic:claude-sonnet-4-5'), { provider: 'anthropic', model: 'claude-sonnet-4-5' });
-  assert.deepEqual(parseModelSpec('simulated:sim-a'), { provider: 'simulated', model: 'sim-a' });
-  for (const bad of ['gpt-4o', 'openai:', ':gpt', 'google:gemini', 'openai:gpt 4']) {
-    assert.throws(() => parseModelSpec(bad), (e: unknown) => e instanceof InputError && e.message.includes(JSON.stringify(bad)), bad);
-  }
-});
-
-test('isTruncated recognises both providers\' cut-off reasons', () => {
-  assert.equal(isTruncated({ finishReason: 'length' }), true);
-  assert.equal(isTruncated({ finishReason: 'max_tokens' }), true);
-  assert.equal(isTruncated({ finishReason: 'stop' }), false);
-  assert.equal(isTruncated({ finishReason: 'tool_use' }), false);
-  assert.equal(isTruncated({ finishReason: null }), false);
 });
