@@ -70,7 +70,7 @@ test('scriptJson cannot close the script element it is placed in', () => {
 
 test('figureHtml: self-contained page, Math.random seeded from the name, the drawn spec inlined', () => {
   const html = figureHtml('my-fig', spec, { title: 'A <b> title', simulated: true });
-  assert.match(html, /<title>A &#60;b&#62; title<\/title>/);
+  assert.match(html, /<title>A &lt;b&gt; title<\/title>/);
   assert.match(html, /<meta name="kstbench-simulated" content="true">/);
   assert.ok(html.includes(`Math.seedrandom(${JSON.stringify(figureSeed('my-fig'))});`));
   assert.equal(figureSeed('my-fig'), 'kstbench-figure:my-fig');
