@@ -121,14 +121,17 @@ export function collectionPlan(
 
 /**
  * A URL for display: user name, password, query and fragment removed (they may carry credentials).
- * Text that is not a URL is shown as `(not a URL)`.
+ * Text that is not an http(s) URL is shown as `(not a URL)`: `localhost:11434` parses as scheme
+ * "localhost:" and would otherwise be shown as the made-up `localhost://11434`.
  * @example
  * displayUrl('https://u:p@host/v1?key=x#frag'); // => 'https://host/v1'
  * displayUrl('127.0.0.1 port 11434'); // => '(not a URL)'
+ * displayUrl('localhost:11434'); // => '(not a URL)'
  */
 export function displayUrl(url: string): string {
   try {
     const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return '(not a URL)';
     return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return '(not a URL)';

@@ -80,6 +80,9 @@ test('displayUrl drops credentials, query and fragment', () => {
   assert.equal(displayUrl('https://user:secret@api.example.com/v1?key=abc#x'), 'https://api.example.com/v1');
   assert.equal(displayUrl('http://localhost:11434/v1'), 'http://localhost:11434/v1');
   assert.equal(displayUrl('not a url'), '(not a URL)');
+  // a host:port without a scheme parses as scheme "localhost:"; it is not shown as a made-up URL
+  assert.equal(displayUrl('localhost:11434'), '(not a URL)');
+  assert.equal(displayUrl('file:///etc/passwd'), '(not a URL)');
 });
 
 test('reset deletes only a deterministic (simulated) collection', () => {
