@@ -5,8 +5,7 @@ import { collectPsi, dryRunPsi, type PsiCollectParams } from '../../lib/collect/
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 import { batchOptions, RATE_OPTION_SPECS, rateOptions, reportRun, runShell, shellQuote, timeoutOption } from './collect';
 
-/** `kstbench psi collect`: a thin shell over lib/collect/psi-study.ts. */
-export const summary = 'collect tutoring responses (round 1) or PSI-guided regenerations (round 2)';
+/** `kstbench psi collect`: a thin shell over lib/collect/psi-study.ts (its summary is in psi.ts's table). */
 
 export const help = `Usage: kstbench psi collect --models SPEC[,...] --out DIR [options]
 
@@ -148,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** The subcommand object that cli/commands/psi.ts lists as `psi collect`. */
-export const subcommand = { summary, help, run };
+export const subcommand = { help, run };
 
 function parseModels(value: string): string[] {
   const models = value.split(',').map((m) => m.trim()).filter((m) => m !== '');

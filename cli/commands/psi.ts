@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../../lib/errors';
 import { getScenario, loadPsiCourse, scoreResponse } from '../../lib/psi';
 import { parseOptions, required, UsageError, type Command } from '../common';
-import { subcommand as collectSubcommand } from './psi-collect';
 
 /**
- * `kstbench psi <subcommand>`: PSI tools, dispatched by the first positional argument. Each
- * subcommand is loaded lazily; add new ones (e.g. `collect`) to SUBCOMMANDS.
+ * `kstbench psi <subcommand>`: PSI tools, dispatched by the first positional argument. Like the
+ * top-level dispatcher, SUBCOMMANDS names each one with its summary and imports `collect` only when it
+ * runs, so `psi score` does not load the collector.
  */
 interface Subcommand {
-  summary: string;
   help: string;
   run(argv: string[]): Promise<number>;
 }
@@ -32,7 +31,6 @@ Exit codes: 0 ok, 1 bad input (unknown scenario, unreadable file, invalid course
 `;
 
 const score: Subcommand = {
-  summary: 'score one response file against a scenario',
   help: SCORE_HELP,
   async run(argv) {
     const parsed = parseOptions(
@@ -78,13 +76,16 @@ const score: Subcommand = {
   },
 };
 
-const SUBCOMMANDS: Record<string, () => Subcommand> = {
-  score: () => score,
-  collect: () => collectSubcommand,
+const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+  score: { summary: 'score one response file against a scenario', load: async () => score },
+  collect: {
+    summary: 'collect tutoring responses (round 1) or PSI-guided regenerations (round 2)',
+    load: async () => (await import('./psi-collect')).subcommand,
+  },
 };
 
 function help(): string {
-  const lines = Object.entries(SUBCOMMANDS).map(([name, load]) => `  ${name.padEnd(10)} ${load().summary}`);
+  const lines = Object.entries(SUBCOMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
   return [
     'Usage: kstbench psi <subcommand> [options]',
     '',
@@ -108,8 +109,8 @@ export const command: Command = {
       process.stdout.write(help());
       return name === undefined ? 2 : 0;
     }
-    const load = SUBCOMMANDS[name];
-    if (!load) throw new UsageError(`unknown psi subcommand '${name}' (known: ${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return load().run(rest);
+    const entry = SUBCOMMANDS[name];
+    if (!entry) throw new UsageError(`unknown psi subcommand '${name}' (known: ${Object.keys(SUBCOMMANDS).join(', ')})`);
+    return (await entry.load()).run(rest);
   },
 };

@@ -71,6 +71,16 @@ test('kstbench --help loads no command module, SDK, TensorFlow, danfojs or brows
   assert.equal(run.report.collector, false);
 });
 
+test('kstbench psi score loads the PSI scorer and not the collector', () => {
+  const dir = tempDir();
+  const text = join(dir, 'answer.md');
+  writeFileSync(text, 'A slope is rise over run: for every step right, how far the line goes up.');
+  const run = withReporter([CLI, 'psi', 'score', '--scenario', 'S01', '--text', text]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(run.report.commands, ['psi.js']);
+  assert.equal(run.report.collector, false);
+});
+
 test('kstbench fringe loads its own command module and not the collector', () => {
   const domains = writeTinyDomains();
   const domain = join(domains, readdirSync(domains).sort()[0]!);
