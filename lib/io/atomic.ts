@@ -11,6 +11,11 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   writeFilesAtomic([{ path, data }]);
 }
 
+/** The hidden sibling a file is staged in before its rename: `.<name>.<pid>.tmp` in the same folder. */
+export function temporarySibling(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+}
+
 /** An OS error about the temporary sibling of `path`, re-aimed at `path` itself (the file the caller named). */
 function aimAt(err: unknown, tmp: string, path: string): unknown {
   const e = err as NodeJS.ErrnoException;
@@ -36,7 +41,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
   try {
     for (const { path, data } of files) {
       ensureDir(dirname(path));
-      const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+      const tmp = temporarySibling(path);
       staged.push({ tmp, path });
       let fd: number;
       try {

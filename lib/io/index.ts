@@ -1,7 +1,7 @@
-export { writeFileAtomic, writeFilesAtomic } from './atomic';
+export { temporarySibling, writeFileAtomic, writeFilesAtomic } from './atomic';
 export { readJsonl } from './jsonl';
 export { escapeHtml } from './html';
 export { checkJson, parseJsonFile, parseJsonl, zodPathItem } from './json';
 export type { JsonlLine, ParsedJsonl } from './json';
 export { ensureDir } from './dirs';
-export { isOsError, osErrorMeaning, osErrorMessage, osInputError } from './os-error';
+export { isOsError, osErrorMeaning, osErrorMessage, osInputError, osWriteErrorAt } from './os-error';

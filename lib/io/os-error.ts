@@ -46,3 +46,13 @@ export function osErrorMessage(err: NodeJS.ErrnoException, resumeCommand?: strin
 export function osInputError(err: NodeJS.ErrnoException, resumeCommand?: string): InputError {
   return new InputError(osErrorMessage(err, resumeCommand), { file: err.path });
 }
+
+/**
+ * A write failure as an InputError naming `target`, the file the caller asked for, instead of the
+ * temporary sibling or parent folder the failing syscall saw (the streaming sink writes through one).
+ */
+export function osWriteErrorAt(target: string, err: unknown): InputError {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const why = code ? `${code} (${osErrorMeaning(code)})` : (err as Error).message;
+  return new InputError(`cannot write ${target}: ${why}`, { file: target });
+}

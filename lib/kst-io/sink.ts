@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { InputError } from '../errors';
-import { ensureDir, osErrorMeaning } from '../io';
+import { dirname } from 'node:path';
+import { ensureDir, osWriteErrorAt, temporarySibling } from '../io';
 
 /**
  * A streaming counterpart of lib/io's writeFileAtomic for outputs too large for one string (a space
@@ -15,20 +14,14 @@ export interface FileSink {
   abort(): void;
 }
 
-function osError(path: string, err: unknown): never {
-  const code = (err as NodeJS.ErrnoException).code;
-  const why = code ? `${code} (${osErrorMeaning(code)})` : (err as Error).message;
-  throw new InputError(`cannot write ${path}: ${why}`, { file: path });
-}
-
 export function openFileSink(path: string): FileSink {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const tmp = temporarySibling(path);
   let fd: number;
   try {
     ensureDir(dirname(path));
     fd = openSync(tmp, 'w');
   } catch (err) {
-    osError(path, err);
+    throw osWriteErrorAt(path, err);
   }
   let open = true;
   const abort = (): void => {
@@ -47,7 +40,7 @@ export function openFileSink(path: string): FileSink {
         writeSync(fd, chunk);
       } catch (err) {
         abort();
-        osError(path, err);
+        throw osWriteErrorAt(path, err);
       }
     },
     commit() {
@@ -58,7 +51,7 @@ export function openFileSink(path: string): FileSink {
         renameSync(tmp, path);
       } catch (err) {
         abort();
-        osError(path, err);
+        throw osWriteErrorAt(path, err);
       }
     },
     abort,
@@ -73,7 +66,7 @@ export function stdoutSink(): FileSink {
         writeSync(1, chunk);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
-        osError('standard output', err);
+        throw osWriteErrorAt('standard output', err);
       }
     },
     commit() {},

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
-import { isOsError, osErrorMeaning, osErrorMessage, osInputError } from '../../lib/io/os-error';
+import { isOsError, osErrorMeaning, osErrorMessage, osInputError, osWriteErrorAt } from '../../lib/io/os-error';
 
 const osError = (code: string, syscall: string, path?: string) => Object.assign(new Error(`${code}: ${syscall}`), { code, syscall, ...(path ? { path } : {}) });
 
@@ -77,4 +77,12 @@ test('osErrorMeaning: the words for a known code, the code itself for an unknown
   assert.equal(osErrorMeaning('ENOSPC'), 'no space left on the device');
   assert.equal(osErrorMeaning('ENOTDIR'), 'a path component is a file, not a directory');
   assert.equal(osErrorMeaning('EWHATEVER'), 'EWHATEVER');
+});
+
+test('osWriteErrorAt names the target the caller asked for, not the temporary sibling the syscall saw', () => {
+  const enospc = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/out/.space.txt.42.tmp' });
+  const e = osWriteErrorAt('/out/space.txt', enospc);
+  assert.equal(e.message, 'cannot write /out/space.txt: ENOSPC (no space left on the device)');
+  assert.equal(e.where.file, '/out/space.txt');
+  assert.equal(osWriteErrorAt('standard output', new Error('broken')).message, 'cannot write standard output: broken');
 });
