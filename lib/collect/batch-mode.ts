@@ -24,7 +24,7 @@ import {
   type RunContext,
   type Transport,
 } from './lifecycle';
-import { parseModelSpec, type CompletionResult } from './providers/types';
+import { parseModelSpec, type CompletionResult } from '../provider/contract';
 import { decideAfterFailure, jitterDraw } from './retry';
 
 /**

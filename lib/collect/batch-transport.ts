@@ -1,5 +1,5 @@
 import type { BatchStatus } from './providers/batch';
-import type { CompletionRequest, CompletionResult, ProviderError } from './providers/types';
+import type { CompletionRequest, CompletionResult, ProviderError } from '../provider/contract';
 
 /**
  * The interface the collector's batch transport (batch-mode.ts) calls a provider batch API through.

@@ -1,4 +1,4 @@
-import type { CompletionRequest, Provider } from './providers/types';
+import type { CompletionRequest, Provider } from '../provider/contract';
 import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { decideAfterFailure, jitterDraw } from './retry';

@@ -6,7 +6,7 @@ import { buildDesign, type DesignCell, type DomainStates } from './design';
 import { ExtractedLineSchema, type ExtractedLine } from '../records/extracted';
 import { KstFinalRecordSchema } from '../records/kst-final';
 import { checkRecord, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
-import { parseModelSpec } from './providers/types';
+import { parseModelSpec } from '../provider/contract';
 
 /**
  * The KST benchmark as a job source for the generic engine ([KST-2026] §4.2–4.3): one job per design

@@ -7,7 +7,7 @@ import { RunFileSchema } from '../records/run-file';
 import { CircuitBreaker, defaultRemedy, type BreakerFailure, type BreakerTrip } from './circuit-breaker';
 import { estimateCost, roundUsd, type CostEstimate, type PriceTable } from './prices';
 import { silentProgress, type ProgressSink } from './progress';
-import type { CompletionRequest, CompletionResult } from './providers/types';
+import type { CompletionRequest, CompletionResult } from '../provider/contract';
 import { makeRedactor, type Redactor } from './redact';
 import { DEFAULT_RETRY_POLICY, type ErrorClass, type RetryPolicy } from './retry';
 import { Appender, acquireLock, readCompleted, repairTail, storePaths, type StorePaths } from './store';

@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import type { CompletionRequest, Provider } from './providers/types';
+import type { CompletionRequest, Provider } from '../provider/contract';
 
 /**
  * Pre-flight: before a design is dispatched, each model whose provider offers `preflight` is asked

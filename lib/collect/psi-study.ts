@@ -18,7 +18,7 @@ import {
 import { checkUniqueJobs, EmptyDesignError, pendingJobs, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import { runPreflights, type PreflightProvider } from './preflight';
 import type { ProgressSink } from './progress';
-import { parseModelSpec, type CompletionRequest, type Provider } from './providers/types';
+import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { readCompleted, storePaths } from './store';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
 import { runBatchCollection } from './batch-mode';

@@ -1,4 +1,4 @@
-import type { TransportErrorClass } from './providers/types';
+import type { TransportErrorClass } from '../provider/contract';
 import seedrandom from 'seedrandom';
 
 /**

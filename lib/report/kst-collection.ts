@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { buildDesign } from '../collect/design';
-import { parseModelSpec } from '../collect/providers/types';
+import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
 import { enumerateStates, presentationOrders, type Domain } from '../kst';
 

@@ -17,7 +17,7 @@ const LIB = join(ROOT, 'lib');
 /** Lowest first. A module may import from its own unit or any unit of a lower layer. */
 export const LAYERS: readonly (readonly string[])[] = [
   ['errors.ts', 'conditions.ts'],
-  ['stats', 'metrics', 'io', 'records'],
+  ['stats', 'metrics', 'io', 'records', 'provider'],
   ['kst'],
   ['prompting', 'psi', 'kst-io'],
   ['analysis', 'simulation'],
@@ -28,9 +28,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['claims'],
   ['site'],
 ];
-
-/** The one upward import allowed: a simulator implements the provider contract the collector defines. */
-const PROVIDER_CONTRACT = 'collect/providers/types.ts';
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -109,19 +106,18 @@ test('every lib/ folder has a layer, and the layers are the ones ARCHITECTURE.md
   }
 });
 
-test('imports run one way: own folder or a lower layer (the provider contract is the one exception)', () => {
+test('imports run one way: own folder or a lower layer, with no exception', () => {
   const upward = EDGES.filter((e) => {
     if (e.to.startsWith('../')) return true; // lib/ never imports cli/ or scripts/
     const a = unitOf(e.from);
     const b = unitOf(e.to);
     if (a === b) return false;
-    if (a === 'simulation' && e.to === PROVIDER_CONTRACT) return false;
     return layerOf(b) > layerOf(a);
   });
   assert.deepEqual(upward.map((e) => `lib/${e.from} -> lib/${e.to}`), []);
 });
 
-test('no package cycle: no import cycle that passes through two lib/ folders', () => {
+test('no module cycle that passes through two lib/ folders', () => {
   const graph = new Map<string, string[]>();
   for (const e of EDGES) graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
   const state = new Map<string, 'open' | 'done'>();
@@ -140,6 +136,46 @@ test('no package cycle: no import cycle that passes through two lib/ folders', (
   };
   for (const node of [...graph.keys()].sort()) visit(node, []);
   assert.deepEqual(cycles, []);
+});
+
+/** The folders (units) that import one another in a circle, even through different files. */
+export function folderCycles(edges: readonly { from: string; to: string }[]): string[] {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (e.to.startsWith('../')) continue;
+    const a = unitOf(e.from);
+    const b = unitOf(e.to);
+    if (a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+  }
+  const cycles: string[] = [];
+  for (const start of [...graph.keys()].sort()) {
+    // Depth-first search for a path back to `start` (an explicit stack: no recursion depth).
+    const stack: Array<[string, string[]]> = [[start, [start]]];
+    const seen = new Set<string>();
+    while (stack.length > 0) {
+      const [node, path] = stack.pop()!;
+      for (const next of graph.get(node) ?? []) {
+        if (next === start) cycles.push([...path, start].join(' -> '));
+        else if (!seen.has(next)) {
+          seen.add(next);
+          stack.push([next, [...path, next]]);
+        }
+      }
+    }
+  }
+  return cycles;
+}
+
+test('no folder cycle: no two lib/ folders import each other, directly or through others', () => {
+  assert.deepEqual(folderCycles(EDGES), []);
+});
+
+test('the folder-cycle check fails on a planted cycle between two folders', () => {
+  const planted = [
+    { from: 'simulation/kst-respondent/provider.ts', to: 'collect/providers/types.ts' },
+    { from: 'collect/providers/index.ts', to: 'simulation/kst-respondent/provider.ts' },
+  ];
+  assert.equal(folderCycles(planted).length > 0, true);
 });
 
 test('no runtime require of project code: lib/ and cli/ and scripts/ import it statically', () => {

@@ -5,7 +5,7 @@ import { collectKst, type CollectParams } from '../../lib/collect/collect';
 import type { BatchStatus, BatchTransport } from '../../lib/collect/batch-transport';
 import { readLedger } from '../../lib/collect/batch-ledger';
 import { collectPsi, dryRunPsi } from '../../lib/collect/psi-study';
-import type { CompletionRequest, CompletionResult, ProviderError } from '../../lib/collect/providers/types';
+import type { CompletionRequest, CompletionResult, ProviderError } from '../../lib/provider/contract';
 import { answerPosition1, okResult, readLines, stubCollectParams, tempDir, writeTinyDomains } from './helpers';
 
 /**

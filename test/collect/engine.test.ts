@@ -6,7 +6,7 @@ import { collectKst, dryRunKst, type CollectParams } from '../../lib/collect/col
 import { kstJobs } from '../../lib/collect/kst-study';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
-import type { Provider } from '../../lib/collect/providers/types';
+import type { Provider } from '../../lib/provider/contract';
 import {
   answerPosition1,
   okResult,

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CompletionRequest, CompletionResult, Provider } from '../../lib/collect/providers/types';
-import { ProviderError, type TransportErrorClass } from '../../lib/collect/providers/types';
+import type { CompletionRequest, CompletionResult, Provider } from '../../lib/provider/contract';
+import { ProviderError, type TransportErrorClass } from '../../lib/provider/contract';
 
 export function tempDir(prefix = 'kstbench-collect-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -7,7 +7,7 @@ import { collectKst, type CollectParams } from '../../lib/collect/collect';
 import { isOsError } from '../../lib/io/os-error';
 import { collectPsi } from '../../lib/collect/psi-study';
 import { readCompleted } from '../../lib/collect/store';
-import type { Provider } from '../../lib/collect/providers/types';
+import type { Provider } from '../../lib/provider/contract';
 import { KstFinalRecordSchema } from '../../lib/records/kst-final';
 import { RunFileSchema } from '../../lib/records/run-file';
 import { AttemptsFileLineSchema } from '../../lib/records/attempt';

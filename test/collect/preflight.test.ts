@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import { PreflightError, runPreflights, type PreflightProvider, type PreflightResult } from '../../lib/collect/preflight';
-import type { CompletionRequest } from '../../lib/collect/providers/types';
+import type { CompletionRequest } from '../../lib/provider/contract';
 import { okResult } from './helpers';
 
 const request = (runId: string): CompletionRequest => ({ runId, system: 's', user: 'u', schemaName: 'a', jsonSchema: { type: 'object' }, maxOutputTokens: 16, timeoutMs: 1000 });

@@ -7,7 +7,7 @@ import { anthropicBatchItemOutcome, anthropicMessageBody } from './anthropic-for
 import { createAnthropicClient, translateAnthropicError } from './anthropic-provider';
 import { checkBatchRequests, type BatchClient, type BatchStatus } from './batch';
 import type { ModelSettings } from './model-settings';
-import type { CompletionRequest, CompletionResult, ProviderError } from './types';
+import type { CompletionRequest, CompletionResult, ProviderError } from '../../provider/contract';
 
 export interface AnthropicBatchClientOptions {
   model: string;

@@ -9,7 +9,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { batchItemNotRun, classifyAnthropicErrorType, redactSecrets } from './classify';
 import { outputAllowance, type ModelSettings } from './model-settings';
-import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
+import { ProviderError, type CompletionRequest, type CompletionResult } from '../../provider/contract';
 
 /** What the message body needs from the model settings. */
 export type MessageBodySettings = Pick<

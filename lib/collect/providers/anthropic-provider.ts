@@ -8,7 +8,7 @@ import { startDeadline, validateRequest, type AttemptDeadline } from './attempt'
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
 import { preflightWith } from './preflight';
-import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
  * The `@anthropic-ai/sdk` package, required on first use rather than imported: it is heavy, and

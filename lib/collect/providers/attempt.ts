@@ -2,7 +2,7 @@
  * Plumbing shared by the SDK-backed providers: request validation and the per-attempt deadline.
  */
 import { InputError } from '../../errors';
-import type { CompletionRequest } from './types';
+import type { CompletionRequest } from '../../provider/contract';
 
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 

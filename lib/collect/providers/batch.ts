@@ -9,7 +9,7 @@ import { InputError } from '../../errors';
 import type { Catalogue } from './catalogue';
 import type { ModelOptions } from './endpoints';
 import type { ModelSettings } from './model-settings';
-import type { CompletionRequest, CompletionResult, ProviderError } from './types';
+import type { CompletionRequest, CompletionResult, ProviderError } from '../../provider/contract';
 
 /** Provider-neutral batch state. `done` is true for every state but `in_progress`. */
 export type BatchState = 'in_progress' | 'completed' | 'failed' | 'expired' | 'cancelled';

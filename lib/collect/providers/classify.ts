@@ -3,7 +3,7 @@
  * headers, error code/type/message), so both SDK adapters and the batch result parsers share them and
  * they are testable without HTTP.
  */
-import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from './types';
+import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from '../../provider/contract';
 
 /** Minimal header reader (a fetch `Headers` fits). */
 export interface HeaderReader {

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../../errors';
 import { PLACEHOLDER_API_KEY } from './defaults';
-import { parseModelSpec, type ProviderName } from './types';
+import { parseModelSpec, type ProviderName } from '../../provider/contract';
 
 /** Query parameters that carry credentials (`api_key`, `key`, `token`, `sig`, `password`, …). */
 const CREDENTIAL_QUERY = /(key|token|secret|pass|auth|sig|credential|session)/i;

@@ -9,12 +9,12 @@ import type { BatchClient, CreateBatchClientOptions } from './batch';
 import { createOpenAIBatchClient } from './openai-batch';
 import { createOpenAIProvider } from './openai-provider';
 import { planProvider, type CreateProviderOptions } from './plan';
-import { parseModelSpec, type Provider } from './types';
+import { parseModelSpec, type Provider } from '../../provider/contract';
 import type { PsiCourse } from '../../psi/schema';
 import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
 import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
 
-export * from './types';
+export * from '../../provider/contract';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';
 export { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
 export { type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';

@@ -8,7 +8,7 @@
 import { InputError } from '../../errors';
 import { lookupModel, type Catalogue } from './catalogue';
 import type { ModelOptions, ThinkingSetting } from './endpoints';
-import { ProviderError } from './types';
+import { ProviderError } from '../../provider/contract';
 
 export interface ModelSettings {
   provider: 'openai' | 'anthropic' | 'openai-compatible';

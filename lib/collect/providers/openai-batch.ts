@@ -9,7 +9,7 @@ import { checkBatchRequests, planFailedBatch, type BatchClient, type BatchError,
 import type { ModelSettings } from './model-settings';
 import { openAIBatchLine, openAIBatchLineOutcome } from './openai-format';
 import { createOpenAIClient, openAISdk, translateOpenAIError } from './openai-provider';
-import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
+import { ProviderError, type CompletionRequest, type CompletionResult } from '../../provider/contract';
 
 export interface OpenAIBatchClientOptions {
   model: string;

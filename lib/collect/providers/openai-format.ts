@@ -6,7 +6,7 @@
 import type OpenAI from 'openai';
 import { batchItemNotRun, providerErrorFromHttp } from './classify';
 import { outputAllowance, type ModelSettings } from './model-settings';
-import { ProviderError, type CompletionRequest, type CompletionResult } from './types';
+import { ProviderError, type CompletionRequest, type CompletionResult } from '../../provider/contract';
 
 /** What the chat body needs from the model settings (see model-settings.ts). */
 export type ChatBodySettings = Pick<ModelSettings, 'token_field' | 'schema_dialect' | 'reasoning_effort' | 'temperature' | 'top_p' | 'output_cap' | 'context_window' | 'provider' | 'model'>;

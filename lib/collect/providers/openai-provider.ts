@@ -11,7 +11,7 @@ import { startDeadline, validateRequest, type AttemptDeadline } from './attempt'
 import { openAIChatBody, openAIResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
 import { preflightWith } from './preflight';
-import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from './types';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
  * The `openai` package, required on first use rather than imported: it is heavy, and `kstbench --help`,

@@ -9,7 +9,7 @@ import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL } from './defaults'
 import { checkBaseUrl, hostOf, resolveApiKey, type ModelOptions } from './endpoints';
 import { resolveModelSettings, type ModelSettings } from './model-settings';
 import type { PsiCourse } from '../../psi/schema';
-import { parseModelSpec } from './types';
+import { parseModelSpec } from '../../provider/contract';
 
 export interface CreateProviderOptions {
   /**

@@ -6,7 +6,7 @@
  */
 import { InputError } from '../../errors';
 import type { ModelSettings } from './model-settings';
-import { isTruncated, ProviderError, type CompletionRequest, type CompletionResult, type PreflightResult } from './types';
+import { isTruncated, ProviderError, type CompletionRequest, type CompletionResult, type PreflightResult } from '../../provider/contract';
 
 /** A one-line summary of what is sent for a model (printed by the pre-flight). */
 export function describeSettings(s: ModelSettings): string {

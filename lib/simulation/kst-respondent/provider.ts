@@ -10,7 +10,7 @@ import {
   type SimulatedInvalidKind,
   type SimulatedProfile,
 } from './profiles';
-import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../collect/providers/types';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
  * The simulated respondent: an offline provider (`simulated:sim-a` … `simulated:sim-f`) whose answers

@@ -18,7 +18,7 @@
 import seedrandom from 'seedrandom';
 import { z } from 'zod';
 import { InputError } from '../../errors';
-import type { CompletionRequest, CompletionResult, Provider } from '../../collect/providers/types';
+import type { CompletionRequest, CompletionResult, Provider } from '../../provider/contract';
 import type { PsiCourse } from '../../psi/schema';
 import { SIMULATED_MATERIAL } from './material';
 import { drawPlan, revisePlan, type ChecklistItem, type PsiTutorRequest } from './plan';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anthropicBatchItemOutcome, anthropicResult } from '../../../lib/collect/providers/anthropic-format';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 const anthropicMessage = (over: Record<string, unknown>) =>
   ({

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anthropicSdk, createAnthropicClient, nonStreamingTimeoutMs, translateAnthropicError } from '../../../lib/collect/providers/anthropic-provider';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 const KEY = 'sk-ant-PLANTED-1234567890';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../../lib/errors';
 import { MAX_TIMER_MS, startDeadline, validateRequest } from '../../../lib/collect/providers/attempt';
-import type { CompletionRequest } from '../../../lib/collect/providers/types';
+import type { CompletionRequest } from '../../../lib/provider/contract';
 
 const req = (over: Partial<CompletionRequest> = {}): CompletionRequest => ({
   runId: 'run-7',

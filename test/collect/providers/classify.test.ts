@@ -11,7 +11,7 @@ import {
   providerErrorFromHttp,
   redactSecrets,
 } from '../../../lib/collect/providers/classify';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 

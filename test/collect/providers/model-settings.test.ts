@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../../lib/errors';
 import { outputAllowance, resolveModelSettings } from '../../../lib/collect/providers/model-settings';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 const base = { provider: 'openai-compatible' as const, model: 'm' };
 const NO_CATALOGUE = { host: 'localhost:8000', keyVariable: null, catalogue: null };

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAIBatchLineOutcome, openAIResult } from '../../../lib/collect/providers/openai-format';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 test('usage: cached and reasoning tokens from OpenAI (issue 9 item 14)', () => {
   // OpenAI: prompt_tokens_details.cached_tokens, completion_tokens_details.reasoning_tokens (CompletionUsage)

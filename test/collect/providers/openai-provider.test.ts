@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createOpenAIClient, openAISdk, translateOpenAIError } from '../../../lib/collect/providers/openai-provider';
 import { startDeadline } from '../../../lib/collect/providers/attempt';
-import { ProviderError } from '../../../lib/collect/providers/types';
+import { ProviderError } from '../../../lib/provider/contract';
 
 const KEY = 'sk-openai-PLANTED-1234567890';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { InputError } from '../../../lib/errors';
 import { describeSettings, preflightWith } from '../../../lib/collect/providers/preflight';
 import type { ModelSettings } from '../../../lib/collect/providers/model-settings';
-import { ProviderError, type CompletionRequest, type CompletionResult } from '../../../lib/collect/providers/types';
+import { ProviderError, type CompletionRequest, type CompletionResult } from '../../../lib/provider/contract';
 
 const SETTINGS: ModelSettings = {
   provider: 'openai',

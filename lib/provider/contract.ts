@@ -3,7 +3,7 @@
  * OpenAI-compatible servers, the simulated respondent). A provider makes exactly one HTTP attempt per
  * `complete` call; retries, backoff and quota stops belong to the collector.
  */
-import { InputError } from '../../errors';
+import { InputError } from '../errors';
 
 export type ProviderName = 'openai' | 'anthropic' | 'openai-compatible' | 'simulated';
 

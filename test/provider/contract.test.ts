@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTruncated, parseModelSpec } from '../../../lib/collect/providers/types';
-import { InputError } from '../../../lib/errors';
+import { isTruncated, parseModelSpec } from '../../lib/provider/contract';
+import { InputError } from '../../lib/errors';
 
 test('parseModelSpec splits at the first colon and rejects bad specs', () => {
   assert.deepEqual(parseModelSpec('openai:gpt-4o-2024-08-06'), { provider: 'openai', model: 'gpt-4o-2024-08-06' });
