@@ -1,3 +1,5 @@
+import { printsAs } from '../stats/prints-as';
+
 /**
  * The integer counts k (0 ≤ k ≤ n) whose percentage 100·k/n, rounded to `decimals` places, prints as
  * `percent`. An empty result means the printed percentage is impossible for that n. Both ends of the
@@ -18,9 +20,9 @@ export function allowedCounts(percent: number, n: number, decimals = 1): number[
   return ks;
 }
 
-/** Whether `value` is within the rounding interval of a number printed with `decimals` places. */
+/** Whether `value` is within the rounding interval of a number printed with `decimals` places (the one rule, lib/stats/prints-as.ts). */
 export function roundsTo(value: number, printed: number, decimals = 1): boolean {
-  return Math.abs(value - printed) <= 0.5 * 10 ** -decimals + 1e-9;
+  return printsAs(value, printed, decimals);
 }
 
 /**

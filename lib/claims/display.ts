@@ -1,9 +1,16 @@
 /**
- * How a notebook cell shows the claims it rebuilds: a table (claim, paper, computed, status by the rule
- * in lib/claims/rule.ts) and a Markdown note that counts the statuses and says, once per distinct
- * reason, what the simulation does not reproduce for the claims that differ. Pure functions.
+ * How a notebook cell shows the claims it rebuilds: a table (claim, paper, computed, simulation
+ * interval, basis, status by the rule in lib/claims/rule.ts) and a Markdown note that counts the
+ * statuses and gives, once per distinct text, the reason of each claim outside the simulation's spread
+ * (with its measured gap), a tolerance or why a claim is not rebuildable. Pure functions.
  */
+import { CLAIM_BASES } from '../records/published-claims';
 import { claimsCoverage, type ClaimRow } from './ledger';
+import { CLAIM_STATUSES } from './rule';
+
+/** The one sentence shown beside every coverage count (issue: a calibrated match is not evidence). */
+export const CALIBRATED_NOTE =
+  'A calibrated claim is a target of the simulator\'s fit (or arithmetic on targets): its match or within-spread status shows the fit, and is not evidence for the paper.';
 
 /** Table rows: the note column points to the numbered notes of `claimsNotes` instead of repeating them. */
 export function claimsTable(rows: readonly ClaimRow[]) {
@@ -13,6 +20,8 @@ export function claimsTable(rows: readonly ClaimRow[]) {
     'what is claimed': r.claim,
     paper: r.printed,
     computed: r.computed,
+    simulation: r.simulation,
+    basis: r.basis,
     status: r.status,
     note: r.note === '' ? '' : `note ${notes.indexOf(r.note) + 1}`,
   }));
@@ -22,18 +31,19 @@ function distinctNotes(rows: readonly ClaimRow[]): string[] {
   return [...new Set(rows.map((r) => r.note).filter((n) => n !== ''))];
 }
 
+const DIFFERING = new Set(['differs', 'outside-simulation-spread']);
+
 /**
  * Markdown: "**Claims in this cell: 24** — 3 match, … ." plus every differing claim by id and the
- * numbered notes (for differs-simulated: what the simulation does not reproduce; for close: the stated
- * tolerance; for not rebuildable: the reason).
+ * numbered notes.
  */
 export function claimsNotes(rows: readonly ClaimRow[]): string {
   const c = claimsCoverage(rows);
-  const parts = [`${c.byStatus.match} match`, `${c.byStatus.close} close`, `${c.byStatus['differs-simulated']} differs-simulated`, `${c.byStatus.differs} differs`];
+  const parts = CLAIM_STATUSES.filter((s) => c.byStatus[s] > 0).map((s) => `${c.byStatus[s]} ${s}`);
   if (c.notRebuildable > 0) parts.push(`${c.notRebuildable} not rebuildable`);
-  const lines = [`**Claims in this cell: ${c.total}** — ${parts.join(', ')} (status by the rule in lib/claims/rule.ts).`];
-  const differing = rows.filter((r) => r.status === 'differs' || r.status === 'differs-simulated');
-  if (differing.length > 0) lines.push('', `Differing: ${differing.map((r) => `\`${r.id}\` (${r.status}: paper ${r.printed}, computed ${r.computed})`).join('; ')}.`);
+  const lines = [`**Claims in this cell: ${c.total}** — ${parts.join(', ')} (status by the rule in lib/claims/rule.ts; on simulated input against the spread of the simulator's replicate corpora).`];
+  const differing = rows.filter((r) => DIFFERING.has(r.status));
+  if (differing.length > 0) lines.push('', `Differing: ${differing.map((r) => `\`${r.id}\` (${r.status}: paper ${r.printed}, computed ${r.computed}${r.simulation ? `, simulation ${r.simulation}` : ''})`).join('; ')}.`);
   const notes = distinctNotes(rows);
   if (notes.length > 0) lines.push('', ...notes.map((n, i) => `${i + 1}. ${n}`));
   return lines.join('\n');
@@ -47,16 +57,24 @@ export function coverageRow(paper: string, rows: readonly ClaimRow[]) {
     claims: c.total,
     rebuilt: c.rebuilt,
     'not rebuildable': c.notRebuildable,
-    match: c.byStatus.match,
-    close: c.byStatus.close,
-    'differs-simulated': c.byStatus['differs-simulated'],
-    differs: c.byStatus.differs,
+    ...Object.fromEntries(CLAIM_STATUSES.map((s) => [s, c.byStatus[s]])),
   };
 }
 
-/** The differs* entries for notebook 00's table, with the cell that shows each. */
+/** Notebook 00's coverage by basis: one row per paper × basis, the statuses counted. */
+export function coverageByBasis(paper: string, rows: readonly ClaimRow[]) {
+  const c = claimsCoverage(rows);
+  return CLAIM_BASES.map((basis) => ({
+    paper,
+    basis,
+    claims: Object.values(c.byBasis[basis]).reduce((a, b) => a + b, 0),
+    ...Object.fromEntries([...CLAIM_STATUSES, 'not rebuildable'].map((s) => [s, c.byBasis[basis][s as 'match']])),
+  }));
+}
+
+/** The differing entries for notebook 00's table, with the cell that shows each and why it differs. */
 export function differingTable(rows: readonly ClaimRow[]) {
   return rows
-    .filter((r) => r.status === 'differs' || r.status === 'differs-simulated')
-    .map((r) => ({ claim: r.id, where: r.where, paper: r.printed, computed: r.computed, status: r.status, cell: r.cell }));
+    .filter((r) => DIFFERING.has(r.status))
+    .map((r) => ({ claim: r.id, where: r.where, basis: r.basis, paper: r.printed, computed: r.computed, simulation: r.simulation, status: r.status, why: r.note, cell: r.cell }));
 }

@@ -14,7 +14,9 @@ import { terminalSummary } from '../report/kst-presentation-agreement';
 import { modelComparison } from '../report/kst-figures';
 import { pairedDifferences, stateMeans } from '../stats';
 import { mean } from '../stats/mean';
-import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './ledger';
+import { defaultReplicates } from './stored-replicates';
+import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
 
 export interface KstClaimInputs {
@@ -26,6 +28,11 @@ export interface KstClaimInputs {
   domains: readonly Domain[];
   /** Bootstrap / sign-flip settings for the contrast claims (default: the paper's 10,000 / 100,000, seed 20260908). */
   inference?: InferenceOptions;
+  /**
+   * Replicate statistics of the simulator (lib/claims/replicates.ts). Default: the stored
+   * data/replicates/kst.json, read only when the records are simulated; `null` shows no interval.
+   */
+  replicates?: ClaimReplicates | null;
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? Number.NaN : 100 * x);
@@ -199,10 +206,18 @@ export function kstRebuildFor(id: string): Rebuild | undefined {
   return KST_REBUILDS.find(([re]) => re.test(id))?.[1];
 }
 
+/** The computed values of the KST claims whose counterpart cell is one of `cells` (all when omitted). */
+export function kstClaimValues(inputs: KstClaimInputs, cells?: readonly string[]) {
+  return claimValuesFor(inputs.published, KST_REBUILDS, new KstResults(inputs), cells);
+}
+
 /**
- * Rows (printed, computed, status) for the KST claims whose counterpart cell is one of `cells` (cell
- * ids such as "claims-table3"; all claims when omitted). Only the inputs those claims need are computed.
+ * Rows (printed, computed, simulation interval, status) for the KST claims whose counterpart cell is
+ * one of `cells` (cell ids such as "claims-table3"; all claims when omitted). Only the inputs those
+ * claims need are computed. Whether the input is simulated comes from the records' own flags.
  */
 export function kstClaimRows(inputs: KstClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
-  return claimRowsFor(inputs.published, KST_REBUILDS, new KstResults(inputs), inputs.records.some((r) => r.simulated), options.cells);
+  const simulated = inputs.records.some((r) => r.simulated);
+  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? (simulated ? defaultReplicates('kst') : undefined));
+  return claimRowsFor(inputs.published, KST_REBUILDS, new KstResults(inputs), simulated, options.cells, replicates);
 }

@@ -1,11 +1,13 @@
 /**
  * Evaluating a claims ledger against computed values: one row per claim with its printed value, the
- * rebuilt value, the status from the rule (lib/claims/rule.ts) and, for a simulated difference, what
- * the simulation does not reproduce (lib/claims/simulation-gaps.ts). Also the coverage summary of
- * notebook 00 and of the reviewer report. Pure functions over the parsed ledger and a map of values.
+ * rebuilt value, its basis, the simulation interval (when replicate statistics are given), the status
+ * from the rule (lib/claims/rule.ts) and, for a claim outside the simulation's spread, the reason and
+ * the measured gap (lib/claims/simulation-gaps.ts). Also the coverage summary of notebook 00 and of the
+ * reviewer report. Pure functions over the parsed ledger, a map of values and the replicate statistics.
  */
-import { pointerValue, type ClaimEntry, type PrintedValue } from '../records/published-claims';
-import { claimStatus, CLAIM_STATUSES, roundTo, type ClaimStatus } from './rule';
+import { CLAIM_BASES, pointerValue, type ClaimBasis, type ClaimEntry, type PrintedValue } from '../records/published-claims';
+import type { ClaimReplicates } from '../records/claim-replicates';
+import { claimStatus, CLAIM_STATUSES, formatSummary, roundTo, simulationGapSize, simulationStatus, type ClaimStatus } from './rule';
 import { simulationGap } from './simulation-gaps';
 
 /** A rebuilt value in the claim's printed units, with an optional word on how it was obtained. */
@@ -20,8 +22,11 @@ export interface ClaimRow {
   claim: string;
   printed: string;
   computed: string;
+  basis: ClaimBasis;
+  /** The replicates' 95 % interval (or the shares of the statements they give); '' without replicate statistics. */
+  simulation: string;
   status: ClaimStatus | 'not rebuildable';
-  /** For differs-simulated: what the simulation does not reproduce; for not rebuildable: the reason. */
+  /** For outside-simulation-spread: the reason and the gap; for close: the tolerance; for not rebuildable: the reason. */
   note: string;
   /** `notebooks/<file>.ipynb#<cell id>` of the cell that shows the claim, or null. */
   cell: string | null;
@@ -43,26 +48,30 @@ export function formatComputed(claim: Pick<ClaimEntry, 'decimals'>, computed: Co
 /**
  * One row per claim of the ledger (`doc` is the parsed published file, `claims` its entries or a subset).
  * Rebuilt claims take their value from `values` (missing → an Error naming the claim: a counterpart
- * must compute every claim it is named for). `simulated` is the input's own provenance.
+ * must compute every claim it is named for). `simulated` is the input's own provenance; on simulated
+ * input every claim not by construction needs its replicate summary in `replicates` (an Error naming
+ * the claim otherwise). On collected input the replicate interval is shown beside, as a reference.
  */
-export function evaluateClaims(doc: unknown, claims: readonly ClaimEntry[], values: ReadonlyMap<string, Computed>, simulated: boolean): ClaimRow[] {
+export function evaluateClaims(doc: unknown, claims: readonly ClaimEntry[], values: ReadonlyMap<string, Computed>, simulated: boolean, replicates?: ClaimReplicates): ClaimRow[] {
   return claims.map((c) => {
     const printed = pointerValue(doc, c.value) as PrintedValue;
-    const base = { id: c.id, where: c.where, claim: c.claim, printed: formatPrinted(c, printed) };
+    const summary = replicates?.claims[c.id];
+    const base = { id: c.id, where: c.where, claim: c.claim, printed: formatPrinted(c, printed), basis: c.basis, simulation: summary ? formatSummary(summary, c.decimals ?? 0) : '' };
     if (c.rebuilt === undefined) return { ...base, computed: '', status: 'not rebuildable' as const, note: c.not_rebuildable ?? '', cell: null };
     const computed = values.get(c.id);
     if (computed === undefined) throw new Error(`claim ${c.id}: its counterpart computed no value`);
-    const gap = simulationGap(c.id);
-    const status = claimStatus({
-      printed,
-      decimals: c.decimals,
-      relation: c.relation,
-      tolerance: c.tolerance?.value,
-      computed: computed.value,
-      simulated,
-      gapExplained: gap !== undefined,
-    });
-    const note = status === 'differs-simulated' ? gap! : status === 'close' ? `within the stated tolerance ±${c.tolerance!.value}: ${c.tolerance!.why}` : '';
+    const rule = { printed, decimals: c.decimals, relation: c.relation, tolerance: c.tolerance?.value };
+    let status: ClaimStatus;
+    if (simulated && c.basis !== 'by-construction') {
+      if (summary === undefined) throw new Error(`claim ${c.id}: simulated input, but no replicate statistics for it (run scripts/replicates.ts)`);
+      status = simulationStatus({ ...rule, summary });
+    } else status = claimStatus({ ...rule, computed: computed.value });
+    const note =
+      status === 'outside-simulation-spread'
+        ? `${simulationGap(c.id) ?? 'NO REASON GIVEN.'} Gap: ${simulationGapSize(printed, summary!, c.decimals ?? 0)}.`
+        : status === 'close'
+          ? `within the stated tolerance ±${c.tolerance!.value}: ${c.tolerance!.why}`
+          : '';
     return { ...base, computed: formatComputed(c, computed), status, note, cell: c.rebuilt.cell };
   });
 }
@@ -72,22 +81,27 @@ export interface ClaimsCoverage {
   rebuilt: number;
   notRebuildable: number;
   byStatus: Record<ClaimStatus, number>;
+  /** basis → status (or 'not rebuildable') → count */
+  byBasis: Record<ClaimBasis, Record<ClaimStatus | 'not rebuildable', number>>;
 }
 
-/** Rebuilt / not rebuildable / total and the counts by status. */
+/** Rebuilt / not rebuildable / total, the counts by status, and by basis × status. */
 export function claimsCoverage(rows: readonly ClaimRow[]): ClaimsCoverage {
+  const zero = () => Object.fromEntries([...CLAIM_STATUSES, 'not rebuildable'].map((s) => [s, 0])) as Record<ClaimStatus | 'not rebuildable', number>;
   const byStatus = Object.fromEntries(CLAIM_STATUSES.map((s) => [s, 0])) as Record<ClaimStatus, number>;
+  const byBasis = Object.fromEntries(CLAIM_BASES.map((b) => [b, zero()])) as ClaimsCoverage['byBasis'];
   let notRebuildable = 0;
   for (const r of rows) {
+    byBasis[r.basis][r.status]++;
     if (r.status === 'not rebuildable') notRebuildable++;
     else byStatus[r.status]++;
   }
-  return { total: rows.length, rebuilt: rows.length - notRebuildable, notRebuildable, byStatus };
+  return { total: rows.length, rebuilt: rows.length - notRebuildable, notRebuildable, byStatus, byBasis };
 }
 
 /** Rows for display in a claims cell: status first, the note only where there is one. */
 export function claimDisplayRows(rows: readonly ClaimRow[]) {
-  return rows.map((r) => ({ claim: r.id, where: r.where, 'what is claimed': r.claim, paper: r.printed, computed: r.computed, status: r.status, note: r.note }));
+  return rows.map((r) => ({ claim: r.id, where: r.where, 'what is claimed': r.claim, paper: r.printed, computed: r.computed, simulation: r.simulation, basis: r.basis, status: r.status, note: r.note }));
 }
 
 /**
@@ -98,22 +112,21 @@ export function claimDisplayRows(rows: readonly ClaimRow[]) {
 export function claimsCoverageTable(rows: readonly ClaimRow[]) {
   return rows.map((r) => {
     const [notebook, cellId] = r.cell === null ? [null, null] : (r.cell.replace(/^notebooks\//, '').split('#') as [string, string]);
-    return { id: r.id, where: r.where, claim: r.claim, paper: r.printed, computed: r.computed, status: r.status, note: r.note, notebook, cell: cellId, anchor: r.cell === null ? null : `${notebook}#${cellId}` };
+    return { id: r.id, where: r.where, claim: r.claim, basis: r.basis, paper: r.printed, computed: r.computed, simulation: r.simulation, status: r.status, note: r.note, notebook, cell: cellId, anchor: r.cell === null ? null : `${notebook}#${cellId}` };
   });
 }
 
 /**
- * The claims of `doc` whose counterpart cell is one of `cells` (all claims when omitted), each rebuilt
- * by the first pattern of `rebuilds` its id matches (an Error naming the claim when none does), then
- * evaluated by the rule. `results` is the paper's lazily computed inputs, handed to every rebuild.
+ * The values of the claims of `doc` whose counterpart cell is one of `cells` (all claims when omitted),
+ * each rebuilt by the first pattern of `rebuilds` its id matches (an Error naming the claim when none
+ * does). `results` is the paper's lazily computed inputs, handed to every rebuild.
  */
-export function claimRowsFor<R>(
+export function claimValuesFor<R>(
   doc: { claims: readonly ClaimEntry[] },
   rebuilds: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray, results: R) => Computed]>,
   results: R,
-  simulated: boolean,
   cells?: readonly string[],
-): ClaimRow[] {
+): { claims: ClaimEntry[]; values: Map<string, Computed> } {
   const claims = doc.claims.filter((c) => cells === undefined || (c.rebuilt !== undefined && cells.includes(c.rebuilt.cell.split('#')[1]!)));
   const values = new Map<string, Computed>();
   for (const c of claims) {
@@ -122,5 +135,18 @@ export function claimRowsFor<R>(
     if (!pattern) throw new Error(`claim ${c.id}: no rebuild in lib/claims matches it`);
     values.set(c.id, pattern[1](c.id.match(pattern[0])!, results));
   }
-  return evaluateClaims(doc, claims, values, simulated);
+  return { claims, values };
+}
+
+/** The rows of `claimValuesFor`'s claims, evaluated by the rule (replicates: see evaluateClaims). */
+export function claimRowsFor<R>(
+  doc: { claims: readonly ClaimEntry[] },
+  rebuilds: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray, results: R) => Computed]>,
+  results: R,
+  simulated: boolean,
+  cells?: readonly string[],
+  replicates?: ClaimReplicates,
+): ClaimRow[] {
+  const { claims, values } = claimValuesFor(doc, rebuilds, results, cells);
+  return evaluateClaims(doc, claims, values, simulated, replicates);
 }

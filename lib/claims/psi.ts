@@ -5,14 +5,15 @@
  * `paperModelMap` (a simulated tutor stands for the model its profile imitates).
  */
 import * as aggregate from '../psi/aggregate';
-import { bloomTrendSlopes } from '../psi/bloom-trend';
 import type { PsiParameters } from '../psi/parameters';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { selectWeakCases } from '../psi/selection';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
-import { claimRowsFor, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './ledger';
+import { defaultReplicates } from './stored-replicates';
+import type { ClaimReplicates } from '../records/claim-replicates';
 
 export interface PsiClaimInputs {
   published: PublishedPsi;
@@ -23,6 +24,11 @@ export interface PsiClaimInputs {
   params?: Partial<PsiParameters>;
   /** Weak-case threshold (default lib/psi/selection.ts DEFAULT_WEAK_THRESHOLD). */
   threshold?: number | null;
+  /**
+   * Replicate statistics of the simulator (lib/claims/replicates.ts). Default: the stored
+   * data/replicates/psi.json, read only when the records are simulated; `null` shows no interval.
+   */
+  replicates?: ClaimReplicates | null;
 }
 
 const slug = (name: string) => name.toLowerCase().replace(/ /g, '-');
@@ -91,7 +97,7 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^psi\.table1\.spread$/, (_m, k) => num(Math.max(...k.table1.map((r) => r.psi)) - Math.min(...k.table1.map((r) => r.psi)))],
   [/^psi\.table1\.ranking$/, (_m, k) => ({ value: rankingText(k.table1, k.mirrors) })],
   [/^psi\.table1\.qwen-above-gemini$/, (_m, k) => ({ value: (k.row('Qwen 3')?.psi ?? Number.NaN) > (k.row('Gemini')?.psi ?? Number.NaN) })],
-  [/^psi\.table1\.sd-ratio$/, (_m, k) => num((k.row('ChatGPT')?.sd ?? Number.NaN) / (k.row('Gemini')?.sd ?? Number.NaN))],
+  [/^psi\.(?:table1\.sd-ratio|discussion\.sd-variation)$/, (_m, k) => num((k.row('ChatGPT')?.sd ?? Number.NaN) / (k.row('Gemini')?.sd ?? Number.NaN))],
   [/^psi\.table1\.ef$/, (_m, k) => {
     const efs = k.table1.map((r) => r.ef);
     // "identical across models": the claim holds only if the lowest and the highest model mean agree.
@@ -100,8 +106,11 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   }],
   [/^psi\.table1\.cl-min$/, (_m, k) => num(Math.min(...k.table1.map((r) => r.cl)))],
   [/^psi\.figure1\.declines-every-model$/, (_m, k) => {
-    const slopes = bloomTrendSlopes(k.scored1, k.inputs.course).filter((s) => s.model !== 'all models');
-    return { value: slopes.length > 0 && slopes.every((s) => s.declines), detail: slopes.map((s) => `${k.mirrors[s.model] ?? s.model} ${s.slope.toFixed(3)}/level`).join(', ') };
+    // Every model's level means fall from each target level to the next (a negative slope alone is not a decline).
+    const perModel = aggregate.psiByBloomLevel(k.scored1, k.inputs.course).perModel;
+    const models = [...new Set(perModel.map((r) => r.model))].sort();
+    const declines = (m: string) => perModel.filter((r) => r.model === m).every((r, i, rs) => i === 0 || r.psi < rs[i - 1]!.psi);
+    return { value: models.length > 0 && models.every(declines), detail: models.map((m) => `${k.mirrors[m] ?? m} ${declines(m) ? 'declines' : 'rises somewhere'}`).join(', ') };
   }],
   [/^psi\.figure1\.([a-z]+)$/, (m, k) => {
     const level = BLOOM.indexOf(m[1]!) + 1;
@@ -133,7 +142,14 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   }],
 ];
 
+/** The computed values of the PSI claims whose counterpart cell is one of `cells` (all when omitted). */
+export function psiClaimValues(inputs: PsiClaimInputs, cells?: readonly string[]) {
+  return claimValuesFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), cells);
+}
+
 /** The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the inputs. */
 export function psiClaimRows(inputs: PsiClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
-  return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), [...inputs.round1, ...inputs.round2].some((r) => r.simulated), options.cells);
+  const simulated = [...inputs.round1, ...inputs.round2].some((r) => r.simulated);
+  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? (simulated ? defaultReplicates('psi') : undefined));
+  return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), simulated, options.cells, replicates);
 }

@@ -19,6 +19,10 @@ export const FUNCTION_REF = /^lib\/[a-z0-9/_-]+\.ts#[A-Za-z_$][\w$]*$/;
 /** `notebooks/<file>.ipynb#<cell id>`, e.g. `notebooks/04-table3-figure1.ipynb#claims-table3`. */
 export const CELL_REF = /^notebooks\/[A-Za-z0-9._-]+\.ipynb#[A-Za-z0-9_-]+$/;
 
+/** Why a claim could match on the shipped inputs (see `basis` below). */
+export const CLAIM_BASES = ['by-construction', 'calibrated', 'independent'] as const;
+export type ClaimBasis = (typeof CLAIM_BASES)[number];
+
 export const ClaimEntrySchema = z
   .strictObject({
     /** Stable identifier, `<paper>.<section>.<item>` in lower case, e.g. `kst.table3.P0.exact`. */
@@ -27,6 +31,14 @@ export const ClaimEntrySchema = z
     where: z.string().min(1),
     /** What is claimed, in the project's own words. */
     claim: z.string().min(1),
+    /**
+     * Why the value could match on the shipped (simulated) inputs: `by-construction` (a design count, or a
+     * structure written to match, such as the domain files), `calibrated` (a target of the simulator's fit,
+     * or arithmetic on targets: a match shows the fit, not evidence) or `independent` (nothing was fitted
+     * to it). On simulated input every claim that is not by construction gets its status from the
+     * simulation interval (lib/claims/rule.ts).
+     */
+    basis: z.enum(CLAIM_BASES),
     /** JSON pointer (RFC 6901) to the printed value in this file: a number, boolean or string. */
     value: z.string().regex(/^(\/[^/]*)+$/, 'value must be a JSON pointer such as /table3/rows/0/exact'),
     /** Decimal places as printed (numbers only; JSON drops trailing zeros, so it is stated). */

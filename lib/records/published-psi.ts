@@ -44,6 +44,8 @@ export const PublishedPsiSchema = z
       qwen_above_gemini: z.boolean(),
       /** ChatGPT's S_SD is more than this many times Gemini's. */
       sd_ratio_above: num,
+      /** §VI: the 5.7× variation of S_SD between the highest and the lowest model. */
+      sd_variation: num,
     }),
     figure1: z.strictObject({
       where,

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../io/html';
+import { printsAs } from '../stats/prints-as';
 
 /**
  * Published beside computed: the notebooks' comparison tables (written by `toHtmlTable`, lib/figures)
@@ -20,10 +21,12 @@ export type Verdict = { kind: 'match' } | { kind: 'differs'; delta?: number; dec
 
 /**
  * Compares a computed cell with the published one as both are printed. Numbers agree when the computed
- * value rounds to the published one at the published number of decimals; otherwise the difference
+ * value prints as the published one (lib/stats/prints-as.ts, the rule of the claims ledger and the paper
+ * audit: within half a unit of the published last digit, both ends included); otherwise the difference
  * (computed − published) is given. Text agrees when equal. An empty published cell compares nothing.
  * @example
  * compareCells('61.27', '61.3'); // => { kind: 'match' }
+ * compareCells('61.35', '61.3'); // => { kind: 'match' }
  * compareCells('58.0', '61.3').kind; // => 'differs'
  * +(compareCells('58.0', '61.3') as { delta: number }).delta.toFixed(1); // => -3.3
  * compareCells('58.0', ''); // => { kind: 'none' }
@@ -36,11 +39,28 @@ export function compareCells(computed: string, published: string): Verdict {
   const cn = leadingNumber(c);
   const pn = leadingNumber(p);
   if (cn && pn && /^[^A-Za-z]*$/.test(c.replace(/e[-+]?\d+/i, '')) && /^[^A-Za-z]*$/.test(p)) {
-    const scale = 10 ** pn.decimals;
-    if (Math.round(cn.value * scale) === Math.round(pn.value * scale)) return { kind: 'match' };
+    if (printsAs(cn.value, pn.value, pn.decimals)) return { kind: 'match' };
     return { kind: 'differs', delta: cn.value - pn.value, decimals: Math.max(pn.decimals, Math.min(cn.decimals, pn.decimals + 1)) };
   }
   return { kind: 'differs' };
+}
+
+/**
+ * The colour of a computed cell in a claims table: the status the ledger's rule gave it (lib/claims/rule.ts).
+ * match and within-simulation-spread agree; close, differs and outside-simulation-spread differ (close
+ * with no Δ shown beyond the cell); "not rebuildable" compares nothing.
+ * @example
+ * statusVerdict('match', '61.35', '61.3'); // => { kind: 'match' }
+ * statusVerdict('outside-simulation-spread', '63.17', '61.3').kind; // => 'differs'
+ */
+export function statusVerdict(status: string, computed: string, published: string): Verdict {
+  const s = status.trim();
+  if (s === 'match' || s === 'within-simulation-spread') return { kind: 'match' };
+  if (s === 'close' || s === 'differs' || s === 'outside-simulation-spread') {
+    const v = compareCells(computed, published);
+    return v.kind === 'differs' ? v : { kind: 'differs' };
+  }
+  return { kind: 'none' };
 }
 
 function unescapeHtml(html: string): string {
@@ -87,6 +107,8 @@ export function markComparisons(html: string): string {
     const pairs = comparisonPairs(headers);
     if (pairs.size === 0) return table;
     const computedOf = new Map([...pairs].map(([pub, comp]) => [comp, pub]));
+    // A claims table carries the ledger's own status: the colour is that status, never a second opinion.
+    const statusColumn = headers.indexOf('status');
     let agree = 0;
     let differ = 0;
     const body = inner.replace(/<tr>((?:<td[^>]*>[\s\S]*?<\/td>)+)<\/tr>/g, (_row, cellsHtml: string) => {
@@ -96,7 +118,7 @@ export function markComparisons(html: string): string {
         if (pairs.has(j)) return `<td${cell.attrs} class="published">${cell.html}</td>`;
         if (pub === undefined || cells[pub] === undefined) return `<td${cell.attrs}>${cell.html}</td>`;
         const published = unescapeHtml(cells[pub]!.html);
-        const verdict = compareCells(unescapeHtml(cell.html), published);
+        const verdict = statusColumn >= 0 && cells[statusColumn] !== undefined ? statusVerdict(unescapeHtml(cells[statusColumn]!.html), unescapeHtml(cell.html), published) : compareCells(unescapeHtml(cell.html), published);
         if (verdict.kind === 'none') return `<td${cell.attrs}>${cell.html}</td>`;
         if (verdict.kind === 'match') {
           agree++;
