@@ -4,7 +4,8 @@
  * statuses and gives, once per distinct text, the reason of each claim outside the simulation's spread
  * (with its measured gap), a tolerance or why a claim is not rebuildable. Pure functions.
  */
-import { CLAIM_BASES } from '../records/published-claims';
+import { CLAIM_BASES, pointerValue, type ClaimEntry } from '../records/published-claims';
+import type { ClaimReplicates } from '../records/claim-replicates';
 import { claimsCoverage, type ClaimRow } from './ledger';
 import { CLAIM_STATUSES } from './rule';
 
@@ -50,7 +51,7 @@ export function claimsNotes(rows: readonly ClaimRow[]): string {
 }
 
 /** Notebook 00's coverage summary for one paper: rebuilt / not rebuildable / total and counts by status. */
-export function coverageRow(paper: string, rows: readonly ClaimRow[]) {
+export function coverageRow(paper: string, rows: readonly ClaimRow[]): Record<string, string | number> {
   const c = claimsCoverage(rows);
   return {
     paper,
@@ -62,7 +63,7 @@ export function coverageRow(paper: string, rows: readonly ClaimRow[]) {
 }
 
 /** Notebook 00's coverage by basis: one row per paper × basis, the statuses counted. */
-export function coverageByBasis(paper: string, rows: readonly ClaimRow[]) {
+export function coverageByBasis(paper: string, rows: readonly ClaimRow[]): Array<Record<string, string | number>> {
   const c = claimsCoverage(rows);
   return CLAIM_BASES.map((basis) => ({
     paper,
@@ -77,4 +78,25 @@ export function differingTable(rows: readonly ClaimRow[]) {
   return rows
     .filter((r) => DIFFERING.has(r.status))
     .map((r) => ({ claim: r.id, where: r.where, basis: r.basis, paper: r.printed, computed: r.computed, simulation: r.simulation, status: r.status, why: r.note, cell: r.cell }));
+}
+
+/**
+ * The fit table of a simulator from its replicate statistics: every calibrated numeric claim (a fit
+ * target or arithmetic on targets) with the paper's value, the replicates' mean (expected) and sd, and
+ * z = (expected − paper) / max(sd, half a printed unit); the last row is J = Σ z² over those targets.
+ */
+export function fitTable(doc: { claims: readonly ClaimEntry[] }, replicates: ClaimReplicates): Array<Record<string, string | number>> {
+  const rows: Array<Record<string, string | number>> = [];
+  let objective = 0;
+  for (const c of doc.claims) {
+    const s = replicates.claims[c.id];
+    const printed = pointerValue(doc, c.value);
+    if (c.basis !== 'calibrated' || s === undefined || s.kind !== 'number' || c.relation !== '=' || typeof printed !== 'number') continue;
+    const d = c.decimals ?? 0;
+    const z = (s.mean - printed) / Math.max(s.sd, 0.5 * 10 ** -d);
+    objective += z * z;
+    rows.push({ target: c.id, paper: printed.toFixed(d), expected: s.mean.toFixed(d + 1), sd: s.sd.toFixed(d + 1), z: z.toFixed(2) });
+  }
+  rows.push({ target: `J = Σ z² over ${rows.length} targets (${replicates.replicates} replicates)`, paper: '', expected: '', sd: '', z: objective.toFixed(1) });
+  return rows;
 }

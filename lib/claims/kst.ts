@@ -93,6 +93,7 @@ const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
 export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.table1\.total\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).reduce((s, r) => s + r[m[1] as 'states'], 0))],
   [/^kst\.table1\.([a-z-]+)\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).find((r) => r.domain === m[1])?.[m[2] as 'states'] ?? Number.NaN)],
+  [/^kst\.table1\.max-(components|states)$/, (m, k) => num(Math.max(...table1(k.inputs.domains).map((r) => r[m[1] as 'states'])))],
   [/^kst\.collection\.calls$/, (_m, k) => num(k.inputs.records.length)],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
@@ -115,6 +116,20 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const field = { estimate: 'estimate', 'ci-low': 'ci_low', 'ci-high': 'ci_high', 'p-holm': 'p_holm' }[m[3]!] as 'estimate';
     const v = row?.[field] ?? null;
     return num(m[3] === 'p-holm' ? (v ?? Number.NaN) : pct(v));
+  }],
+  [/^kst\.contrasts\.(P[0-3]-P[0-3])\.exact\.ci-(includes|excludes)-zero$/, (m, k) => {
+    const row = k.contrasts.find((r) => r.contrast === m[1] && r.metric === 'exact');
+    const includes = row !== undefined && row.ci_low !== null && row.ci_high !== null && row.ci_low <= 0 && row.ci_high >= 0;
+    return { value: row?.ci_low != null && (m[2] === 'includes' ? includes : !includes && row.ci_low > 0), detail: row?.ci_low == null ? 'no interval' : `[${pct(row.ci_low).toFixed(1)}, ${pct(row.ci_high).toFixed(1)}]` };
+  }],
+  [/^kst\.contrasts\.P3-P2\.exact\.p-above-05$/, (_m, k) => {
+    const p = k.contrasts.find((r) => r.contrast === 'P3-P2' && r.metric === 'exact')?.p_holm ?? null;
+    return { value: p !== null && p > 0.05, detail: p === null ? 'no p' : `Holm p ${p.toFixed(4)}` };
+  }],
+  [/^kst\.contrasts\.largest-gain$/, (_m, k) => {
+    const exact = k.contrasts.filter((r) => r.metric === 'exact' && r.estimate !== null);
+    const top = exact.reduce((a, b) => (b.estimate! > a.estimate! ? b : a), exact[0]!);
+    return { value: top?.contrast === 'P2-P1', detail: top ? `largest: ${top.contrast} ${pct(top.estimate).toFixed(1)}` : 'no contrasts' };
   }],
   [/^kst\.domains\.range\.(P[23])\.(lowest|highest)$/, (m, k) => {
     const xs = k.inputs.published.table1.rows.map((r) => k.accuracy(r.domain, m[1] as Condition));
@@ -147,6 +162,15 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   }],
   [/^kst\.models\.perfect-in-p2$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P2' && r.exact === 1).length)],
   [/^kst\.models\.top-tie-p3$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P3' && r.rank === 1).length)],
+  [/^kst\.models\.ties-increase$/, (_m, k) => {
+    const tops = CONDITIONS.map((c) => k.table4.filter((r) => r.condition === c && r.rank === 1).length) as [number, number, number, number];
+    return { value: Math.min(tops[2], tops[3]) > Math.max(tops[0], tops[1]), detail: `models at rank 1: ${tops.join(' / ')} (P0–P3)` };
+  }],
+  [/^kst\.models\.terra-p3-below-p2$/, (_m, k) => {
+    const model = k.modelFor('GPT-5.6 Terra');
+    const at = (c: Condition) => k.table4.find((r) => r.model === model && r.condition === c)?.exact ?? Number.NaN;
+    return { value: at('P3') < at('P2'), detail: `P2 ${(100 * at('P2')).toFixed(0)}, P3 ${(100 * at('P3')).toFixed(0)}` };
+  }],
   [/^kst\.models\.fable-first-p0-p1$/, (_m, k) => {
     const model = k.modelFor('Claude Fable 5');
     const rank = (c: Condition) => k.table4.find((r) => r.model === model && r.condition === c)?.rank;
@@ -162,12 +186,21 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const row = k.table4.find((r) => r.model === model && r.condition === m[2]);
     return num(row === undefined ? Number.NaN : m[3] === 'exact' ? 100 * row.exact : row.rank, model);
   }],
+  [/^kst\.table4\.cell-n$/, (_m, k) => {
+    const ns = [...new Set(k.table4.map((r) => r.n))];
+    return num(ns.length === 1 ? ns[0]! : Number.NaN, ns.length === 1 ? undefined : `cell sizes ${ns.join(', ')}`);
+  }],
   [/^kst\.figure3\.spread$/, (_m, k) => {
     const f = k.inputs.published.figure3;
     const counts = modelComparison(k.scored, f.domain, f.condition).map((r) => r.correct);
     return num(spread(counts));
   }],
-  [/^kst\.figure3\.([a-z0-9.-]+)$/, (m, k) => {
+  [/^kst\.figure3\.n$/, (_m, k) => {
+    const f = k.inputs.published.figure3;
+    const ns = [...new Set(modelComparison(k.scored, f.domain, f.condition).map((r) => r.n))];
+    return num(ns.length === 1 ? ns[0]! : Number.NaN, ns.length === 1 ? undefined : `per model: ${ns.join(', ')}`);
+  }],
+  [/^kst\.figure3\.(?!n$|spread$)([a-z0-9.-]+)$/, (m, k) => {
     const f = k.inputs.published.figure3;
     const paperModel = Object.keys(f.correct).find((p) => slug(p) === m[1]);
     const model = paperModel && k.modelFor(paperModel);

@@ -5,7 +5,7 @@
  * `paperModelMap` (a simulated tutor stands for the model its profile imitates).
  */
 import * as aggregate from '../psi/aggregate';
-import type { PsiParameters } from '../psi/parameters';
+import { SUBSCORES, type PsiParameters } from '../psi/parameters';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { selectWeakCases } from '../psi/selection';
 import type { PublishedPsi } from '../records/published-psi';
@@ -74,6 +74,10 @@ class PsiResults {
 }
 
 type Rebuild = (m: RegExpMatchArray, k: PsiResults) => Computed;
+/** Highest minus lowest model mean of each sub-score (Table I rows). */
+function subscoreSpreads(rows: ReadonlyArray<Record<(typeof SUBSCORES)[number], number>>): Record<(typeof SUBSCORES)[number], number> {
+  return Object.fromEntries(SUBSCORES.map((x) => [x, Math.max(...rows.map((r) => r[x])) - Math.min(...rows.map((r) => r[x]))])) as Record<(typeof SUBSCORES)[number], number>;
+}
 const num = (value: number, detail?: string): Computed => (detail === undefined ? { value } : { value, detail });
 const BLOOM = ['remember', 'understand', 'apply', 'analyze', 'evaluate', 'create'];
 
@@ -104,6 +108,22 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const far = Math.max(...efs.map((e) => Math.abs(e - k.inputs.published.table1.ef_all_models)));
     return num(efs.find((e) => Math.abs(e - k.inputs.published.table1.ef_all_models) === far)!, `range ${Math.min(...efs).toFixed(4)}–${Math.max(...efs).toFixed(4)}`);
   }],
+  [/^psi\.table1\.sd-primary-differentiator$/, (_m, k) => {
+    const spreads = subscoreSpreads(k.table1);
+    const widest = (Object.keys(spreads) as Array<keyof typeof spreads>).reduce((a, b) => (spreads[b] > spreads[a] ? b : a));
+    return { value: widest === 'sd', detail: `widest spread: ${widest.toUpperCase()} ${spreads[widest].toFixed(3)}` };
+  }],
+  [/^psi\.discussion\.four-subscores-differentiate$/, (_m, k) => {
+    const s = subscoreSpreads(k.table1);
+    return { value: Math.max(s.ef, s.cl) < Math.min(s.kd, s.tv, s.sd, s.ra), detail: SUBSCORES.map((x) => `${x.toUpperCase()} ${s[x].toFixed(3)}`).join(', ') };
+  }],
+  [/^psi\.table2\.n$/, (_m, k) => {
+    const sizes = new Map<string, number>();
+    for (const r of k.scored1) sizes.set(`${r.model}|${r.variant}`, (sizes.get(`${r.model}|${r.variant}`) ?? 0) + 1);
+    const ns = [...new Set(sizes.values())];
+    return num(ns.length === 1 ? ns[0]! : Number.NaN, ns.length === 1 ? undefined : `cell sizes ${ns.join(', ')}`);
+  }],
+  [/^psi\.table3\.n$/, (_m, k) => num(k.scored1.filter((r) => r.variant === 'defective').length)],
   [/^psi\.table1\.cl-min$/, (_m, k) => num(Math.min(...k.table1.map((r) => r.cl)))],
   [/^psi\.figure1\.declines-every-model$/, (_m, k) => {
     // Every model's level means fall from each target level to the next (a negative slope alone is not a decline).

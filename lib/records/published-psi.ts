@@ -46,15 +46,19 @@ export const PublishedPsiSchema = z
       sd_ratio_above: num,
       /** §VI: the 5.7× variation of S_SD between the highest and the lowest model. */
       sd_variation: num,
+      /** S_SD has the widest spread of the model means of any sub-score (§V-A "primary differentiator"). */
+      sd_primary_differentiator: z.boolean(),
+      /** S_EF and S_CL spread less across models than each of the other four sub-scores (§VI-A). */
+      four_subscores_differentiate: z.boolean(),
     }),
     figure1: z.strictObject({
       where,
       cross_model_mean: z.record(z.string(), num),
       trend: z.string(),
-      /** Every model's PSI declines with the target Bloom level (read as: negative least-squares slope). */
+      /** Every model's PSI declines with the target Bloom level (read as: each level's mean below the previous level's, per model). */
       declines_every_model: z.boolean(),
     }),
-    table2_3: z.strictObject({ where, delta_psi: num, delta: z.record(z.string(), num) }),
+    table2_3: z.strictObject({ where, delta_psi: num, delta: z.record(z.string(), num), n_per_cell: count, n_all_models: count }),
     table4: z.strictObject({
       where,
       selected: count,
