@@ -34,7 +34,7 @@ environment.md. Open report/index.html in a browser; it works from file:// and o
 `;
 
 /** Folders and files whose contents the report was computed from (the notebooks by their sources only). */
-const SOURCES = ['lib', 'scripts', 'cli', 'bin', 'config', 'data/raw', 'data/published', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['lib', 'scripts', 'cli', 'bin', 'config', 'data/raw', 'data/published', 'data/replicates', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 function walk(root: string, rel: string): string[] {
   const abs = join(root, rel);

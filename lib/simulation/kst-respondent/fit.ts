@@ -100,16 +100,17 @@ export class KstFit {
   private blocks: Block[][][] = []; // [replicate][profile][condition index]
   profiles: SimulatedProfile[];
 
-  constructor(profiles: readonly SimulatedProfile[], cells: readonly Cell[], readonly replicates: number) {
+  /** Replicates use the seed suffixes `~r<first>` … `~r<first + replicates − 1>` (an offset gives out-of-sample seeds). */
+  constructor(profiles: readonly SimulatedProfile[], cells: readonly Cell[], readonly replicates: number, readonly first = 1) {
     this.profiles = profiles.map((p) => ({ ...p }));
     this.byCondition = new Map(CONDITIONS.map((c) => [c, cells.filter((x) => x.condition === c)]));
-    for (let r = 0; r < replicates; r++) this.blocks.push(this.profiles.map((p) => CONDITIONS.map((c) => block(p, this.byCondition.get(c)!, `~r${r + 1}`))));
+    for (let r = 0; r < replicates; r++) this.blocks.push(this.profiles.map((p) => CONDITIONS.map((c) => block(p, this.byCondition.get(c)!, `~r${first + r}`))));
   }
 
   /** Replaces profile i (recomputing the blocks of `conditions`). */
   set(i: number, profile: SimulatedProfile, conditions: readonly Condition[] = CONDITIONS): void {
     this.profiles[i] = profile;
-    for (let r = 0; r < this.replicates; r++) for (const c of conditions) this.blocks[r]![i]![CONDITIONS.indexOf(c)] = block(profile, this.byCondition.get(c)!, `~r${r + 1}`);
+    for (let r = 0; r < this.replicates; r++) for (const c of conditions) this.blocks[r]![i]![CONDITIONS.indexOf(c)] = block(profile, this.byCondition.get(c)!, `~r${this.first + r}`);
   }
 
   /** Every target with its replicate mean, sd and z. */

@@ -66,14 +66,14 @@ export interface DomainDifficulty {
  * §4.5.2 appears (Slope hardest without structure and harder still under P1, Equation to Graph easiest).
  */
 export const DOMAIN_DIFFICULTY: Readonly<Record<string, DomainDifficulty>> = {
-  'linear-modelling': { P0: 1.25, P1: 1.25 },
-  slope: { P0: 4, P1: 5 },
-  'graph-to-equation': { P0: 0.9, P1: 0.6 },
-  'equation-to-graph': { P0: 0.05, P1: 0.05 },
+  'linear-modelling': { P0: 1.0625, P1: 1.25 },
+  slope: { P0: 4.6, P1: 6.75 },
+  'graph-to-equation': { P0: 1.215, P1: 0.42 },
+  'equation-to-graph': { P0: 0.035, P1: 0.035 },
 };
 
 /** Version suffix of every simulated `modelVersion` (`sim-a@1`); bump when the behaviour changes. */
-export const SIMULATED_VERSION = 1;
+export const SIMULATED_VERSION = 2;
 
 /** Order consistency shared by all profiles (fitted against the paper's 85.25 % order agreement). */
 const CONSISTENCY = 0.8;
@@ -88,13 +88,13 @@ const EVEN_INVALID: Partial<Record<SimulatedInvalidKind, number>> = {
   truncated: 1,
 };
 
-/** The calibrated profiles (parameters from lib/simulation/kst-respondent/calibrate.ts; see README.md). */
+/** The fitted profiles (parameters from scripts/fit-kst.ts, the objective of lib/simulation/kst-respondent/fit.ts; see README.md). */
 export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
   {
     name: 'sim-a',
     mirrors: 'Claude Fable 5',
     published: { P0: 76, P1: 70, P2: 98, P3: 100 },
-    belief: { P0: { miss: 0.07, spurious: 0.042 }, P1: { miss: 0.1, spurious: 0.06 } },
+    belief: { P0: { miss: 0.049, spurious: 0.0294 }, P1: { miss: 0.085, spurious: 0.051 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.03, P2: 0.02, P3: 0 },
     invalidRate: 0.003,
@@ -104,9 +104,9 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-b',
     mirrors: 'Claude Sonnet 5',
     published: { P0: 60, P1: 61, P2: 85, P3: 96 },
-    belief: { P0: { miss: 0.205, spurious: 0.123 }, P1: { miss: 0.205, spurious: 0.123 } },
+    belief: { P0: { miss: 0.1742, spurious: 0.1045 }, P1: { miss: 0.205, spurious: 0.123 } },
     consistency: CONSISTENCY,
-    slip: { P0: 0.04, P1: 0.04, P2: 0.16, P3: 0.03 },
+    slip: { P0: 0.04, P1: 0.04, P2: 0.1564, P3: 0.03 },
     invalidRate: 0.004,
     invalidWeights: EVEN_INVALID,
   },
@@ -114,7 +114,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-c',
     mirrors: 'GPT-5.6 Sol',
     published: { P0: 62, P1: 61, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.145, spurious: 0.087 }, P1: { miss: 0.16, spurious: 0.096 } },
+    belief: { P0: { miss: 0.145, spurious: 0.087 }, P1: { miss: 0.1564, spurious: 0.0938 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,
@@ -124,9 +124,9 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-d',
     mirrors: 'GPT-5.6 Terra',
     published: { P0: 57, P1: 63, P2: 95, P3: 93 },
-    belief: { P0: { miss: 0.205, spurious: 0.123 }, P1: { miss: 0.175, spurious: 0.105 } },
+    belief: { P0: { miss: 0.1742, spurious: 0.1045 }, P1: { miss: 0.1225, spurious: 0.0735 } },
     consistency: CONSISTENCY,
-    slip: { P0: 0.04, P1: 0.04, P2: 0.05, P3: 0.07 },
+    slip: { P0: 0.04, P1: 0.04, P2: 0.0425, P3: 0.0805 },
     invalidRate: 0.004,
     invalidWeights: EVEN_INVALID,
   },
@@ -134,7 +134,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-e',
     mirrors: 'Gemini 3.1 Pro Preview',
     published: { P0: 51, P1: 63, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.22, spurious: 0.132 }, P1: { miss: 0.13, spurious: 0.078 } },
+    belief: { P0: { miss: 0.297, spurious: 0.1782 }, P1: { miss: 0.1492, spurious: 0.0895 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.04, P1: 0.03, P2: 0, P3: 0 },
     invalidRate: 0.002,
@@ -144,7 +144,7 @@ export const SIMULATED_PROFILES: readonly SimulatedProfile[] = [
     name: 'sim-f',
     mirrors: 'Gemini 3.7 Flash',
     published: { P0: 62, P1: 59, P2: 100, P3: 100 },
-    belief: { P0: { miss: 0.175, spurious: 0.105 }, P1: { miss: 0.22, spurious: 0.132 } },
+    belief: { P0: { miss: 0.1409, spurious: 0.0845 }, P1: { miss: 0.2151, spurious: 0.1291 } },
     consistency: CONSISTENCY,
     slip: { P0: 0.03, P1: 0.04, P2: 0, P3: 0 },
     invalidRate: 0.003,

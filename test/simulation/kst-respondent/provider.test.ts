@@ -63,7 +63,7 @@ test('determinism: same cell → same bytes, and result fields as documented', a
     const a = await createSimulatedProvider('sim-b').complete(request(domain, state, condition, o1!));
     const b = await createSimulatedProvider('sim-b').complete(request(domain, state, condition, o1!));
     assert.deepEqual(a, b);
-    assert.equal(a.modelVersion, 'sim-b@1');
+    assert.equal(a.modelVersion, 'sim-b@2');
     assert.equal(a.finishReason, 'stop');
     const req = request(domain, state, condition, o1!);
     assert.deepEqual(a.usage, {
