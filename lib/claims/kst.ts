@@ -30,7 +30,8 @@ export interface KstClaimInputs {
   inference?: InferenceOptions;
   /**
    * Replicate statistics of the simulator (lib/claims/replicates.ts). Default: the stored
-   * data/replicates/kst.json, read only when the records are simulated; `null` shows no interval.
+   * data/replicates/kst.json (on collected records the interval is shown as a reference only);
+   * `null` shows no interval.
    */
   replicates?: ClaimReplicates | null;
 }
@@ -251,6 +252,6 @@ export function kstClaimValues(inputs: KstClaimInputs, cells?: readonly string[]
  */
 export function kstClaimRows(inputs: KstClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
   const simulated = inputs.records.some((r) => r.simulated);
-  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? (simulated ? defaultReplicates('kst') : undefined));
+  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? defaultReplicates('kst'));
   return claimRowsFor(inputs.published, KST_REBUILDS, new KstResults(inputs), simulated, options.cells, replicates);
 }

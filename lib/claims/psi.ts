@@ -26,7 +26,8 @@ export interface PsiClaimInputs {
   threshold?: number | null;
   /**
    * Replicate statistics of the simulator (lib/claims/replicates.ts). Default: the stored
-   * data/replicates/psi.json, read only when the records are simulated; `null` shows no interval.
+   * data/replicates/psi.json (on collected records the interval is shown as a reference only);
+   * `null` shows no interval.
    */
   replicates?: ClaimReplicates | null;
 }
@@ -170,6 +171,6 @@ export function psiClaimValues(inputs: PsiClaimInputs, cells?: readonly string[]
 /** The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the inputs. */
 export function psiClaimRows(inputs: PsiClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
   const simulated = [...inputs.round1, ...inputs.round2].some((r) => r.simulated);
-  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? (simulated ? defaultReplicates('psi') : undefined));
+  const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? defaultReplicates('psi'));
   return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), simulated, options.cells, replicates);
 }

@@ -4,6 +4,7 @@ import type { EnvironmentTables } from '../notebook/environment';
 import { escapeHtml } from '../io/html';
 import { renderInline, renderMarkdown } from './markdown';
 import { renderOutput, rewriteNotebookLink, type OutputContext } from './outputs';
+import { claimIndex } from './compare';
 import { SITE_CSS, SITE_JS } from './style';
 
 /**
@@ -137,6 +138,7 @@ export function renderNotebookPage(
   let counter = 0;
   const ctx: OutputContext = {
     page: file,
+    claims: claimIndex(notebook.cells.flatMap((c) => (c.outputs ?? []).map((o) => o.data?.['text/html']).filter((h) => h !== undefined).map((h) => (Array.isArray(h) ? h.join('') : String(h))))),
     interactive: false,
     nextId: () => `fig-${++counter}`,
     rewriteLink: (href) =>

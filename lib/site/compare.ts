@@ -63,6 +63,49 @@ export function statusVerdict(status: string, computed: string, published: strin
   return { kind: 'none' };
 }
 
+/** The claims of a page as their claims tables show them: paper text, computed value, status. */
+export interface ClaimCell {
+  paper: string;
+  computed: { value: number; decimals: number } | null;
+  status: string;
+}
+
+/**
+ * Every row of the claims tables (headers `paper`, `computed`, `status`) in a page's HTML outputs, so the
+ * page's other comparison tables can take their colour from the ledger's status.
+ */
+export function claimIndex(htmls: readonly string[]): ClaimCell[] {
+  const cells: ClaimCell[] = [];
+  for (const html of htmls) {
+    for (const [, inner] of html.matchAll(/<table class="kstbench-table">([\s\S]*?)<\/table>/g)) {
+      const headRow = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(inner!);
+      if (!headRow) continue;
+      const headers = [...headRow[1]!.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => unescapeHtml(m[1]!));
+      const [p, c, st] = ['paper', 'computed', 'status'].map((h) => headers.indexOf(h)) as [number, number, number];
+      if (p < 0 || c < 0 || st < 0) continue;
+      for (const [, row] of inner!.matchAll(/<tr>((?:<td[^>]*>[\s\S]*?<\/td>)+)<\/tr>/g)) {
+        const tds = [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => unescapeHtml(m[1]!).trim());
+        cells.push({ paper: tds[p] ?? '', computed: leadingNumber(tds[c] ?? ''), status: tds[st] ?? '' });
+      }
+    }
+  }
+  return cells;
+}
+
+/**
+ * The ledger status of a main-table cell (computed beside published), found among the page's claims:
+ * the claims printed as `published` whose computed value prints as `computed` at the cell's decimals.
+ * Undefined when none matches, or when the matches disagree.
+ */
+export function ledgerStatusOf(index: readonly ClaimCell[], computed: string, published: string): string | undefined {
+  const c = leadingNumber(computed);
+  if (c === null) return undefined;
+  const statuses = new Set(
+    index.filter((x) => x.paper === published.trim() && x.computed !== null && printsAs(x.computed.value, c.value, c.decimals)).map((x) => x.status),
+  );
+  return statuses.size === 1 ? [...statuses][0] : undefined;
+}
+
 function unescapeHtml(html: string): string {
   return html
     .replace(/<[^>]*>/g, '')
@@ -97,9 +140,12 @@ function formatDelta(delta: number, decimals: number): string {
 /**
  * Rewrites every `<table class="kstbench-table">` in `html` that has published columns: published cells
  * get class `published`, computed ones `agrees` or `differs` (with a `Δ` note and a tooltip naming the
- * published value). Other HTML is returned unchanged.
+ * published value). The colour is the ledger's status wherever there is one: a claims table's own
+ * status column, or, in a main table, the status of the page's claim (`claims`, from `claimIndex`) with
+ * the same printed value whose computed value prints as the cell. Only cells no claim covers are
+ * compared by the printed-decimals rule alone. Other HTML is returned unchanged.
  */
-export function markComparisons(html: string): string {
+export function markComparisons(html: string, claims: readonly ClaimCell[] = []): string {
   return html.replace(/<table class="kstbench-table">([\s\S]*?)<\/table>/g, (table, inner: string) => {
     const headRow = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(inner);
     if (!headRow) return table;
@@ -118,7 +164,9 @@ export function markComparisons(html: string): string {
         if (pairs.has(j)) return `<td${cell.attrs} class="published">${cell.html}</td>`;
         if (pub === undefined || cells[pub] === undefined) return `<td${cell.attrs}>${cell.html}</td>`;
         const published = unescapeHtml(cells[pub]!.html);
-        const verdict = statusColumn >= 0 && cells[statusColumn] !== undefined ? statusVerdict(unescapeHtml(cells[statusColumn]!.html), unescapeHtml(cell.html), published) : compareCells(unescapeHtml(cell.html), published);
+        const shown = unescapeHtml(cell.html);
+        const ledger = statusColumn >= 0 && cells[statusColumn] !== undefined ? unescapeHtml(cells[statusColumn]!.html) : ledgerStatusOf(claims, shown, published);
+        const verdict = ledger !== undefined ? statusVerdict(ledger, shown, published) : compareCells(shown, published);
         if (verdict.kind === 'none') return `<td${cell.attrs}>${cell.html}</td>`;
         if (verdict.kind === 'match') {
           agree++;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { sortKeysDeep, type Output } from '../notebook/ipynb';
-import { markComparisons } from './compare';
+import { markComparisons, type ClaimCell } from './compare';
 import { escapeHtml } from '../io/html';
 import { renderMarkdown, type MarkdownOptions } from './markdown';
 
@@ -30,6 +30,8 @@ export interface OutputContext extends MarkdownOptions {
   interactive: boolean;
   /** The last figure rendered in the current cell, for the cell's "interactive version" link. */
   lastFigure?: { svg?: string; png?: string; plotly?: unknown };
+  /** The page's claims (lib/site/compare.ts `claimIndex`), so main tables are coloured by the ledger's status. */
+  claims?: readonly ClaimCell[];
 }
 
 function text(value: unknown): string {
@@ -75,7 +77,7 @@ export function renderOutput(output: Output, ctx: OutputContext): string {
       const figure = figureHtml(data, ctx);
       if (figure !== undefined) return figure;
       if (data['text/html'] !== undefined) {
-        const html = linkCellReferences(markComparisons(text(data['text/html'])));
+        const html = linkCellReferences(markComparisons(text(data['text/html']), ctx.claims));
         const cls = /<img\s[^>]*src="data:image\//.test(html) ? 'output html figure' : 'output html';
         return `<div class="${cls}">${html}</div>`;
       }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareCells, comparisonPairs, leadingNumber, markComparisons, statusVerdict } from '../../lib/site/compare';
+import { claimIndex, compareCells, comparisonPairs, leadingNumber, ledgerStatusOf, markComparisons, statusVerdict } from '../../lib/site/compare';
 
 test('cells agree when the computed value prints as the published one (the one rule: both ends of the rounding interval)', () => {
   assert.deepEqual(compareCells('61.27', '61.3'), { kind: 'match' });
@@ -90,4 +90,25 @@ test('colour equals status for every compared cell of the built report (report/*
     }
   }
   assert.ok(checked > 200, `only ${checked} claim cells checked`);
+});
+
+test('a main table takes its colour from the page\'s claims: Table 3 P0 exact 63.2 beside 61.3 is within the simulation spread, so it agrees', () => {
+  const claims = claimIndex([claimsTableHtml([['kst.table3.P0.exact', '61.3', '63.17', 'within-simulation-spread'], ['kst.table3.P1.exact', '62.8', '58.00', 'outside-simulation-spread']])]);
+  assert.equal(ledgerStatusOf(claims, '63.2', '61.3'), 'within-simulation-spread');
+  assert.equal(ledgerStatusOf(claims, '63.4', '61.3'), undefined, 'no claim prints as 63.4');
+  const main = [
+    '<table class="kstbench-table">',
+    '<thead><tr><th>condition</th><th>exact</th><th>exact (paper)</th></tr></thead>',
+    '<tbody>',
+    '<tr><td>P0</td><td>63.2</td><td>61.3</td></tr>',
+    '<tr><td>P1</td><td>58.0</td><td>62.8</td></tr>',
+    '<tr><td>P2</td><td>96.3</td><td>96.3</td></tr>',
+    '</tbody>',
+    '</table>',
+  ].join('\n');
+  const out = markComparisons(main, claims);
+  assert.match(out, /<td class="agrees"[^>]*>63\.2<\/td>/);
+  assert.match(out, /<td class="differs"[^>]*>58\.0 /);
+  assert.match(out, /<td class="agrees"[^>]*>96\.3<\/td>/, 'a cell no claim covers: the printed-decimals rule');
+  assert.match(markComparisons(main), /<td class="differs"[^>]*>63\.2 /, 'without the claims, one draw is compared with the paper');
 });
