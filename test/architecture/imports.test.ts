@@ -190,12 +190,14 @@ test('no runtime require of project code: lib/ and cli/ and scripts/ import it s
   assert.deepEqual(found, []);
 });
 
-test('simulators: only the provider registry builds them, only paper-models.ts is read by the report layer', () => {
+test('simulators: only the provider registry builds them as providers, only the claims replicates run their in-memory studies, only paper-models.ts is read by the report layer', () => {
   const intoSimulation = EDGES.filter((e) => unitOf(e.to) === 'simulation' && unitOf(e.from) !== 'simulation');
   const wrong = intoSimulation.filter(
     (e) =>
       !(e.from === 'collect/providers/index.ts' && /^simulation\/(kst-respondent|psi-tutor)\/provider\.ts$/.test(e.to)) &&
-      !(unitOf(e.from) === 'report' && e.to === 'simulation/paper-models.ts'),
+      !(unitOf(e.from) === 'report' && e.to === 'simulation/paper-models.ts') &&
+      // The replicate corpora of the claims ledger: the whole study in memory, and the parameters for the fingerprint.
+      !(e.from === 'claims/replicates.ts' && /^simulation\/(kst-respondent|psi-tutor)\/(study|profiles)\.ts$/.test(e.to)),
   );
   assert.deepEqual(wrong.map((e) => `lib/${e.from} -> lib/${e.to}`), []);
 });
