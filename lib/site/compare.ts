@@ -77,7 +77,7 @@ export interface ClaimCell {
 export function claimIndex(htmls: readonly string[]): ClaimCell[] {
   const cells: ClaimCell[] = [];
   for (const html of htmls) {
-    for (const [, inner] of html.matchAll(/<table class="kstbench-table">([\s\S]*?)<\/table>/g)) {
+    for (const [, , inner] of html.matchAll(/<table class="kstbench-table"([^>]*)>([\s\S]*?)<\/table>/g)) {
       const headRow = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(inner!);
       if (!headRow) continue;
       const headers = [...headRow[1]!.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => unescapeHtml(m[1]!));
@@ -146,7 +146,7 @@ function formatDelta(delta: number, decimals: number): string {
  * compared by the printed-decimals rule alone. Other HTML is returned unchanged.
  */
 export function markComparisons(html: string, claims: readonly ClaimCell[] = []): string {
-  return html.replace(/<table class="kstbench-table">([\s\S]*?)<\/table>/g, (table, inner: string) => {
+  return html.replace(/<table class="kstbench-table"([^>]*)>([\s\S]*?)<\/table>/g, (table, attrs: string, inner: string) => {
     const headRow = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(inner);
     if (!headRow) return table;
     const headers = [...headRow[1]!.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => unescapeHtml(m[1]!));
@@ -179,6 +179,6 @@ export function markComparisons(html: string, claims: readonly ClaimCell[] = [])
       return `<tr>${rendered.join('')}</tr>`;
     });
     const summary = `<p class="comparison-summary">Beside the published values: <span class="agrees">${agree} agree</span> at the paper's precision, <span class="differs">${differ} differ</span> (Δ = computed − published).</p>`;
-    return `<table class="kstbench-table comparison">${body}</table>\n${summary}`;
+    return `<table class="kstbench-table comparison"${attrs}>${body}</table>\n${summary}`;
   });
 }

@@ -74,7 +74,7 @@ test('colour equals status for every compared cell of the built report (report/*
   let checked = 0;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.html'))) {
     const html = readFileSync(join(dir, name), 'utf8');
-    for (const table of html.match(/<table class="kstbench-table comparison">[\s\S]*?<\/table>/g) ?? []) {
+    for (const table of html.match(/<table class="kstbench-table comparison"[^>]*>[\s\S]*?<\/table>/g) ?? []) {
       const headers = [...(/<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(table)?.[1] ?? '').matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]!.replace(/<[^>]*>/g, ''));
       const status = headers.indexOf('status');
       const computed = headers.indexOf('computed');
