@@ -1,6 +1,15 @@
 import { loadDomain } from '../../lib/kst';
 import { EXPORT_FORMATS, EXPORT_WHATS, MATRIX_FORMATS, exportStructure, openFileSink, stdoutSink, type ExportWhat, type MatrixFormat } from '../../lib/kst-io';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  domain: flag.path(),
+  what: flag.enum(EXPORT_WHATS),
+  format: flag.enum(MATRIX_FORMATS),
+  out: flag.path(),
+  comment: flag.string(),
+} as const;
 
 const help = `Usage: kstbench export --domain FILE --what W --format F [--out FILE] [--comment TEXT]
 
@@ -21,17 +30,13 @@ Options:
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      { domain: { type: 'string' }, what: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, comment: { type: 'string' } },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const file = required(parsed.values, 'domain');
     const what = required(parsed.values, 'what');
     const format = required(parsed.values, 'format');
-    if (!(EXPORT_WHATS as readonly string[]).includes(what)) throw new UsageError(`--what must be one of ${EXPORT_WHATS.join(', ')}, got ${JSON.stringify(what)}`);
     if (!(EXPORT_FORMATS[what as ExportWhat] as readonly string[]).includes(format)) {
       throw new UsageError(`--what ${what} is written as ${EXPORT_FORMATS[what as ExportWhat].join(' or ')}, not ${JSON.stringify(format)}`);
     }

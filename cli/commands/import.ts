@@ -1,9 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { InputError } from '../../lib/errors';
-import { writeFileAtomic } from '../../lib/io';
+import { readInputText, writeFileAtomic } from '../../lib/io';
 import { buildDomain, countStates } from '../../lib/kst';
 import { MATRIX_FORMATS, STRUCTURE_KINDS, importStructure, readItemDescriptions, type MatrixFormat, type StructureKind } from '../../lib/kst-io';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  id: flag.string(),
+  out: flag.path(),
+  format: flag.enum(MATRIX_FORMATS),
+  kind: flag.enum(STRUCTURE_KINDS),
+  items: flag.path(),
+  title: flag.string(),
+  source: flag.string(),
+  'id-prefix': flag.string(),
+  'reduce-notions': flag.boolean(),
+} as const;
 
 const help = `Usage: kstbench import FILE --id ID --out DOMAIN.json [options]
 
@@ -29,36 +40,16 @@ Options:
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        id: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        kind: { type: 'string' },
-        items: { type: 'string' },
-        title: { type: 'string' },
-        source: { type: 'string' },
-        'id-prefix': { type: 'string' },
-        'reduce-notions': { type: 'boolean' },
-      },
-      help,
-      true,
-    );
+    const parsed = parseOptions(argv, flags, help, true);
     if (!parsed) return 0;
     if (parsed.positionals.length !== 1) throw new UsageError('give exactly one structure file to import');
     const input = parsed.positionals[0]!;
     const id = required(parsed.values, 'id');
     const out = required(parsed.values, 'out');
     const format = parsed.values.format;
-    if (format !== undefined && !(MATRIX_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`--format must be one of ${MATRIX_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-    }
     const kind = parsed.values.kind;
-    if (kind !== undefined && !(STRUCTURE_KINDS as readonly string[]).includes(kind)) {
-      throw new UsageError(`--kind must be one of ${STRUCTURE_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
-    }
     const items = parsed.values.items ? readItemDescriptions(readText(parsed.values.items), parsed.values.items) : undefined;
     const domainFile = importStructure(readText(input), input, {
       id,
@@ -80,10 +71,7 @@ export const command: Command = {
   },
 };
 
+/** Structure and item files are read with lib/io's size limit; a device or FIFO is refused by type. */
 function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
+  return readInputText(file);
 }

@@ -1,7 +1,17 @@
 import { InputError } from '../../lib/errors';
 import { checkSpace, compileStructure, countStates, forEachStateBits, loadDomain, outerFringeBits } from '../../lib/kst';
 import { exportStructure, openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { parseOptions, required, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  domain: flag.path(),
+  format: flag.enum(['jsonl', 'srbt'] as const),
+  out: flag.path(),
+  count: flag.boolean(),
+  check: flag.boolean(),
+  'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, 50000000),
+} as const;
 
 const help = `Usage: kstbench space --domain FILE [--format jsonl|srbt] [--out FILE] [--count] [--check]
 
@@ -25,26 +35,13 @@ Options:
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domain: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        count: { type: 'boolean' },
-        check: { type: 'boolean' },
-        'max-states': { type: 'string' },
-      },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const file = required(parsed.values, 'domain');
     const format = parsed.values.format ?? 'jsonl';
-    if (format !== 'jsonl' && format !== 'srbt') throw new UsageError(`--format must be jsonl or srbt, got ${JSON.stringify(format)}`);
-    const maxText = parsed.values['max-states'] ?? '50000000';
-    if (!/^\d+$/.test(maxText)) throw new UsageError(`--max-states must be an integer >= 0, got ${JSON.stringify(maxText)}`);
-    const maxStates = Number(maxText);
+    const maxStates = parsed.values['max-states'] ?? 50_000_000;
     const domain = loadDomain(file);
     if (parsed.values.count) {
       process.stdout.write(`${countStates(domain)}\n`);

@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
@@ -304,15 +305,7 @@ function findCycle(
 
 /** Reads and parses one domain file; InputError if it cannot be read. */
 export function loadDomain(file: string): Domain {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read domain file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
-      file,
-    });
-  }
-  return parseDomain(text, file);
+  return parseDomain(readInputText(file, 'domain file'), file);
 }
 
 /** Loads every `*.json` file in `dir`, sorted by domain id; InputError on two files with the same id. */
