@@ -1,6 +1,6 @@
 import { analysisFiles, analysisProvenance, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
 import { writeFilesAtomic } from '../../lib/io';
-import { loadDomainDir } from '../../lib/kst';
+import { DEFAULT_WORK_BUDGET, loadDomainDir, workBudget } from '../../lib/kst';
 import { parseOptions, required, type Command } from '../common';
 import { flag } from '../flags';
 
@@ -15,6 +15,7 @@ const flags = {
   seed: flag.seed(),
   boot: flag.int(1, MAX_BOOT, 2000),
   perm: flag.int(1, MAX_PERM, 10000),
+  'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, DEFAULT_WORK_BUDGET),
 } as const;
 
 const help = `Usage: kstbench analyze --domains DIR --responses FILE --out DIR [--seed N] [--boot N] [--perm N]
@@ -40,6 +41,8 @@ Options:
                     hashed to one (default ${DEFAULT_INFERENCE.seed})
   --boot N          bootstrap resamples over states, 1..1000000 (default ${DEFAULT_INFERENCE.resamples})
   --perm N          sign flips for the randomization test, 1..10000000 (default ${DEFAULT_INFERENCE.flips})
+  --max-states N    work budget for Table 1: steps counting a space, states walked for its terminal
+                    states (default ${DEFAULT_WORK_BUDGET}; 0 = no limit)
   -h, --help        show this help
 `;
 
@@ -61,7 +64,7 @@ export const command: Command = {
     };
     const domains = loadDomainDir(domainsDir);
     const records = loadResponses(responsesFile, domains);
-    const result = analyze(domains, records, inference);
+    const result = analyze(domains, records, inference, workBudget(v['max-states'] ?? DEFAULT_WORK_BUDGET));
     const provenance = analysisProvenance(responsesFile, domains);
     writeFilesAtomic(analysisFiles(result, outDir, provenance));
     const c = result.counts;

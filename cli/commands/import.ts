@@ -1,5 +1,5 @@
-import { readInputText, writeFileAtomic } from '../../lib/io';
-import { buildDomain, countStates } from '../../lib/kst';
+import { checkJson, readInputText, writeFileAtomic } from '../../lib/io';
+import { BudgetError, buildDomain, DomainFileSchema, countStatesExact, DEFAULT_WORK_BUDGET, workBudget } from '../../lib/kst';
 import { MATRIX_FORMATS, STRUCTURE_KINDS, importStructure, readItemDescriptions, type MatrixFormat, type StructureKind } from '../../lib/kst-io';
 import { parseOptions, required, UsageError, type Command } from '../common';
 import { flag } from '../flags';
@@ -61,15 +61,28 @@ export const command: Command = {
       ...(parsed.values['id-prefix'] ? { idPrefix: parsed.values['id-prefix'] } : {}),
       reduceNotions: parsed.values['reduce-notions'] === true,
     });
+    // The schema every domain file is read with: what import writes, load reads (an ID like __proto__ is refused here, by name).
+    checkJson(domainFile, input, DomainFileSchema);
     const domain = buildDomain(domainFile, out);
+    const states = describeCount(domain);
     writeFileAtomic(out, `${JSON.stringify(domainFile, null, 2)}\n`);
     const notions = domain.notions.length > 0 ? `; notions: ${domain.notions.map((n) => `{${n.join(', ')}}`).join(', ')}` : '';
     process.stderr.write(
-      `kstbench import: wrote ${out}: ${domain.ids.length} items, ${countStates(domain)} states, ${domain.quasiOrdinal ? 'quasi-ordinal' : 'not quasi-ordinal'}${notions}\n`,
+      `kstbench import: wrote ${out}: ${domain.ids.length} items, ${states} states, ${domain.quasiOrdinal ? 'quasi-ordinal' : 'not quasi-ordinal'}${notions}\n`,
     );
     return 0;
   },
 };
+
+/** The exact state count for the summary line, or "more than N" past the default work budget (the import itself needs no count). */
+function describeCount(domain: ReturnType<typeof buildDomain>): string {
+  try {
+    return String(countStatesExact(domain, workBudget(DEFAULT_WORK_BUDGET)));
+  } catch (err) {
+    if (!(err instanceof BudgetError)) throw err;
+    return `more than ${DEFAULT_WORK_BUDGET}`;
+  }
+}
 
 /** Structure and item files are read with lib/io's size limit; a device or FIFO is refused by type. */
 function readText(file: string): string {

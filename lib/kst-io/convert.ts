@@ -1,3 +1,4 @@
+import { keyedObject } from '../io/keys';
 import { InputError } from '../errors';
 import {
   atomCodes,
@@ -124,7 +125,7 @@ export function importStructure(text: string, file: string, options: ImportOptio
     file$ = importRelation(parsed, file, ids, base);
     domain = buildDomain(file$, file);
   } else {
-    const surmise: Record<string, string[][]> = {};
+    const surmise = keyedObject<string[][]>(); // item names from the file: `constructor` is an item, not Object's
     parsed.rows.forEach((row, k) => {
       const item = parsed.rowItems![k]!;
       const j = ids.indexOf(item);

@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { keyedRecord } from '../io/keys';
 import { readInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -89,7 +90,7 @@ export const DomainFileSchema = z
     prerequisites: z.array(z.tuple([z.string(), z.string()])).optional(),
     basis: z.array(ItemSetSchema).optional(),
     states: z.array(ItemSetSchema).optional(),
-    surmise: z.record(z.string(), z.array(ItemSetSchema)).optional(),
+    surmise: keyedRecord(z.array(ItemSetSchema)).optional(),
   })
   .superRefine((file, ctx) => {
     const given = STRUCTURE_FORMS.filter((key) => file[key] !== undefined);
@@ -197,7 +198,7 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
   });
   const cycle = findCycle(ids, index, prerequisites);
   if (cycle) {
-    throw new InputError(`${where}: prerequisite cycle ${cycle.join(' -> ')}`, { file, item: cycle[0] });
+    throw new InputError(`${where}: prerequisite cycle ${describeCycle(cycle)}`, { file, item: cycle[0] });
   }
   return assembleDomain(data, { components, ids, index, prerequisites, form: 'prerequisites', quasiOrdinal: true, notions: [] }, file);
 }
@@ -298,9 +299,18 @@ function findCycle(
   const backwards = [v];
   for (let u = step.get(v)!; u !== v; u = step.get(u)!) backwards.push(u);
   const forward = backwards.reverse();
-  const start = forward.indexOf(Math.min(...forward));
+  // A loop, not Math.min(...forward): spreading a 200,000-node cycle into arguments overflows the stack.
+  let start = 0;
+  for (let i = 1; i < forward.length; i++) if (forward[i]! < forward[start]!) start = i;
   const rotated = [...forward.slice(start), ...forward.slice(0, start)];
   return [...rotated, rotated[0]!].map((i) => ids[i]!);
+}
+
+/** A cycle as `A -> B -> A`, shortened in the middle past 12 steps (the error stays one readable line). */
+function describeCycle(cycle: readonly string[]): string {
+  if (cycle.length <= 13) return cycle.join(' -> ');
+  const steps = cycle.length - 1;
+  return `${cycle.slice(0, 6).join(' -> ')} -> … ${steps - 11} more … -> ${cycle.slice(-6).join(' -> ')} (${steps} components)`;
 }
 
 /** Reads and parses one domain file; InputError if it cannot be read. */
