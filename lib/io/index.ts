@@ -11,4 +11,4 @@ export { fileType, onWriteNotice, withPath, writeTarget } from './target';
 export type { WriteTarget } from './target';
 export { applyTemporaryMessage, liveTemporaries, releaseTemporary, removeLiveTemporaries, trackTemporary } from './temporaries';
 export { readInputText, DEFAULT_MAX_INPUT_BYTES } from './read';
-export { PROTOTYPE_NAMES, isPrototypeName, keyedObject, keyedRecord } from './keys';
+export { PROTOTYPE_NAMES, isPrototypeName, keyedObject, refuseProtoKey } from './keys';

@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import { InputError } from '../errors';
 
 /**
  * Names from input (items, parameters, CSV headers) are never used as keys of ordinary objects: an
  * item called `__proto__` assigned into `{}` sets the object's prototype and vanishes, and one called
  * `constructor` or `toString` finds Object.prototype's method where a list was expected. Keyed data
- * goes into Maps or into objects made by `keyedObject` (no prototype: every name is an ordinary key).
+ * goes into Maps, or into objects made by `keyedObject` (own, defined properties); a `__proto__` key that
+ * zod would drop is refused by name (`refuseProtoKey`).
  */
 
 /** The names an ordinary object inherits or treats specially (`__proto__`, `constructor`, `toString`, …). */
@@ -15,34 +16,24 @@ export function isPrototypeName(name: string): boolean {
   return PROTOTYPE_NAMES.has(name);
 }
 
-/** An object with no prototype holding `entries`: `__proto__` and `constructor` are ordinary keys in it. */
+/**
+ * An object holding `entries` as own properties, defined rather than assigned, so `__proto__` is an
+ * ordinary key (assignment would set the prototype) and `constructor` an own value that shadows
+ * Object's. Read only the keys it was given (or check `Object.hasOwn`): accumulate in a Map first.
+ */
 export function keyedObject<V>(entries: Iterable<readonly [string, V]> = []): Record<string, V> {
-  const out = Object.create(null) as Record<string, V>;
+  const out: Record<string, V> = {};
   for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
 /**
- * A zod schema for a JSON object used as a record (`{ "<name>": value }`) whose keys come from input:
- * like `z.record(z.string(), value)`, but the result is a `keyedObject`, so a key `__proto__` is kept
- * (zod's record copies into `{}`, where it would set the prototype and disappear). Issues keep their
- * path (`surmise.A[0]`).
+ * Refuses a JSON object (read with JSON.parse, which keeps `"__proto__"` as an own key) that has a
+ * `__proto__` key where keys are names: zod's records copy into `{}`, where that key would set the
+ * prototype and vanish. `__proto__` is never a valid ID, so it is refused by name. `where` prefixes the message.
  */
-export function keyedRecord<S extends z.ZodType>(value: S) {
-  return z.unknown().transform((input, ctx): Record<string, z.output<S>> => {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      ctx.addIssue({ code: 'custom', message: `expected an object, received ${Array.isArray(input) ? 'array' : input === null ? 'null' : typeof input}` });
-      return z.NEVER;
-    }
-    const entries: Array<[string, z.output<S>]> = [];
-    for (const key of Object.keys(input)) {
-      const parsed = value.safeParse((input as Record<string, unknown>)[key]);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message, path: [key, ...issue.path] } as never);
-        continue;
-      }
-      entries.push([key, parsed.data]);
-    }
-    return keyedObject(entries);
-  });
+export function refuseProtoKey(value: unknown, where: string): void {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+    throw new InputError(`${where} names "__proto__", which is not a valid ID (IDs start with a letter or digit)`);
+  }
 }

@@ -24,6 +24,7 @@ export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MA
   } catch (err) {
     return fail((err as NodeJS.ErrnoException).code ?? String(err));
   }
+  if (stats.isDirectory()) fail('EISDIR');
   if (!stats.isFile()) fail(`it is a ${fileType(stats)}, not a regular file`);
   let fd: number;
   try {

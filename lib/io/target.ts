@@ -38,7 +38,7 @@ export function fileType(stats: Stats): string {
 }
 
 function directoryError(path: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${path}'`), { code: 'EISDIR', errno: -21, syscall: 'open', path });
+  return Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${path}'`), { code: 'EISDIR', errno: -21, syscall: 'rename', path });
 }
 
 /** Classifies `path` as an output (see WriteTarget); throws for a directory, socket, block device or dangling link. */

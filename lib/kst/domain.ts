@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { keyedRecord } from '../io/keys';
+import { refuseProtoKey } from '../io/keys';
 import { readInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -90,7 +90,7 @@ export const DomainFileSchema = z
     prerequisites: z.array(z.tuple([z.string(), z.string()])).optional(),
     basis: z.array(ItemSetSchema).optional(),
     states: z.array(ItemSetSchema).optional(),
-    surmise: keyedRecord(z.array(ItemSetSchema)).optional(),
+    surmise: z.record(z.string(), z.array(ItemSetSchema)).optional(),
   })
   .superRefine((file, ctx) => {
     const given = STRUCTURE_FORMS.filter((key) => file[key] !== undefined);
@@ -133,6 +133,8 @@ export function parseDomain(text: string, file: string): Domain {
     const where = line ? ` (line ${line.line}, column ${line.column})` : '';
     throw new InputError(`${file}: malformed JSON${where}: ${message}`, { file, line: line?.line });
   }
+  // The surmise record is keyed by task IDs; zod would silently drop a "__proto__" key.
+  refuseProtoKey((json as { surmise?: unknown } | null)?.surmise, `${file}: surmise`);
   const parsed = DomainFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

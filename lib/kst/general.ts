@@ -51,16 +51,16 @@ function idsOf(domain: Domain, bits: Uint32Array): string[] {
 export function surmiseFunction(domain: Domain): Record<string, string[][]> {
   const model = domainBasisModel(domain);
   const atoms = atomsByItem(model);
-  const out = keyedObject<string[][]>(); // keyed by item IDs, which may be `__proto__` or `constructor`
+  const out = new Map<string, string[][]>(); // keyed by item IDs, which may be `constructor` or `toString`
   domain.ids.forEach((id, q) => {
     const clauses = atoms[q]!.map((b) => {
       const bits = model.basis.slice(b * model.words, (b + 1) * model.words);
       bits[q >>> 5]! &= ~(1 << (q & 31));
       return bits;
     });
-    out[id] = clauses.sort(compareItemSets).map((bits) => idsOf(domain, bits));
+    out.set(id, clauses.sort(compareItemSets).map((bits) => idsOf(domain, bits)));
   });
-  return out;
+  return keyedObject(out);
 }
 
 /** Outer fringe grouped into notions (each a canonical-order ID list), notions ordered by first item. */
@@ -109,7 +109,7 @@ export function checkSpace(domain: Domain, options: { maxStates?: number } = {})
     countStatesExact(domain, workBudget(limit));
   } catch (err) {
     if (!(err instanceof BudgetError)) throw err;
-    return { ...base, learningSpace: undefined, learningSpaceNote: `more than ${limit} states, above the check's limit (--max-states ${limit})` };
+    return { ...base, learningSpace: undefined, learningSpaceNote: `more than ${limit} states exceed the check's limit of ${limit}` };
   }
   const s = compileStructure(domain);
   const result = checkLearningSpace(s.basis!, (state, out) => innerFringeBits(s, state, out), limit);

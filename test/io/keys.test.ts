@@ -7,9 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
 import { InputError } from '../../lib/errors';
-import { checkJson, isPrototypeName, keyedObject, keyedRecord } from '../../lib/io';
+import { checkJson, isPrototypeName, keyedObject, refuseProtoKey } from '../../lib/io';
 import { buildDomain, countStates, DomainFileSchema, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
 import { exportStructure, importStructure, type ExportWhat, type MatrixFormat } from '../../lib/kst-io';
 import { parseParameterArgs } from '../../lib/notebook/parameters';
@@ -20,15 +19,16 @@ const header = { id: 'proto', title: 'proto', source: 'test', components };
 const chainStates = [[], ['a'], ['a', 'constructor'], ['a', 'constructor', 'toString']];
 const states = chainStates.flatMap((s) => [s, [...s, 'valueOf']]);
 
-test('keyedRecord keeps __proto__ as a key (zod records drop it); keyedObject has no prototype', () => {
-  const parsed = keyedRecord(z.number()).parse(JSON.parse('{"__proto__": 1, "constructor": 2, "toString": 3}'));
-  assert.deepEqual(Object.keys(parsed), ['__proto__', 'constructor', 'toString']);
-  assert.equal(parsed['__proto__'], 1);
-  assert.equal(Object.getPrototypeOf(parsed), null);
-  assert.equal(z.record(z.string(), z.number()).parse(JSON.parse('{"__proto__": 1}'))['__proto__' as never] === 1, false, 'control: zod alone loses it');
-  assert.throws(() => keyedRecord(z.number()).parse({ a: 'x' }), (err: unknown) => JSON.stringify((err as z.ZodError).issues[0]!.path) === '["a"]');
-  const o = keyedObject<number>([['constructor', 1]]);
-  assert.equal(o.constructor as unknown, 1);
+test('keyedObject defines own keys (constructor shadows the inherited one, __proto__ stays a key); refuseProtoKey names __proto__', () => {
+  const o = keyedObject<number>([['constructor', 1], ['__proto__', 2]]);
+  assert.equal(o['constructor'], 1);
+  assert.deepEqual(Object.keys(o), ['constructor', '__proto__']);
+  assert.equal(Object.getPrototypeOf(o), Object.prototype, 'the prototype was not replaced');
+  const assigned: Record<string, number> = {};
+  assigned['__proto__'] = 2;
+  assert.deepEqual(Object.keys(assigned), [], 'control: plain assignment loses the key');
+  assert.throws(() => refuseProtoKey(JSON.parse('{"__proto__": 1}'), 'x.json: surmise'), /x\.json: surmise names "__proto__", which is not a valid ID/);
+  refuseProtoKey({ constructor: 1 }, 'fine');
   assert.ok(isPrototypeName('__proto__') && isPrototypeName('hasOwnProperty') && !isPrototypeName('slope'));
 });
 
@@ -47,10 +47,9 @@ test('every domain form reads constructor, toString and valueOf as ordinary task
   const surmise = surmiseFunction(parseDomain(JSON.stringify({ ...header, states }), 's.json'));
   assert.deepEqual(surmise['constructor'], [['a']]);
   assert.deepEqual(surmise['toString'], [['a', 'constructor']]);
-  assert.equal(Object.getPrototypeOf(surmise), null);
   // JSON.parse keeps "__proto__" as an own key; zod's record used to drop it silently (the surmise was misread).
   const text = JSON.stringify({ ...header, surmise: { constructor: [['a']] } }).replace('"surmise":{', '"surmise":{"__proto__":[["a"]],');
-  assert.throws(() => parseDomain(text, 'p.json'), (err: unknown) => err instanceof InputError && /surmise names unknown component "__proto__"/.test(err.message));
+  assert.throws(() => parseDomain(text, 'p.json'), (err: unknown) => err instanceof InputError && err.message === 'p.json: surmise names "__proto__", which is not a valid ID (IDs start with a letter or digit)');
   const component = JSON.stringify({ ...header, components: [...components, { id: '__proto__', description: 'x' }], prerequisites: [] });
   assert.throws(() => parseDomain(component, 'c.json'), /components\[4\]\.id: must be a non-empty ID/);
 });
