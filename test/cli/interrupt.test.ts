@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kstbench, ROOT } from '../support/cli';
@@ -21,13 +21,13 @@ function wideDomain(dir: string, n: number): string {
 }
 
 /** Runs the CLI, waits until `ready(dir)` holds, sends SIGINT and reports how long the exit took. */
-async function interrupt(args: string[], dir: string, ready: () => boolean): Promise<{ code: number | null; ms: number; stderr: string }> {
+async function interrupt(args: string[], dir: string, ready: (pid: number) => boolean): Promise<{ code: number | null; ms: number; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const deadline = Date.now() + 20_000;
-  while (!ready()) {
+  while (!ready(child.pid!)) {
     assert.ok(Date.now() < deadline, `never ready: ${stderr}`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -43,6 +43,16 @@ function writeRoutes(file: string): void {
   const components = [...items, 'x'].map((id) => ({ id, description: id }));
   const basis = [...items.map((i) => [i]), ...items.map((i) => [i, 'x'])];
   writeFileSync(file, JSON.stringify({ id: 'd', title: 'd', source: 't', components, basis }));
+}
+
+/** User + system CPU time of a process in clock ticks (1/100 s), from /proc. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
 }
 
 const temporaries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
@@ -72,8 +82,8 @@ test('SIGINT during a count with no budget (an unbounded union-closure walk) end
   const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-'));
   try {
     writeRoutes(join(dir, 'd.json'));
-    const started = Date.now();
-    const r = await interrupt(['space', '--domain', 'd.json', '--count', '--max-states', '0'], dir, () => Date.now() - started > 1500);
+    // Ready once the child has spent 1.5 s of CPU (so it is counting, well past start-up and the handler's installation).
+    const r = await interrupt(['space', '--domain', 'd.json', '--count', '--max-states', '0'], dir, (pid) => cpuTicks(pid) > 150);
     assert.equal(r.code, 130, r.stderr);
     assert.ok(r.ms < 1000, `took ${r.ms} ms after SIGINT`);
   } finally {
