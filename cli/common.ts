@@ -1,39 +1,31 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseFlags, UsageError, type FlagSpecs, type ParsedFlags } from './flags';
 import { InputError } from '../lib/errors';
 import { isOsError, osErrorMessage } from '../lib/io/os-error';
 
-/** A mistake in how the command was called (unknown flag, missing required option). Exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from './flags';
 
 /** What every subcommand module exports. Modules are loaded lazily so that a command pulls in only what it uses. */
 export interface Command {
   /** Full text for `kstbench <command> --help`. */
   help: string;
+  /** The command's declared flags (cli/flags.ts), which the property test of the parser walks. */
+  flags: FlagSpecs;
   /** Runs the command; resolves to the process exit code (0 ok, 1 bad input, 2 usage). */
   run(argv: string[]): Promise<number>;
 }
 
 /**
- * Parses `argv` with node:util's strict parser, turning its errors into UsageError and answering
- * `--help`. Returns null when help was printed (the caller then exits 0).
+ * Parses `argv` against the declared flags (cli/flags.ts: every value range-checked, UsageError naming
+ * the flag) and answers `--help`. Returns null when help was printed (the caller then exits 0). Notes
+ * (a seed text hashed to an integer) go to stderr.
  */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
-  argv: string[],
-  options: T,
-  help: string,
-  allowPositionals = false,
-): { values: { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string }; positionals: string[] } | null {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(help.endsWith('\n') ? help : `${help}\n`);
-    return null;
-  }
-  try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals }) as never;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+/** The running command's name, for notes printed while its flags are parsed (set by cli/kstbench.ts's runCommand). */
+export const running = { command: '' };
+
+export function parseOptions<T extends FlagSpecs>(argv: string[], specs: T, help: string, allowPositionals = false): ParsedFlags<T> | null {
+  const parsed = parseFlags(argv, specs, help, allowPositionals);
+  for (const note of parsed?.notes ?? []) process.stderr.write(`kstbench${running.command ? ` ${running.command}` : ''}: ${note}\n`);
+  return parsed;
 }
 
 /** Reads a required string option or throws a UsageError naming it. */
@@ -41,16 +33,6 @@ export function required(values: Record<string, unknown>, name: string): string 
   const v = values[name];
   if (typeof v !== 'string' || v === '') throw new UsageError(`missing required option --${name}`);
   return v;
-}
-
-/** Parses a non-negative integer option, or throws a UsageError naming it. */
-export function intOption(values: Record<string, unknown>, name: string, fallback: number, min = 0): number {
-  const v = values[name];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min) {
-    throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-  }
-  return Number(v);
 }
 
 /**

@@ -1,4 +1,8 @@
-import { reportError, type Command } from './common';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
+import { onWriteNotice } from '../lib/io/target';
+import { reportError, running, type Command } from './common';
 
 /**
  * The `kstbench` command: a thin dispatcher over lib/. A subcommand's module is imported only when it
@@ -7,10 +11,23 @@ import { reportError, type Command } from './common';
  * `kstbench --help` loads no command and `kstbench fringe` neither the collector, an SDK nor danfojs
  * (test/collect/startup.test.ts).
  */
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<Command>;
+  /**
+   * Runs in a worker thread (cli/command-worker.ts). Its long synchronous work (enumerating a space,
+   * a union closure, bootstrap draws) would otherwise keep the main thread from ever seeing SIGINT;
+   * here the main thread stays idle, owns the signals, stops the worker at once and removes its
+   * temporary files (runInWorker). collect and psi have their own signal handling and stay in-thread.
+   */
+  worker?: true;
+}
+
+export const commands: Record<string, CommandEntry> = {
   space: {
     summary: 'stream every knowledge state with its outer fringe (JSON Lines or SRBT); --count, --check',
     load: async () => (await import('./commands/space')).command,
+    worker: true,
   },
   fringe: {
     summary: 'outer fringe (admissible next steps) of one state (JSON)',
@@ -19,18 +36,22 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   sample: {
     summary: 'seeded sample of knowledge states, as the state-sample file collect --states reads',
     load: async () => (await import('./commands/sample')).command,
+    worker: true,
   },
   import: {
     summary: 'import a kstIO structure file (matrix, KST, SRBT, CSV, surmise CSV) as a domain file',
     load: async () => (await import('./commands/import')).command,
+    worker: true,
   },
   export: {
     summary: 'export a domain as a kstIO file (basis, space, relation, surmise function, items)',
     load: async () => (await import('./commands/export')).command,
+    worker: true,
   },
   analyze: {
     summary: 'score responses and write Tables 1, 3, 4, contrasts and order agreement (CSV)',
     load: async () => (await import('./commands/analyze')).command,
+    worker: true,
   },
   collect: {
     summary: 'collect model responses for every state × condition × model × order (resumable, audited)',
@@ -74,9 +95,68 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`kstbench: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
+  return entry.worker ? runInWorker(name, rest) : runCommand(name, rest);
+}
+
+/** Loads and runs one command in this thread; every failure becomes its exit code and one stderr line. */
+export async function runCommand(name: string, argv: string[]): Promise<number> {
+  const entry = commands[name]!;
+  running.command = name;
+  const previous = onWriteNotice((message) => process.stderr.write(`kstbench ${name}: ${message}\n`));
   try {
-    return await (await entry.load()).run(rest);
+    return await (await entry.load()).run(argv);
   } catch (err) {
     return reportError(name, err);
+  } finally {
+    onWriteNotice(previous);
   }
+}
+
+/** Exit code after SIGINT / SIGTERM (128 + 2, as shells report it). */
+export const EXIT_SIGNALLED = 130;
+
+/**
+ * Runs a command in a worker thread and waits for its exit code. On SIGINT or SIGTERM the worker is
+ * terminated (V8 stops it even inside a tight loop, so any command ends within a second), every
+ * temporary file it had listed is removed, and the command exits 130 saying so.
+ */
+function runInWorker(name: string, argv: string[]): Promise<number> {
+  const compiled = __filename.endsWith('.js');
+  const worker = new Worker(join(__dirname, compiled ? 'command-worker.js' : 'command-worker.ts'), {
+    workerData: { name, argv },
+    ...(compiled ? {} : { execArgv: ['--import', 'tsx'] }),
+  });
+  return new Promise<number>((resolve) => {
+    let code: number | undefined;
+    let signalled: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (signalled) return;
+      signalled = signal;
+      void worker.terminate();
+    };
+    const sigint = (): void => onSignal('SIGINT');
+    const sigterm = (): void => onSignal('SIGTERM');
+    process.on('SIGINT', sigint);
+    process.on('SIGTERM', sigterm);
+    worker.on('message', (message: unknown) => {
+      if (applyTemporaryMessage(message)) return;
+      const exit = (message as { kstbenchExit?: unknown } | null)?.kstbenchExit;
+      if (typeof exit === 'number') code = exit;
+    });
+    worker.on('error', (err) => {
+      code = reportError(name, err);
+    });
+    worker.on('exit', () => {
+      process.off('SIGINT', sigint);
+      process.off('SIGTERM', sigterm);
+      const removed = removeLiveTemporaries();
+      if (signalled) {
+        const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
+        process.stderr.write(`\nkstbench ${name}: stopped by ${signalled}; no output file was replaced (${files})\n`);
+        resolve(EXIT_SIGNALLED);
+        return;
+      }
+      resolve(code ?? 1);
+    });
+  });
 }

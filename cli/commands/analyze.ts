@@ -1,7 +1,22 @@
 import { analysisFiles, analysisProvenance, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
 import { writeFilesAtomic } from '../../lib/io';
-import { loadDomainDir } from '../../lib/kst';
-import { intOption, parseOptions, required, type Command } from '../common';
+import { DEFAULT_WORK_BUDGET, loadDomainDir, workBudget } from '../../lib/kst';
+import { parseOptions, required, type Command } from '../common';
+import { flag } from '../flags';
+
+/** Caps that keep the inference draws within memory and time (the bootstrap holds one array per resample). */
+export const MAX_BOOT = 1_000_000;
+export const MAX_PERM = 10_000_000;
+
+const flags = {
+  domains: flag.path(),
+  responses: flag.path(),
+  out: flag.path(),
+  seed: flag.seed(),
+  boot: flag.int(1, MAX_BOOT, 2000),
+  perm: flag.int(1, MAX_PERM, 10000),
+  'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, DEFAULT_WORK_BUDGET),
+} as const;
 
 const help = `Usage: kstbench analyze --domains DIR --responses FILE --out DIR [--seed N] [--boot N] [--perm N]
 
@@ -22,41 +37,34 @@ Options:
                     {"run_id","model","domain","condition":"P0".."P3","order":1,
                      "state":[IDs],"recommended":[IDs],"status":"valid"|"invalid"|"missing"}
   --out DIR         output directory (created if needed)
-  --seed N          seed for the bootstrap and sign-flip draws (default ${DEFAULT_INFERENCE.seed})
-  --boot N          bootstrap resamples over states (default ${DEFAULT_INFERENCE.resamples})
-  --perm N          sign flips for the randomization test (default ${DEFAULT_INFERENCE.flips})
+  --seed N          seed for the bootstrap and sign-flip draws: an integer up to 2^53-1, or a text
+                    hashed to one (default ${DEFAULT_INFERENCE.seed})
+  --boot N          bootstrap resamples over states, 1..1000000 (default ${DEFAULT_INFERENCE.resamples})
+  --perm N          sign flips for the randomization test, 1..10000000 (default ${DEFAULT_INFERENCE.flips})
+  --max-states N    work budget for Table 1: steps counting a space, states walked for its terminal
+                    states (default ${DEFAULT_WORK_BUDGET}; 0 = no limit)
   -h, --help        show this help
 `;
 
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domains: { type: 'string' },
-        responses: { type: 'string' },
-        out: { type: 'string' },
-        seed: { type: 'string' },
-        boot: { type: 'string' },
-        perm: { type: 'string' },
-      },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const v = parsed.values;
     const domainsDir = required(v, 'domains');
     const responsesFile = required(v, 'responses');
     const outDir = required(v, 'out');
     const inference = {
-      seed: String(intOption(v, 'seed', Number(DEFAULT_INFERENCE.seed))),
-      resamples: intOption(v, 'boot', DEFAULT_INFERENCE.resamples, 1),
-      flips: intOption(v, 'perm', DEFAULT_INFERENCE.flips, 1),
+      seed: v.seed ?? String(DEFAULT_INFERENCE.seed),
+      resamples: v.boot ?? DEFAULT_INFERENCE.resamples,
+      flips: v.perm ?? DEFAULT_INFERENCE.flips,
     };
     const domains = loadDomainDir(domainsDir);
     const records = loadResponses(responsesFile, domains);
-    const result = analyze(domains, records, inference);
+    const result = analyze(domains, records, inference, workBudget(v['max-states'] ?? DEFAULT_WORK_BUDGET));
     const provenance = analysisProvenance(responsesFile, domains);
     writeFilesAtomic(analysisFiles(result, outDir, provenance));
     const c = result.counts;

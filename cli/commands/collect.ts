@@ -5,7 +5,8 @@ import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { PreflightError } from '../../lib/collect/preflight';
 import { createProgress } from '../../lib/collect/progress';
-import { intOption, parseOptions, required, UsageError, type Command } from '../common';
+import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag, type FlagValues } from '../flags';
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 
 /** Default shuffle/jitter seed (recorded in run.json). */
@@ -21,8 +22,6 @@ export const EXIT_QUOTA_STOPPED = 3;
 export const EXIT_RUN_FAILED = 4;
 /** Exit code after SIGINT/SIGTERM: in-flight calls were finished and recorded. */
 export const EXIT_INTERRUPTED = 130;
-/** Node's timers hold at most 2^31 − 1 ms (~24.8 days); a longer --timeout would silently become 1 ms. */
-export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 const help = `Usage: kstbench collect --domains DIR --models PROVIDER:MODEL[,...] --out DIR [options]
 
@@ -45,15 +44,16 @@ Options:
                            openai-compatible:MODEL (needs --base-url), simulated:sim-...
   --out DIR                output directory (created; resumed if it exists)
   --conditions LIST        subset of P0,P1,P2,P3 (default all four)
-  --orders N               presentation orders per domain (default 2)
-  --concurrency N          parallel requests (default 4)
+  --orders N               presentation orders per domain, 1..1000 (default 2)
+  --concurrency N          parallel requests, 1..1024 (default 4)
   --base-url URL           server for openai-compatible models (and for openai / anthropic when
                            they are the only provider); --models may also say spec@URL
 ${MODELS_FILE_HELP}
   --max-output-tokens N    output allowance per call (default 16000)
-  --timeout S              seconds per attempt (default 600)
-  --max-retries N          retries of a transient failure (default 5); then a 'missing' record
-  --seed N                 seed of the design shuffle and retry jitter (default ${DEFAULT_SEED})
+  --timeout S              seconds per attempt, 1..2147483 (default 600)
+  --max-retries N          retries of a transient failure, 0..100 (default 5); then a 'missing' record
+  --seed N                 seed of the design shuffle and retry jitter: an integer up to 2^53-1, or a
+                           text hashed to one (default ${DEFAULT_SEED})
   --states FILE            collect only these states: a state sample written by sampleStates
                            ({scheme, domain, seed, states, weights}), an array of samples, or a
                            map {"<domain>": [[ids...], ...]}; other domains use all their states
@@ -66,7 +66,8 @@ ${MODELS_FILE_HELP}
                            batch ids (batches.jsonl) and never submits a cell twice. Failed or
                            expired items go into a follow-up batch (up to --max-retries), then
                            get a 'missing' record. Simulated models are refused (run them live).
-  --poll-interval S        seconds between polls of an unfinished batch (default 30; decimals ok)
+  --poll-interval S        seconds between polls of an unfinished batch (default 30; decimals ok;
+                           at most 2147483, Node's timer limit)
   --resubmit-cancelled     --batch: send the cells of batches you cancelled at the provider again
                            (otherwise they stay held and the run ends interrupted)
   --tpm N                  token budget per model per minute: each call reserves its prompt
@@ -100,7 +101,48 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\-.,:/=@+%]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function parseCollectArgs(values: Record<string, unknown>): CollectParams {
+/** Caps of the counts that size the design and the dispatcher (each sizes an allocation or a loop). */
+export const MAX_ORDERS = 1000;
+export const MAX_CONCURRENCY = 1024;
+export const MAX_OUTPUT_TOKENS = 10_000_000;
+export const MAX_RETRIES = 100;
+export const MAX_TPM = 1_000_000_000_000;
+
+/** The flags shared by `collect` and `psi collect` for rate control and pre-flight. */
+export const RATE_FLAGS = {
+  tpm: flag.int(1, MAX_TPM, 200000),
+  'retry-horizon': flag.duration('min', 10),
+  'no-preflight': flag.boolean(),
+} as const;
+
+/** The flags shared by `collect` and `psi collect` for the dispatcher and the batch mode. */
+export const DISPATCH_FLAGS = {
+  concurrency: flag.int(1, MAX_CONCURRENCY, 4),
+  'base-url': flag.string(),
+  'max-output-tokens': flag.int(1, MAX_OUTPUT_TOKENS, 16000),
+  timeout: flag.duration('s', 600, true),
+  'max-retries': flag.int(0, MAX_RETRIES, 5),
+  'retry-missing': flag.boolean(),
+  'dry-run': flag.boolean(),
+  batch: flag.boolean(),
+  'poll-interval': flag.duration('s', 30),
+  'resubmit-cancelled': flag.boolean(),
+  ...RATE_FLAGS,
+  ...MODELS_FILE_OPTION,
+} as const;
+
+const flags = {
+  domains: flag.path(),
+  models: flag.string(),
+  out: flag.path(),
+  conditions: flag.string(),
+  orders: flag.int(1, MAX_ORDERS, 2),
+  seed: flag.seed(),
+  states: flag.path(),
+  ...DISPATCH_FLAGS,
+} as const;
+
+export function parseCollectArgs(values: FlagValues<typeof flags>): CollectParams {
   const models = list(values.models);
   if (models.length === 0) throw new UsageError('missing required option --models');
   if (new Set(models).size !== models.length) throw new UsageError('--models lists a model twice');
@@ -112,61 +154,37 @@ export function parseCollectArgs(values: Record<string, unknown>): CollectParams
     }
   }
   if (new Set(conditions).size !== conditions.length) throw new UsageError('--conditions lists a condition twice');
-  const seed = values.seed === undefined ? DEFAULT_SEED : String(intOption(values, 'seed', 0));
   return {
     domainsDir: required(values, 'domains'),
     models,
     outDir: required(values, 'out'),
     conditions,
-    orders: intOption(values, 'orders', 2, 1),
-    concurrency: intOption(values, 'concurrency', 4, 1),
-    baseUrl: typeof values['base-url'] === 'string' ? (values['base-url'] as string) : undefined,
-    maxOutputTokens: intOption(values, 'max-output-tokens', 16000, 1),
-    timeoutMs: timeoutOption(values, 600),
-    maxRetries: intOption(values, 'max-retries', 5, 0),
-    seed,
+    orders: values.orders ?? 2,
+    concurrency: values.concurrency ?? 4,
+    baseUrl: values['base-url'],
+    maxOutputTokens: values['max-output-tokens'] ?? 16000,
+    timeoutMs: values.timeout ?? 600_000,
+    maxRetries: values['max-retries'] ?? 5,
+    seed: values.seed ?? DEFAULT_SEED,
     ...rateOptions(values),
     ...modelsFileParam(values),
-    ...(typeof values.states === 'string' ? { statesFile: values.states } : {}),
+    ...(values.states !== undefined ? { statesFile: values.states } : {}),
     ...(values['retry-missing'] ? { retryMissing: true } : {}),
     ...batchOptions(values, models),
   };
 }
 
-/** `--timeout S` in ms; refused above Node's timer limit (a longer value would fire after 1 ms). */
-export function timeoutOption(values: Record<string, unknown>, fallbackSeconds: number): number {
-  const seconds = intOption(values, 'timeout', fallbackSeconds, 1);
-  if (seconds > MAX_TIMEOUT_SECONDS) {
-    throw new UsageError(`--timeout ${seconds} s is above the longest timer Node can run (${MAX_TIMEOUT_SECONDS} s, 2^31-1 ms)`);
-  }
-  return seconds * 1000;
-}
-
-/** --tpm, --retry-horizon (minutes, decimals allowed), --no-preflight. */
-export function rateOptions(values: Record<string, unknown>): Partial<CollectParams> {
+/** --tpm, --retry-horizon (already in ms, below the timer limit), --no-preflight. */
+export function rateOptions(values: FlagValues<typeof RATE_FLAGS>): Partial<CollectParams> {
   const out: Partial<CollectParams> = {};
-  if (values.tpm !== undefined) out.tokensPerMinute = intOption(values, 'tpm', 0, 1);
-  const horizon = values['retry-horizon'];
-  if (horizon !== undefined) {
-    const minutes = typeof horizon === 'string' && /^\d+(\.\d+)?$/.test(horizon) ? Number(horizon) : Number.NaN;
-    if (!(minutes > 0) || minutes * 60_000 > 2 ** 31 - 1) {
-      throw new UsageError(`--retry-horizon must be a positive number of minutes (at most 35791), got ${JSON.stringify(horizon)}`);
-    }
-    out.retryHorizonMs = Math.round(minutes * 60_000);
-  }
+  if (values.tpm !== undefined) out.tokensPerMinute = values.tpm;
+  if (values['retry-horizon'] !== undefined) out.retryHorizonMs = values['retry-horizon'];
   if (values['no-preflight']) out.noPreflight = true;
   return out;
 }
 
-/** The CLI options shared by `collect` and `psi collect` for rate control and pre-flight. */
-export const RATE_OPTION_SPECS = {
-  tpm: { type: 'string' },
-  'retry-horizon': { type: 'string' },
-  'no-preflight': { type: 'boolean' },
-} as const;
-
-/** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is positive seconds. */
-export function batchOptions(values: Record<string, unknown>, models: readonly string[]): Partial<CollectParams> {
+/** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is checked by its flag spec. */
+export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: readonly string[]): Partial<CollectParams> {
   const interval = values['poll-interval'];
   if (!values.batch) {
     if (interval !== undefined) throw new UsageError('--poll-interval only applies with --batch');
@@ -181,43 +199,14 @@ export function batchOptions(values: Record<string, unknown>, models: readonly s
       );
     }
   }
-  let pollIntervalMs = DEFAULT_POLL_INTERVAL_MS;
-  if (interval !== undefined) {
-    const seconds = typeof interval === 'string' && /^\d+(\.\d+)?$/.test(interval) ? Number(interval) : Number.NaN;
-    if (!(seconds > 0)) throw new UsageError(`--poll-interval must be a positive number of seconds, got ${JSON.stringify(interval)}`);
-    pollIntervalMs = Math.max(1, Math.round(seconds * 1000));
-  }
-  return { batch: true, pollIntervalMs, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
+  return { batch: true, pollIntervalMs: interval ?? DEFAULT_POLL_INTERVAL_MS, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
 }
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domains: { type: 'string' },
-        models: { type: 'string' },
-        out: { type: 'string' },
-        conditions: { type: 'string' },
-        orders: { type: 'string' },
-        concurrency: { type: 'string' },
-        'base-url': { type: 'string' },
-        'max-output-tokens': { type: 'string' },
-        timeout: { type: 'string' },
-        'max-retries': { type: 'string' },
-        seed: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        batch: { type: 'boolean' },
-        'poll-interval': { type: 'string' },
-        states: { type: 'string' },
-        'retry-missing': { type: 'boolean' },
-        'resubmit-cancelled': { type: 'boolean' },
-        ...RATE_OPTION_SPECS,
-        ...MODELS_FILE_OPTION,
-      },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const v = parsed.values;
     const params = parseCollectArgs(v);

@@ -1,6 +1,16 @@
-import { loadDomain } from '../../lib/kst';
+import { countStatesExact, DEFAULT_WORK_BUDGET, loadDomain, requireBudget, workBudget } from '../../lib/kst';
 import { EXPORT_FORMATS, EXPORT_WHATS, MATRIX_FORMATS, exportStructure, openFileSink, stdoutSink, type ExportWhat, type MatrixFormat } from '../../lib/kst-io';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  domain: flag.path(),
+  what: flag.enum(EXPORT_WHATS),
+  format: flag.enum(MATRIX_FORMATS),
+  out: flag.path(),
+  comment: flag.string(),
+  'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, DEFAULT_WORK_BUDGET),
+} as const;
 
 const help = `Usage: kstbench export --domain FILE --what W --format F [--out FILE] [--comment TEXT]
 
@@ -16,26 +26,28 @@ Options:
   --format F       ${MATRIX_FORMATS.join(', ')}
   --out FILE       write to FILE (atomically) instead of standard output
   --comment TEXT   SRBT header comment
+  --max-states N   work budget for --what space: at most N states (default 50000000; 0 = no limit)
   -h, --help       show this help
 `;
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      { domain: { type: 'string' }, what: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' }, comment: { type: 'string' } },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const file = required(parsed.values, 'domain');
     const what = required(parsed.values, 'what');
     const format = required(parsed.values, 'format');
-    if (!(EXPORT_WHATS as readonly string[]).includes(what)) throw new UsageError(`--what must be one of ${EXPORT_WHATS.join(', ')}, got ${JSON.stringify(what)}`);
     if (!(EXPORT_FORMATS[what as ExportWhat] as readonly string[]).includes(format)) {
       throw new UsageError(`--what ${what} is written as ${EXPORT_FORMATS[what as ExportWhat].join(' or ')}, not ${JSON.stringify(format)}`);
     }
     const domain = loadDomain(file);
+    if (what === 'space') {
+      const budget = workBudget(parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET);
+      const total = countStatesExact(domain, budget);
+      requireBudget(budget, total, `exporting the ${total} states of ${file}`);
+    }
     const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
     try {
       exportStructure(domain, what as ExportWhat, format as MatrixFormat, (c) => sink.write(c), parsed.values.comment);

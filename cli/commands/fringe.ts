@@ -1,6 +1,9 @@
 import { InputError } from '../../lib/errors';
 import { checkState, loadDomain, outerFringe } from '../../lib/kst';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = { domain: flag.path(), state: flag.string() } as const;
 
 const help = `Usage: kstbench fringe --domain FILE --state ID,ID,...
 
@@ -18,8 +21,9 @@ Options:
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(argv, { domain: { type: 'string' }, state: { type: 'string' } }, help);
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const file = required(parsed.values, 'domain');
     if (parsed.values.state === undefined) throw new UsageError('missing required option --state');

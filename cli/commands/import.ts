@@ -1,9 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { InputError } from '../../lib/errors';
-import { writeFileAtomic } from '../../lib/io';
-import { buildDomain, countStates } from '../../lib/kst';
+import { checkJson, readInputText, writeFileAtomic } from '../../lib/io';
+import { BudgetError, buildDomain, DomainFileSchema, countStatesExact, DEFAULT_WORK_BUDGET, workBudget } from '../../lib/kst';
 import { MATRIX_FORMATS, STRUCTURE_KINDS, importStructure, readItemDescriptions, type MatrixFormat, type StructureKind } from '../../lib/kst-io';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  id: flag.string(),
+  out: flag.path(),
+  format: flag.enum(MATRIX_FORMATS),
+  kind: flag.enum(STRUCTURE_KINDS),
+  items: flag.path(),
+  title: flag.string(),
+  source: flag.string(),
+  'id-prefix': flag.string(),
+  'reduce-notions': flag.boolean(),
+} as const;
 
 const help = `Usage: kstbench import FILE --id ID --out DOMAIN.json [options]
 
@@ -29,36 +40,16 @@ Options:
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        id: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        kind: { type: 'string' },
-        items: { type: 'string' },
-        title: { type: 'string' },
-        source: { type: 'string' },
-        'id-prefix': { type: 'string' },
-        'reduce-notions': { type: 'boolean' },
-      },
-      help,
-      true,
-    );
+    const parsed = parseOptions(argv, flags, help, true);
     if (!parsed) return 0;
     if (parsed.positionals.length !== 1) throw new UsageError('give exactly one structure file to import');
     const input = parsed.positionals[0]!;
     const id = required(parsed.values, 'id');
     const out = required(parsed.values, 'out');
     const format = parsed.values.format;
-    if (format !== undefined && !(MATRIX_FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`--format must be one of ${MATRIX_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-    }
     const kind = parsed.values.kind;
-    if (kind !== undefined && !(STRUCTURE_KINDS as readonly string[]).includes(kind)) {
-      throw new UsageError(`--kind must be one of ${STRUCTURE_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
-    }
     const items = parsed.values.items ? readItemDescriptions(readText(parsed.values.items), parsed.values.items) : undefined;
     const domainFile = importStructure(readText(input), input, {
       id,
@@ -70,20 +61,30 @@ export const command: Command = {
       ...(parsed.values['id-prefix'] ? { idPrefix: parsed.values['id-prefix'] } : {}),
       reduceNotions: parsed.values['reduce-notions'] === true,
     });
+    // The schema every domain file is read with: what import writes, load reads (an ID like __proto__ is refused here, by name).
+    checkJson(domainFile, input, DomainFileSchema);
     const domain = buildDomain(domainFile, out);
+    const states = describeCount(domain);
     writeFileAtomic(out, `${JSON.stringify(domainFile, null, 2)}\n`);
     const notions = domain.notions.length > 0 ? `; notions: ${domain.notions.map((n) => `{${n.join(', ')}}`).join(', ')}` : '';
     process.stderr.write(
-      `kstbench import: wrote ${out}: ${domain.ids.length} items, ${countStates(domain)} states, ${domain.quasiOrdinal ? 'quasi-ordinal' : 'not quasi-ordinal'}${notions}\n`,
+      `kstbench import: wrote ${out}: ${domain.ids.length} items, ${states} states, ${domain.quasiOrdinal ? 'quasi-ordinal' : 'not quasi-ordinal'}${notions}\n`,
     );
     return 0;
   },
 };
 
-function readText(file: string): string {
+/** The exact state count for the summary line, or "more than N" past the default work budget (the import itself needs no count). */
+function describeCount(domain: ReturnType<typeof buildDomain>): string {
   try {
-    return readFileSync(file, 'utf8');
+    return String(countStatesExact(domain, workBudget(DEFAULT_WORK_BUDGET)));
   } catch (err) {
-    throw new InputError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
+    if (!(err instanceof BudgetError)) throw err;
+    return `more than ${DEFAULT_WORK_BUDGET}`;
   }
+}
+
+/** Structure and item files are read with lib/io's size limit; a device or FIFO is refused by type. */
+function readText(file: string): string {
+  return readInputText(file);
 }

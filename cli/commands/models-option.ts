@@ -10,7 +10,7 @@
  */
 import { UsageError } from '../common';
 
-export const MODELS_FILE_OPTION = { 'models-file': { type: 'string' } } as const;
+export const MODELS_FILE_OPTION = { 'models-file': { kind: 'path' } } as const;
 
 /** Help lines for the option (to paste into a command's help text). */
 export const MODELS_FILE_HELP = `  --models-file FILE       per-model base URL, key variable, token field, schema dialect, output cap,

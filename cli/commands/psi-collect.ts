@@ -1,9 +1,22 @@
 import { join } from 'node:path';
-import { intOption, parseOptions, required, UsageError } from '../common';
+import { parseOptions, required, UsageError } from '../common';
+import { flag } from '../flags';
 import { formatDryRun } from '../../lib/collect/collect';
 import { collectPsi, dryRunPsi, type PsiCollectParams } from '../../lib/collect/psi-study';
-import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
-import { batchOptions, RATE_OPTION_SPECS, rateOptions, reportRun, runShell, shellQuote, timeoutOption } from './collect';
+import { MODELS_FILE_HELP, modelsFileParam } from './models-option';
+import { batchOptions, DISPATCH_FLAGS, rateOptions, reportRun, runShell, shellQuote } from './collect';
+
+const flags = {
+  course: flag.path(),
+  models: flag.string(),
+  out: flag.path(),
+  round: flag.int(1, 2, 1),
+  round1: flag.path(),
+  scenarios: flag.string(),
+  threshold: flag.number(0, 1, 0.59),
+  seed: flag.seed(),
+  ...DISPATCH_FLAGS,
+} as const;
 
 /** `kstbench psi collect`: a thin shell over lib/collect/psi-study.ts (its summary is in psi.ts's table). */
 
@@ -59,45 +72,12 @@ failures, every call failed, pre-flight refused; the fix is printed), 130 interr
 
 /** Entry point called by `kstbench psi collect` (cli/commands/psi.ts dispatch). */
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseOptions(
-    argv,
-    {
-      course: { type: 'string' },
-      models: { type: 'string' },
-      out: { type: 'string' },
-      round: { type: 'string' },
-      round1: { type: 'string' },
-      scenarios: { type: 'string' },
-      threshold: { type: 'string' },
-      seed: { type: 'string' },
-      concurrency: { type: 'string' },
-      'base-url': { type: 'string' },
-      'max-output-tokens': { type: 'string' },
-      timeout: { type: 'string' },
-      'max-retries': { type: 'string' },
-      'retry-missing': { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      batch: { type: 'boolean' },
-      'poll-interval': { type: 'string' },
-      'resubmit-cancelled': { type: 'boolean' },
-      ...RATE_OPTION_SPECS,
-      ...MODELS_FILE_OPTION,
-    },
-    help,
-  );
+  const parsed = parseOptions(argv, flags, help);
   if (!parsed) return 0;
   const { values } = parsed;
-  const round = intOption(values, 'round', 1, 1);
-  if (round !== 1 && round !== 2) throw new UsageError(`--round must be 1 or 2, got ${round}`);
-  let threshold: number | undefined;
-  if (values.threshold !== undefined) {
-    threshold = Number(values.threshold);
-    if (values.threshold.trim() === '' || !Number.isFinite(threshold)) {
-      throw new UsageError(`--threshold must be a number, got ${JSON.stringify(values.threshold)}`);
-    }
-  }
+  const round = (values.round ?? 1) as 1 | 2;
+  const threshold = values.threshold;
   const seed = values.seed ?? '1';
-  if (!/^\d+$/.test(seed)) throw new UsageError(`--seed must be a non-negative integer, got ${JSON.stringify(seed)}`);
   if (values.scenarios !== undefined && values.scenarios.split(',').every((x) => x.trim() === '')) {
     throw new UsageError('--scenarios is empty: give at least one scenario id (or leave the option out for all)');
   }
@@ -114,11 +94,11 @@ export async function run(argv: string[]): Promise<number> {
     scenarios,
     threshold,
     seed,
-    concurrency: intOption(values, 'concurrency', 4, 1),
+    concurrency: values.concurrency ?? 4,
     baseUrl: values['base-url'],
-    maxOutputTokens: intOption(values, 'max-output-tokens', 4000, 1),
-    timeoutMs: timeoutOption(values, 300),
-    maxRetries: intOption(values, 'max-retries', 5, 0),
+    maxOutputTokens: values['max-output-tokens'] ?? 4000,
+    timeoutMs: values.timeout ?? 300_000,
+    maxRetries: values['max-retries'] ?? 5,
     ...(values['retry-missing'] ? { retryMissing: true } : {}),
     ...(batchOptions(values, models) as Partial<PsiCollectParams>),
     ...rateOptions(values),
@@ -147,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /** The subcommand object that cli/commands/psi.ts lists as `psi collect`. */
-export const subcommand = { help, run };
+export const subcommand = { help, flags, run };
 
 function parseModels(value: string): string[] {
   const models = value.split(',').map((m) => m.trim()).filter((m) => m !== '');

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { InputError } from '../../lib/errors';
+import { readInputText } from '../../lib/io/read';
 import { getScenario, loadPsiCourse, scoreResponse } from '../../lib/psi';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag, type FlagSpecs } from '../flags';
 
 /**
  * `kstbench psi <subcommand>`: PSI tools, dispatched by the first positional argument. Like the
@@ -10,6 +10,7 @@ import { parseOptions, required, UsageError, type Command } from '../common';
  */
 interface Subcommand {
   help: string;
+  flags: FlagSpecs;
   run(argv: string[]): Promise<number>;
 }
 
@@ -30,45 +31,28 @@ Options:
 Exit codes: 0 ok, 1 bad input (unknown scenario, unreadable file, invalid course data), 2 usage error.
 `;
 
+const SCORE_FLAGS = {
+  scenario: flag.string(),
+  text: flag.path(),
+  course: flag.path(),
+  variant: flag.enum(['standard', 'defective'] as const),
+  delta: flag.number(0, 1, 0.65),
+} as const;
+
 const score: Subcommand = {
   help: SCORE_HELP,
+  flags: SCORE_FLAGS,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        scenario: { type: 'string' },
-        text: { type: 'string' },
-        course: { type: 'string' },
-        variant: { type: 'string' },
-        delta: { type: 'string' },
-      },
-      SCORE_HELP,
-    );
+    const parsed = parseOptions(argv, SCORE_FLAGS, SCORE_HELP);
     if (!parsed) return 0;
     const { values } = parsed;
     const scenarioId = required(values, 'scenario');
     const textFile = required(values, 'text');
     const variant = values.variant ?? 'standard';
-    if (variant !== 'standard' && variant !== 'defective') {
-      throw new UsageError(`--variant must be standard or defective, got ${JSON.stringify(variant)}`);
-    }
-    let deltaOpt = 0.65;
-    if (values.delta !== undefined) {
-      deltaOpt = Number(values.delta);
-      if (values.delta.trim() === '' || !Number.isFinite(deltaOpt) || deltaOpt < 0 || deltaOpt > 1) {
-        throw new UsageError(`--delta must be a number in [0, 1], got ${JSON.stringify(values.delta)}`);
-      }
-    }
+    const deltaOpt = values.delta ?? 0.65;
     const course = loadPsiCourse(values.course ?? 'data/raw/psi');
     const scenario = getScenario(course, scenarioId);
-    let text: string;
-    try {
-      text = readFileSync(textFile, 'utf8');
-    } catch (err) {
-      throw new InputError(`${textFile}: cannot read response file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
-        file: textFile,
-      });
-    }
+    const text = readInputText(textFile, 'response file');
     const result = scoreResponse(text, scenario, course, { deltaOpt });
     const out = { scenario: scenario.id, variant, psi: result.psi, subscores: result.subscores, evidence: result.evidence };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -76,7 +60,7 @@ const score: Subcommand = {
   },
 };
 
-const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
   score: { summary: 'score one response file against a scenario', load: async () => score },
   collect: {
     summary: 'collect tutoring responses (round 1) or PSI-guided regenerations (round 2)',
@@ -103,6 +87,7 @@ export const command: Command = {
   get help() {
     return help();
   },
+  flags: {},
   async run(argv) {
     const [name, ...rest] = argv;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -1,6 +1,20 @@
 import { writeFileAtomic } from '../../lib/io';
 import { loadDomain, sampleStates } from '../../lib/kst';
-import { intOption, parseOptions, required, UsageError, type Command } from '../common';
+import { parseOptions, required, UsageError, type Command } from '../common';
+import { flag } from '../flags';
+
+/** Draws per domain (the sample holds one array entry per distinct state drawn) and chain steps: caps keep both finite. */
+export const MAX_DRAWS = 10_000_000;
+export const MAX_CHAIN_STEPS = 1_000_000_000;
+
+const flags = {
+  domain: flag.paths(),
+  n: flag.int(1, MAX_DRAWS, 100),
+  seed: flag.seed(),
+  out: flag.path(),
+  'burn-in': flag.int(0, MAX_CHAIN_STEPS, 1000),
+  thin: flag.int(1, MAX_CHAIN_STEPS, 10),
+} as const;
 
 const help = `Usage: kstbench sample --domain FILE --n N --seed S [--out FILE] [--burn-in N] [--thin N]
 
@@ -13,37 +27,27 @@ N and seed give the same file.
 
 Options:
   --domain FILE   a domain file (repeatable)
-  --n N           number of draws per domain (distinct states are listed once, with their counts)
-  --seed S        seed string, recorded in the file
+  --n N           number of draws per domain, 1..10000000 (distinct states are listed once, with counts)
+  --seed S        an integer up to 2^53-1, or a text hashed to one; the value used is recorded
   --out FILE      output file (atomically); standard output when omitted
-  --burn-in N     chain steps before the first draw (default max(1000, 100·n))
-  --thin N        chain steps between draws (default 2·n)
+  --burn-in N     chain steps before the first draw, 0..1000000000 (default max(1000, 100·n))
+  --thin N        chain steps between draws, 1..1000000000 (default 2·n)
   -h, --help      show this help
 `;
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domain: { type: 'string', multiple: true },
-        n: { type: 'string' },
-        seed: { type: 'string' },
-        out: { type: 'string' },
-        'burn-in': { type: 'string' },
-        thin: { type: 'string' },
-      },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const files = parsed.values.domain ?? [];
     if (files.length === 0) throw new UsageError('missing required option --domain');
     if (parsed.values.n === undefined) throw new UsageError('missing required option --n');
-    const size = intOption(parsed.values, 'n', 0, 1);
+    const size = parsed.values.n;
     const seed = required(parsed.values, 'seed');
-    const burnIn = parsed.values['burn-in'] === undefined ? undefined : intOption(parsed.values, 'burn-in', 0, 0);
-    const thin = parsed.values.thin === undefined ? undefined : intOption(parsed.values, 'thin', 0, 1);
+    const burnIn = parsed.values['burn-in'];
+    const thin = parsed.values.thin;
     const samples = files.map((file) =>
       sampleStates(loadDomain(file), { size, seed, ...(burnIn !== undefined ? { burnIn } : {}), ...(thin !== undefined ? { thin } : {}) }),
     );

@@ -1,7 +1,16 @@
-import { InputError } from '../../lib/errors';
-import { checkSpace, compileStructure, countStates, forEachStateBits, loadDomain, outerFringeBits } from '../../lib/kst';
+import { checkSpace, compileStructure, countForJson, countStatesExact, DEFAULT_WORK_BUDGET, forEachStateBits, loadDomain, outerFringeBits, requireBudget, workBudget } from '../../lib/kst';
 import { exportStructure, openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { parseOptions, required, type Command } from '../common';
+import { flag } from '../flags';
+
+const flags = {
+  domain: flag.path(),
+  format: flag.enum(['jsonl', 'srbt'] as const),
+  out: flag.path(),
+  count: flag.boolean(),
+  check: flag.boolean(),
+  'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, DEFAULT_WORK_BUDGET),
+} as const;
 
 const help = `Usage: kstbench space --domain FILE [--format jsonl|srbt] [--out FILE] [--count] [--check]
 
@@ -19,48 +28,34 @@ Options:
   --out FILE        write to FILE (atomically: nothing is left on failure) instead of standard output
   --count           print the number of states and exit
   --check           print the structure checks and exit
-  --max-states N    refuse spaces with more than N states (default 50000000; 0 = no limit)
+  --max-states N    work budget (default 50000000; 0 = no limit): a space with more states is not
+                    streamed, and --count and --check stop after that many steps; the error says so
+Counts are exact decimal integers (2^64 prints as 18446744073709551616); the JSON Lines header
+carries "states" as a number up to 2^53-1 and as a string of digits above it.
   -h, --help        show this help
 `;
 
 export const command: Command = {
   help,
+  flags,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domain: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        count: { type: 'boolean' },
-        check: { type: 'boolean' },
-        'max-states': { type: 'string' },
-      },
-      help,
-    );
+    const parsed = parseOptions(argv, flags, help);
     if (!parsed) return 0;
     const file = required(parsed.values, 'domain');
     const format = parsed.values.format ?? 'jsonl';
-    if (format !== 'jsonl' && format !== 'srbt') throw new UsageError(`--format must be jsonl or srbt, got ${JSON.stringify(format)}`);
-    const maxText = parsed.values['max-states'] ?? '50000000';
-    if (!/^\d+$/.test(maxText)) throw new UsageError(`--max-states must be an integer >= 0, got ${JSON.stringify(maxText)}`);
-    const maxStates = Number(maxText);
+    const maxStates = parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET;
+    const budget = workBudget(maxStates);
     const domain = loadDomain(file);
     if (parsed.values.count) {
-      process.stdout.write(`${countStates(domain)}\n`);
+      process.stdout.write(`${countStatesExact(domain, budget)}\n`);
       return 0;
     }
     if (parsed.values.check) {
-      process.stdout.write(`${JSON.stringify(checkSpace(domain))}\n`);
+      process.stdout.write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
       return 0;
     }
-    const total = countStates(domain);
-    if (maxStates > 0 && total > maxStates) {
-      throw new InputError(
-        `${file}: the space has ${total} states, more than --max-states ${maxStates}; count it with --count, sample it with 'kstbench sample', or raise --max-states`,
-        { file },
-      );
-    }
+    const total = countStatesExact(domain, budget);
+    requireBudget(budget, total, `streaming the ${total} states of ${file} (count them with --count, sample them with 'kstbench sample')`);
     const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
     try {
       if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c));
@@ -75,10 +70,10 @@ export const command: Command = {
 };
 
 /** Header line, then one JSON line per state, in batches (each state built as a small string). */
-function streamJsonLines(domain: ReturnType<typeof loadDomain>, total: number, write: (chunk: string) => void): void {
+function streamJsonLines(domain: ReturnType<typeof loadDomain>, total: bigint, write: (chunk: string) => void): void {
   const s = compileStructure(domain);
   write(
-    `${JSON.stringify({ domain: domain.id, components: domain.ids, structure: domain.quasiOrdinal ? 'quasi-ordinal' : 'general', notions: domain.notions, states: total })}\n`,
+    `${JSON.stringify({ domain: domain.id, components: domain.ids, structure: domain.quasiOrdinal ? 'quasi-ordinal' : 'general', notions: domain.notions, states: countForJson(total) })}\n`,
   );
   const ids = s.ids.map((id) => JSON.stringify(id));
   const fringe = new Uint32Array(s.words);

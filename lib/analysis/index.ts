@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Domain } from '../kst';
+import { UNLIMITED, type Domain, type WorkBudget } from '../kst';
 import { csvMetaPath, csvMetaText } from '../records/csv-meta';
 import { toCsv } from './csv';
 import { contrastDifferences, contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
@@ -33,10 +33,15 @@ export interface Analysis {
 }
 
 /** Runs the whole analysis of the paper (Tables 1, 3, 4, the domain × condition grid, contrasts, order agreement). */
-export function analyze(domains: readonly Domain[], records: readonly ResponseRecord[], inference: InferenceOptions = DEFAULT_INFERENCE): Analysis {
+export function analyze(
+  domains: readonly Domain[],
+  records: readonly ResponseRecord[],
+  inference: InferenceOptions = DEFAULT_INFERENCE,
+  budget: WorkBudget = UNLIMITED,
+): Analysis {
   const { scored, missing } = scoreKstResponses(records);
   return {
-    table1: table1(domains),
+    table1: table1(domains, budget),
     table3: table3(scored),
     table4: table4(scored),
     domainCondition: domainCondition(scored),

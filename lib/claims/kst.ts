@@ -92,9 +92,9 @@ const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
 
 /** Claim id pattern → how its value is computed. Every rebuilt KST claim matches exactly one. */
 export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
-  [/^kst\.table1\.total\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).reduce((s, r) => s + r[m[1] as 'states'], 0))],
-  [/^kst\.table1\.([a-z-]+)\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).find((r) => r.domain === m[1])?.[m[2] as 'states'] ?? Number.NaN)],
-  [/^kst\.table1\.max-(components|states)$/, (m, k) => num(Math.max(...table1(k.inputs.domains).map((r) => r[m[1] as 'states'])))],
+  [/^kst\.table1\.total\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).reduce((s, r) => s + Number(r[m[1] as 'states']), 0))],
+  [/^kst\.table1\.([a-z-]+)\.(components|states|terminal_states)$/, (m, k) => num(Number(table1(k.inputs.domains).find((r) => r.domain === m[1])?.[m[2] as 'states'] ?? Number.NaN))],
+  [/^kst\.table1\.max-(components|states)$/, (m, k) => num(Math.max(...table1(k.inputs.domains).map((r) => Number(r[m[1] as 'states']))))],
   [/^kst\.collection\.calls$/, (_m, k) => num(k.inputs.records.length)],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],

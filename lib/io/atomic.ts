@@ -1,6 +1,8 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { ensureDir } from './dirs';
+import { openThrough, withPath, writeTarget, type WriteTarget } from './target';
+import { releaseTemporary, trackTemporary } from './temporaries';
 
 /**
  * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
@@ -33,26 +35,46 @@ function isDirectoryError(tmp: string, path: string): NodeJS.ErrnoException {
  * of them are complete are they renamed into place. A failure before the renames (a folder that cannot
  * be made, a path component that is a file, a full disk, a target that is a directory) leaves no output
  * at all and no temporary file. Errors are Node's own (`code`, `syscall`), with `path` naming the
- * target rather than its temporary sibling. A rename that fails after others succeeded (the folder was
- * removed meanwhile) leaves those earlier files complete and removes every temporary file left.
+ * target rather than its temporary sibling (also for write and fsync, which carry no path). A rename
+ * that fails after others succeeded (the folder was removed meanwhile) leaves those earlier files
+ * complete and removes every temporary file left. A target that exists and is not a regular file is
+ * never renamed over (lib/io/target.ts): a device or pipe is written through after the renames, a
+ * link is followed, anything else is refused. Every temporary file is listed (lib/io/temporaries.ts)
+ * from before its creation until its rename, so a signal or exit removes it too.
  */
 export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: string | Uint8Array }>): void {
-  const staged: Array<{ tmp: string; path: string }> = [];
+  const staged: Array<{ tmp: string; path: string; requested: string }> = [];
+  const through: Array<{ target: Extract<WriteTarget, { mode: 'through' }>; data: string | Uint8Array }> = [];
+  const unstage = (): void => {
+    for (const { tmp } of staged) {
+      rmSync(tmp, { force: true });
+      releaseTemporary(tmp);
+    }
+  };
   try {
     for (const { path, data } of files) {
       ensureDir(dirname(path));
-      const tmp = temporarySibling(path);
-      staged.push({ tmp, path });
+      const target = writeTarget(path);
+      if (target.mode === 'through') {
+        through.push({ target, data });
+        continue;
+      }
+      const tmp = temporarySibling(target.path);
+      trackTemporary(tmp);
+      staged.push({ tmp, path: target.path, requested: path });
       let fd: number;
       try {
         fd = openSync(tmp, 'w');
       } catch (err) {
         staged.pop(); // nothing was created to remove
+        releaseTemporary(tmp);
         throw aimAt(err, tmp, path);
       }
       try {
         writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
         fsyncSync(fd);
+      } catch (err) {
+        throw withPath(aimAt(err, tmp, path), path);
       } finally {
         closeSync(fd);
       }
@@ -60,16 +82,28 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
     // rename(2) cannot put a file over a directory: find that now, while nothing has been renamed yet.
     for (const { tmp, path } of staged) if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw isDirectoryError(tmp, path);
   } catch (err) {
-    for (const { tmp } of staged) rmSync(tmp, { force: true });
+    unstage();
     throw err;
   }
   for (let i = 0; i < staged.length; i++) {
-    const { tmp, path } = staged[i]!;
+    const { tmp, path, requested } = staged[i]!;
     try {
       renameSync(tmp, path);
+      releaseTemporary(tmp);
     } catch (err) {
-      for (const rest of staged.slice(i)) rmSync(rest.tmp, { force: true });
-      throw aimAt(err, tmp, path);
+      staged.splice(0, i);
+      unstage();
+      throw aimAt(err, tmp, requested);
+    }
+  }
+  for (const { target, data } of through) {
+    const fd = openThrough(target);
+    try {
+      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    } catch (err) {
+      throw withPath(err, target.requested);
+    } finally {
+      closeSync(fd);
     }
   }
 }

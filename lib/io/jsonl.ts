@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { InputError } from '../errors';
+import { readInputText } from './read';
 import { parseJsonl } from './json';
 import type { JsonlLine, ParsedJsonl } from './json';
 
@@ -11,11 +10,5 @@ export type { JsonlLine } from './json';
  * line that lacks its final newline (the trace of a writer killed mid-append) is reported in `torn`.
  */
 export function readJsonl(file: string, options: { allowTornTail?: boolean } = {}): ParsedJsonl<unknown> & { lines: JsonlLine[] } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
-  return parseJsonl(text, file, options);
+  return parseJsonl(readInputText(file), file, options);
 }

@@ -1,3 +1,4 @@
+import { keyedObject } from '../io/keys';
 import { InputError } from '../errors';
 import {
   atomCodes,
@@ -124,13 +125,17 @@ export function importStructure(text: string, file: string, options: ImportOptio
     file$ = importRelation(parsed, file, ids, base);
     domain = buildDomain(file$, file);
   } else {
-    const surmise: Record<string, string[][]> = {};
+    // Keyed by item names from the file: a Map, so `constructor` is an item and not Object's.
+    const clauses = new Map<string, string[][]>();
     parsed.rows.forEach((row, k) => {
       const item = parsed.rowItems![k]!;
       const j = ids.indexOf(item);
       if (row[j] === 0) row[j] = 1; // kstMatrix writes the atom, the item included; accept either
-      (surmise[item] ??= []).push(setOf(row).filter((x) => x !== item));
+      const list = clauses.get(item) ?? [];
+      list.push(setOf(row).filter((x) => x !== item));
+      clauses.set(item, list);
     });
+    const surmise = keyedObject(clauses);
     file$ = { ...base, surmise };
     domain = buildDomain(file$, file);
   }

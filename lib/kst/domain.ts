@@ -1,4 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { refuseProtoKey } from '../io/keys';
+import { readInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
@@ -131,6 +133,8 @@ export function parseDomain(text: string, file: string): Domain {
     const where = line ? ` (line ${line.line}, column ${line.column})` : '';
     throw new InputError(`${file}: malformed JSON${where}: ${message}`, { file, line: line?.line });
   }
+  // The surmise record is keyed by task IDs; zod would silently drop a "__proto__" key.
+  refuseProtoKey((json as { surmise?: unknown } | null)?.surmise, `${file}: surmise`);
   const parsed = DomainFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -196,7 +200,7 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
   });
   const cycle = findCycle(ids, index, prerequisites);
   if (cycle) {
-    throw new InputError(`${where}: prerequisite cycle ${cycle.join(' -> ')}`, { file, item: cycle[0] });
+    throw new InputError(`${where}: prerequisite cycle ${describeCycle(cycle)}`, { file, item: cycle[0] });
   }
   return assembleDomain(data, { components, ids, index, prerequisites, form: 'prerequisites', quasiOrdinal: true, notions: [] }, file);
 }
@@ -297,22 +301,23 @@ function findCycle(
   const backwards = [v];
   for (let u = step.get(v)!; u !== v; u = step.get(u)!) backwards.push(u);
   const forward = backwards.reverse();
-  const start = forward.indexOf(Math.min(...forward));
+  // A loop, not Math.min(...forward): spreading a 200,000-node cycle into arguments overflows the stack.
+  let start = 0;
+  for (let i = 1; i < forward.length; i++) if (forward[i]! < forward[start]!) start = i;
   const rotated = [...forward.slice(start), ...forward.slice(0, start)];
   return [...rotated, rotated[0]!].map((i) => ids[i]!);
 }
 
+/** A cycle as `A -> B -> A`, shortened in the middle past 12 steps (the error stays one readable line). */
+function describeCycle(cycle: readonly string[]): string {
+  if (cycle.length <= 13) return cycle.join(' -> ');
+  const steps = cycle.length - 1;
+  return `${cycle.slice(0, 6).join(' -> ')} -> … ${steps - 11} more … -> ${cycle.slice(-6).join(' -> ')} (${steps} components)`;
+}
+
 /** Reads and parses one domain file; InputError if it cannot be read. */
 export function loadDomain(file: string): Domain {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read domain file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
-      file,
-    });
-  }
-  return parseDomain(text, file);
+  return parseDomain(readInputText(file, 'domain file'), file);
 }
 
 /** Loads every `*.json` file in `dir`, sorted by domain id; InputError on two files with the same id. */

@@ -1,4 +1,7 @@
 import { atomsByItem, basisModel, notionLists, type BasisModel } from './basis';
+import { keyedObject } from '../io/keys';
+import { BudgetError, workBudget } from './budget';
+import { countStatesExact } from './space';
 import { setBit } from './bitset';
 import { buildDomain, basisBitsOf, type Domain } from './domain';
 import { compareItemSets } from './forms';
@@ -48,16 +51,16 @@ function idsOf(domain: Domain, bits: Uint32Array): string[] {
 export function surmiseFunction(domain: Domain): Record<string, string[][]> {
   const model = domainBasisModel(domain);
   const atoms = atomsByItem(model);
-  const out: Record<string, string[][]> = {};
+  const out = new Map<string, string[][]>(); // keyed by item IDs, which may be `constructor` or `toString`
   domain.ids.forEach((id, q) => {
     const clauses = atoms[q]!.map((b) => {
       const bits = model.basis.slice(b * model.words, (b + 1) * model.words);
       bits[q >>> 5]! &= ~(1 << (q & 31));
       return bits;
     });
-    out[id] = clauses.sort(compareItemSets).map((bits) => idsOf(domain, bits));
+    out.set(id, clauses.sort(compareItemSets).map((bits) => idsOf(domain, bits)));
   });
-  return out;
+  return keyedObject(out);
 }
 
 /** Outer fringe grouped into notions (each a canonical-order ID list), notions ordered by first item. */
@@ -88,6 +91,10 @@ export interface SpaceCheck {
   notions: string[][];
 }
 
+
+/** States the learning-space check walks at most unless told otherwise. */
+export const DEFAULT_LEARNING_CHECK_STATES = 2_000_000;
+
 /**
  * Knowledge space (∅, Q, union-closed: guaranteed by construction), quasi-ordinal (every task has one
  * atom and no two tasks are equivalent) and learning space (well-graded; every quasi-ordinal space is).
@@ -95,8 +102,17 @@ export interface SpaceCheck {
 export function checkSpace(domain: Domain, options: { maxStates?: number } = {}): SpaceCheck {
   const base = { knowledgeSpace: true as const, quasiOrdinal: domain.quasiOrdinal, notions: domain.notions.map((n) => [...n]) };
   if (domain.quasiOrdinal) return { ...base, learningSpace: true };
+  // Count under the check's own limit first: checkLearningSpace's count walks every state, so a space of
+  // 2^40 states would be walked for hours before it could say it is too large.
+  const limit = options.maxStates ?? DEFAULT_LEARNING_CHECK_STATES;
+  try {
+    countStatesExact(domain, workBudget(limit));
+  } catch (err) {
+    if (!(err instanceof BudgetError)) throw err;
+    return { ...base, learningSpace: undefined, learningSpaceNote: `more than ${limit} states exceed the check's limit of ${limit}` };
+  }
   const s = compileStructure(domain);
-  const result = checkLearningSpace(s.basis!, (state, out) => innerFringeBits(s, state, out), options.maxStates);
+  const result = checkLearningSpace(s.basis!, (state, out) => innerFringeBits(s, state, out), limit);
   if (result.wellGraded === undefined) return { ...base, learningSpace: undefined, learningSpaceNote: result.reason };
   if (result.wellGraded) return { ...base, learningSpace: true };
   return { ...base, learningSpace: false, notWellGradedAt: idsOf(domain, result.state) };

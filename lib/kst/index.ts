@@ -10,7 +10,9 @@ export { coverRelation, surmiseRelation } from './relation';
 export {
   DEFAULT_MAX_STATES,
   compareMasks,
+  countForJson,
   countStates,
+  countStatesExact,
   enumerateStates,
   forEachStateBits,
   forEachStateMask,
@@ -28,3 +30,5 @@ export type { SpaceCheck } from './general';
 export { atomCodes, basisModel, countUnionStates, forEachUnionState, innerFringeFromBasis, isStateFromBasis, outerFringeFromBasis } from './basis';
 export type { BasisModel } from './basis';
 export { MAX_UNIFORM_SAMPLE_STATES, UNIFORM_SCHEME } from './sampling';
+export { BudgetError, DEFAULT_WORK_BUDGET, UNLIMITED, requireBudget, spend, workBudget } from './budget';
+export type { WorkBudget } from './budget';

@@ -49,14 +49,31 @@ function factorialAtLeast(n: number, k: number): boolean {
  * least k distinct permutations. For the study domains no redraw occurs.
  */
 function drawOrder(domain: Domain, order: number): { seed: string; positions: string[] } {
+  return drawOrders(domain, order)[order - 1]!;
+}
+
+/**
+ * Orders 1..count drawn in one pass, each against the set of the earlier ones. (Drawing order k by
+ * first drawing 1..k−1 afresh, recursively, cost 2^k draws: `collect --orders 24` never finished.)
+ * Redraws happen only while `k` distinct permutations exist, so the loop for each order ends.
+ */
+function drawOrders(domain: Domain, count: number): Array<{ seed: string; positions: string[] }> {
   const earlier = new Set<string>();
-  for (let k = 1; k < order; k++) earlier.add(drawOrder(domain, k).positions.join('\u0000'));
-  const distinctPossible = factorialAtLeast(domain.ids.length, order);
-  for (let redraw = 0; ; redraw++) {
-    const seed = presentationSeed(domain.id, order, redraw);
-    const positions = shuffled(domain.ids, seed);
-    if (!distinctPossible || !earlier.has(positions.join('\u0000'))) return { seed, positions };
+  const orders: Array<{ seed: string; positions: string[] }> = [];
+  for (let order = 1; order <= count; order++) {
+    const distinctPossible = factorialAtLeast(domain.ids.length, order);
+    for (let redraw = 0; ; redraw++) {
+      const seed = presentationSeed(domain.id, order, redraw);
+      const positions = shuffled(domain.ids, seed);
+      const key = positions.join('\u0000');
+      if (!distinctPossible || !earlier.has(key)) {
+        earlier.add(key);
+        orders.push({ seed, positions });
+        break;
+      }
+    }
   }
+  return orders;
 }
 
 /**
@@ -68,7 +85,11 @@ export function presentation(domain: Domain, order: number): Presentation {
   if (!Number.isSafeInteger(order) || order < 1) {
     throw new InputError(`presentation order must be an integer ≥ 1, got ${order}`, { item: String(order) });
   }
-  const { seed, positions } = drawOrder(domain, order);
+  return presentationFrom(domain, order, drawOrder(domain, order));
+}
+
+function presentationFrom(domain: Domain, order: number, drawn: { seed: string; positions: string[] }): Presentation {
+  const { seed, positions } = drawn;
   const positionOf = new Map(positions.map((id, i) => [id, i + 1]));
   return {
     domain: domain.id,
@@ -99,5 +120,5 @@ export function presentationOrders(domain: Domain, count = 2): Presentation[] {
   if (!Number.isSafeInteger(count) || count < 1) {
     throw new InputError(`presentation count must be an integer ≥ 1, got ${count}`, { item: String(count) });
   }
-  return Array.from({ length: count }, (_, k) => presentation(domain, k + 1));
+  return drawOrders(domain, count).map((drawn, k) => presentationFrom(domain, k + 1, drawn));
 }

@@ -1,5 +1,6 @@
 import { InputError } from '../errors';
-import { basisModel, countUnionStates, forEachUnionState, type BasisModel } from './basis';
+import { basisModel, forEachUnionState, type BasisModel } from './basis';
+import { spend, UNLIMITED, type WorkBudget } from './budget';
 import { bitsKey, emptyBits, hasBit, popcount32, setBit, wordsFor } from './bitset';
 import type { Domain } from './domain';
 import { compileStructure, domainLabel, type CompiledStructure } from './structure';
@@ -34,15 +35,9 @@ function positionSpace(s: CompiledStructure): PositionSpace {
   const order = s.topologicalOrder;
   const position = new Int32Array(s.n);
   order.forEach((canonical, pos) => (position[canonical] = pos));
-  const upSets: Uint32Array[] = [];
-  for (let pos = 0; pos < s.n; pos++) upSets.push(emptyBits(s.n));
-  // q ∈ ↑p  ⇔  p ∈ prerequisites*(q) or p = q
-  for (let q = 0; q < s.n; q++) {
-    const qPos = position[q]!;
-    setBit(upSets[qPos]!, qPos);
-    const row = s.prerequisiteBits[q]!;
-    for (let p = 0; p < s.n; p++) if (hasBit(row, p)) setBit(upSets[position[p]!]!, qPos);
-  }
+  // ↑p = {p} ∪ ⋃ ↑q over the direct successors q of p, built from the last position down: one word-OR
+  // per edge and word, not a bit test per pair (a chain of 20,000 tasks has 2·10^8 pairs).
+  const upSets = closeOver(s.n, (pos) => Array.from(s.directSuccessors[order[pos]!]!, (q) => position[q]!), 'down');
   const identity = order.every((canonical, pos) => canonical === pos);
   const space = { n: s.n, order, identity, upSets };
   positionCache.set(s, space);
@@ -114,32 +109,40 @@ export function forEachStateBits(s: CompiledStructure, visit: (bits: Uint32Array
     }
     return [states[depth]!, rests[depth]!];
   };
-  const walk = (depth: number): void => {
-    const state = states[depth]!;
-    const rest = rests[depth]!;
-    for (;;) {
-      let w = 0;
-      while (w < words && rest[w] === 0) w++;
-      if (w === words) break;
-      const low = rest[w]! & -rest[w]!;
-      const x = (w << 5) + 31 - Math.clz32(low);
-      const [childState, childRest] = level(depth + 1);
-      const up = space.upSets[x]!;
-      for (let k = 0; k < words; k++) {
-        childState[k] = state[k]!;
-        childRest[k] = rest[k]! & ~up[k]!;
-      }
-      walk(depth + 1);
-      state[w]! |= low;
-      rest[w]! ^= low;
-    }
-    count++;
-    emit(state);
-  };
+  // The split recursion run on an explicit stack (a chain of 200,000 tasks is that deep): branch[d]
+  // is the element level d left out for its child; when the child is done, level d takes it in.
+  const branch: number[] = [];
   const [state0, rest0] = level(0);
   state0.fill(0);
   for (let i = 0; i < s.n; i++) setBit(rest0, i);
-  walk(0);
+  let depth = 0;
+  while (depth >= 0) {
+    const state = states[depth]!;
+    const rest = rests[depth]!;
+    let w = 0;
+    while (w < words && rest[w] === 0) w++;
+    if (w === words) {
+      count++;
+      emit(state);
+      depth--;
+      if (depth >= 0) {
+        const x = branch[depth]!;
+        states[depth]![x >>> 5]! |= 1 << (x & 31);
+        rests[depth]![x >>> 5]! &= ~(1 << (x & 31));
+      }
+      continue;
+    }
+    const low = rest[w]! & -rest[w]!;
+    const x = (w << 5) + 31 - Math.clz32(low);
+    branch[depth] = x;
+    const [childState, childRest] = level(depth + 1);
+    const up = space.upSets[x]!;
+    for (let k = 0; k < words; k++) {
+      childState[k] = state[k]!;
+      childRest[k] = rest[k]! & ~up[k]!;
+    }
+    depth++;
+  }
   return count;
 }
 
@@ -214,24 +217,44 @@ function compareSameSize(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
- * Number of knowledge states, without materialising any. Exact while the count stays below 2^53.
+ * Number of knowledge states, without materialising any, exactly (BigInt: 64 independent tasks have
+ * 2^64 states, 1,100 have 2^1100). Every step of the count is charged to `budget` (default: none).
  * - Quasi-ordinal: the order is split into weakly connected parts (the space of a disjoint union is
- *   the product of the parts' spaces), and each part is counted by the split recursion
+ *   the product of the parts' spaces), and each part is counted by the split
  *   count(R) = count(R \ ↑x) + count(R \ {x}) on a minimal x, which re-splits every remainder into its
- *   connected parts and memoises remainders, so a star of 1 + 40 tasks costs a few steps, not 2^40.
+ *   connected parts and memoises remainders, so a star of 1 + 40 tasks costs a few steps, not 2^40,
+ *   and a chain one step per task.
  * - Otherwise: the basis is split into parts that share no item (again a product), and each part is
- *   counted by the union-closure walk of lib/kst/basis.ts, whose cost grows with the count.
+ *   counted by the union-closure walk of lib/kst/basis.ts, one step per state.
  */
-export function countStates(domain: Domain): number {
+export function countStatesExact(domain: Domain, budget: WorkBudget = UNLIMITED): bigint {
   const s = compileStructure(domain);
-  if (s.basis) return countBasisParts(s.basis);
-  let total = 1;
-  for (const part of connectedParts(s)) total *= countPart(s, part);
+  const what = `counting the states of ${domainLabel(domain)}`;
+  if (s.basis) return countBasisParts(s.basis, budget, what);
+  let total = 1n;
+  for (const part of connectedParts(s)) total *= countPart(s, part, budget, what);
   return total;
 }
 
+/**
+ * Number of knowledge states as a JavaScript number, for counts below 2^53 (every study domain);
+ * InputError above it, where a number would round (use countStatesExact).
+ */
+export function countStates(domain: Domain): number {
+  const exact = countStatesExact(domain);
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InputError(`${domainLabel(domain)}: ${exact} states is above 2^53, where a number rounds; use countStatesExact`, { file: domain.file, item: domain.id });
+  }
+  return Number(exact);
+}
+
+/** A count as JSON carries it: a number up to 2^53 − 1, above that its decimal digits as a string (a number would round). */
+export function countForJson(count: bigint): number | string {
+  return count > BigInt(Number.MAX_SAFE_INTEGER) ? count.toString() : Number(count);
+}
+
 /** Product of the union-closure counts of the item-disjoint parts of a basis. */
-function countBasisParts(model: BasisModel): number {
+function countBasisParts(model: BasisModel, budget: WorkBudget, what: string): bigint {
   const { n, words, m, basis } = model;
   const parent = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
@@ -247,15 +270,22 @@ function countBasisParts(model: BasisModel): number {
     }
   }
   const groups = new Map<number, number[]>();
-  for (let x = 0; x < n; x++) groups.set(find(x), [...(groups.get(find(x)) ?? []), x]);
-  if (groups.size === 1) return countUnionStates(model);
+  for (let x = 0; x < n; x++) {
+    const root = find(x);
+    const group = groups.get(root);
+    if (group) group.push(x);
+    else groups.set(root, [x]);
+  }
+  // One step per state of the walk: the walk cannot yield, so the budget stops it from inside.
+  const walkCount = (part: BasisModel): bigint => BigInt(forEachUnionState(part, () => spend(budget, 1, what)));
+  if (groups.size === 1) return walkCount(model);
   const elementRoot: number[] = [];
   for (let b = 0; b < m; b++) {
     let first = 0;
     while ((basis[b * words + (first >>> 5)]! & (1 << (first & 31))) === 0) first++;
     elementRoot.push(find(first));
   }
-  let total = 1;
+  let total = 1n;
   for (const [root, items] of groups) {
     const elements: Uint32Array[] = [];
     for (let b = 0; b < m; b++) {
@@ -266,9 +296,28 @@ function countBasisParts(model: BasisModel): number {
       });
       elements.push(bits);
     }
-    total *= countUnionStates(basisModel(items.length, elements));
+    total *= walkCount(basisModel(items.length, elements));
   }
   return total;
+}
+
+/**
+ * Reflexive-transitive closure over `next` on indices 0..m−1 given in a linear extension: `down`
+ * when next(i) > i (successors: fill from the last index down), `up` when next(i) < i.
+ */
+function closeOver(m: number, next: (i: number) => number[], direction: 'down' | 'up'): Uint32Array[] {
+  const sets: Uint32Array[] = Array.from({ length: m }, () => emptyBits(m));
+  const words = wordsFor(m);
+  for (let k = 0; k < m; k++) {
+    const i = direction === 'down' ? m - 1 - k : k;
+    const bits = sets[i]!;
+    setBit(bits, i);
+    for (const j of next(i)) {
+      const other = sets[j]!;
+      for (let w = 0; w < words; w++) bits[w]! |= other[w]!;
+    }
+  }
+  return sets;
 }
 
 /** Canonical indices of each weakly connected part, parts ordered by their smallest index. */
@@ -296,8 +345,8 @@ function connectedParts(s: CompiledStructure): number[][] {
 }
 
 /** States of the sub-order on `part`, counted with the split recursion on position bitsets. */
-function countPart(s: CompiledStructure, part: number[]): number {
-  if (part.length === 1) return 2;
+function countPart(s: CompiledStructure, part: number[], budget: WorkBudget, what: string): bigint {
+  if (part.length === 1) return 2n;
   const space = positionSpace(s);
   const inPart = new Uint8Array(s.n);
   for (const v of part) inPart[v] = 1;
@@ -306,55 +355,53 @@ function countPart(s: CompiledStructure, part: number[]): number {
   space.order.forEach((canonical) => {
     if (inPart[canonical]) positions.push(canonical);
   });
-  const local = new Map(positions.map((canonical, i) => [canonical, i]));
   const m = positions.length;
   const words = wordsFor(m);
-  const upSets = positions.map((p) => {
-    const bits = emptyBits(m);
-    setBit(bits, local.get(p)!);
-    for (const q of positions) if (hasBit(s.prerequisiteBits[q]!, p)) setBit(bits, local.get(q)!);
-    return bits;
-  });
+  // Successors and prerequisites of a task lie in its own weakly connected part, so the part's up- and
+  // down-sets close over its own edges (one word-OR per edge and word).
+  const local = new Int32Array(s.n).fill(-1);
+  positions.forEach((canonical, i) => (local[canonical] = i));
+  const upSets = closeOver(m, (i) => Array.from(s.directSuccessors[positions[i]!]!, (q) => local[q]!), 'down');
+  const downSets = closeOver(m, (i) => Array.from(s.directPrerequisites[positions[i]!]!, (p) => local[p]!), 'up');
   // Comparable neighbours (up ∪ down) for re-splitting remainders into connected parts.
-  const related = upSets.map((bits) => bits.slice());
-  for (let x = 0; x < m; x++) for (let y = 0; y < m; y++) if (hasBit(upSets[x]!, y)) setBit(related[y]!, x);
-  return countOrder(m, words, upSets, related);
+  const related = upSets.map((bits, i) => {
+    const out = bits.slice();
+    for (let w = 0; w < words; w++) out[w]! |= downSets[i]![w]!;
+    return out;
+  });
+  return countOrder(m, words, upSets, related, budget, what);
 }
 
 /** Remainders with at most this many components are counted by the plain split recursion. */
 const PLAIN_COUNT_LIMIT = 20;
 
+/** A pending split of the counting machine: the value of R is acc + (first ∘ second), memoised under key. */
+interface CountFrame {
+  key: string;
+  acc: bigint;
+  op: 'product' | 'sum';
+  first: Uint32Array;
+  second: Uint32Array;
+  firstValue?: bigint;
+}
+
 /**
  * Number of down-sets of the order on the positions 0..m−1 (position order is a linear extension).
  * count(R) = Π over connected parts P of R of c(P), and c(P) = count(P \ ↑x) + count(P \ {x}) for the
- * lowest (hence minimal) x of P; remainders are memoised by their bitset. Small remainders use the plain
- * recursion (one step per state), which is cheaper than splitting below PLAIN_COUNT_LIMIT components.
+ * lowest (hence minimal) x of P; remainders are memoised by their bitset. A lowest x below all of R
+ * (a chain's bottom) is peeled at once: count(R) = 1 + count(R \ {x}). Small remainders use the plain
+ * walk (one step per state), cheaper than splitting below PLAIN_COUNT_LIMIT components. Runs on an
+ * explicit stack (no recursion as deep as the order is tall) and charges every split to `budget`.
  */
-function countOrder(m: number, words: number, upSets: readonly Uint32Array[], related: readonly Uint32Array[]): number {
-  const memo = new Map<string, number>();
-  const plain = (rest: Uint32Array): number => {
-    const items: number[] = [];
-    for (let x = 0; x < m; x++) if (hasBit(rest, x)) items.push(x);
-    const k = items.length;
-    const up = items.map((x) => {
-      let mask = 0;
-      items.forEach((y, j) => {
-        if (hasBit(upSets[x]!, y)) mask |= 1 << j;
-      });
-      return mask;
-    });
-    let count = 0;
-    const walk = (remaining: number): void => {
-      while (remaining !== 0) {
-        const low = remaining & -remaining;
-        walk(remaining & ~up[31 - Math.clz32(low)]!);
-        remaining ^= low;
-      }
-      count++;
-    };
-    walk(k === 32 ? -1 : (1 << k) - 1);
-    return count;
-  };
+function countOrder(
+  m: number,
+  words: number,
+  upSets: readonly Uint32Array[],
+  related: readonly Uint32Array[],
+  budget: WorkBudget,
+  what: string,
+): bigint {
+  const memo = new Map<string, bigint>();
   const size = (bits: Uint32Array): number => {
     let t = 0;
     for (let w = 0; w < words; w++) t += popcount32(bits[w]!);
@@ -364,13 +411,50 @@ function countOrder(m: number, words: number, upSets: readonly Uint32Array[], re
     for (let w = 0; w < words; w++) if (bits[w] !== 0) return (w << 5) + 31 - Math.clz32(bits[w]! & -bits[w]!);
     return -1;
   };
-  const count = (rest: Uint32Array): number => {
+  const plain = (rest: Uint32Array): bigint => {
+    const items: number[] = [];
+    for (let x = 0; x < m; x++) if (hasBit(rest, x)) items.push(x);
+    const up = items.map((x) => {
+      let mask = 0;
+      items.forEach((y, j) => {
+        if (hasBit(upSets[x]!, y)) mask |= 1 << j;
+      });
+      return mask;
+    });
+    // The walk of forEachStateMask on at most 20 items: depth ≤ 20, one step per state.
+    let count = 0;
+    const walk = (remaining: number): void => {
+      while (remaining !== 0) {
+        const low = remaining & -remaining;
+        walk(remaining & ~up[31 - Math.clz32(low)]!);
+        remaining ^= low;
+      }
+      count++;
+    };
+    walk(items.length === 32 ? -1 : (1 << items.length) - 1);
+    spend(budget, count, what);
+    return BigInt(count);
+  };
+  /** The value of R when it is immediate (empty, small, memoised), else the split to evaluate. */
+  const evaluate = (input: Uint32Array): bigint | CountFrame => {
+    const rest = input.slice();
+    let acc = 0n;
+    for (;;) {
+      const x = lowest(rest);
+      if (x < 0) return acc + 1n;
+      const up = upSets[x]!;
+      let minimum = true;
+      for (let w = 0; w < words && minimum; w++) if ((rest[w]! & ~up[w]!) !== 0) minimum = false;
+      if (!minimum) break;
+      rest[x >>> 5]! &= ~(1 << (x & 31));
+      acc += 1n;
+    }
     const k = size(rest);
-    if (k === 0) return 1;
-    if (k <= PLAIN_COUNT_LIMIT) return plain(rest);
+    if (k <= PLAIN_COUNT_LIMIT) return acc + plain(rest);
     const key = bitsKey(rest);
     const known = memo.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) return acc + known;
+    spend(budget, 1, what);
     // Connected part of the lowest element.
     const x = lowest(rest);
     const part = new Uint32Array(words);
@@ -388,27 +472,43 @@ function countOrder(m: number, words: number, upSets: readonly Uint32Array[], re
         frontier[w]! |= add;
       }
     }
-    let result: number;
     if (size(part) < k) {
       const other = new Uint32Array(words);
       for (let w = 0; w < words; w++) other[w] = rest[w]! & ~part[w]!;
-      result = count(part) * count(other);
-    } else {
-      const without = new Uint32Array(words);
-      const minus = new Uint32Array(words);
-      for (let w = 0; w < words; w++) {
-        without[w] = rest[w]! & ~upSets[x]![w]!;
-        minus[w] = rest[w]!;
-      }
-      minus[x >>> 5]! &= ~(1 << (x & 31));
-      result = count(without) + count(minus);
+      return { key, acc, op: 'product', first: part, second: other };
     }
-    memo.set(key, result);
-    return result;
+    const without = new Uint32Array(words);
+    const minus = rest.slice();
+    for (let w = 0; w < words; w++) without[w] = rest[w]! & ~upSets[x]![w]!;
+    minus[x >>> 5]! &= ~(1 << (x & 31));
+    return { key, acc, op: 'sum', first: without, second: minus };
   };
   const all = new Uint32Array(words);
   for (let x = 0; x < m; x++) setBit(all, x);
-  return count(all);
+  const stack: CountFrame[] = [];
+  let next = evaluate(all);
+  for (;;) {
+    if (typeof next !== 'bigint') {
+      stack.push(next);
+      next = evaluate(next.first);
+      continue;
+    }
+    // A value: hand it to the innermost pending split.
+    let value: bigint = next;
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (!top) return value;
+      if (top.firstValue === undefined) {
+        top.firstValue = value;
+        next = evaluate(top.second);
+        break;
+      }
+      const combined = top.op === 'product' ? top.firstValue * value : top.firstValue + value;
+      memo.set(top.key, combined);
+      stack.pop();
+      value = top.acc + combined;
+    }
+  }
 }
 
 /**

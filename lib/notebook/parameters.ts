@@ -1,3 +1,4 @@
+import { isPrototypeName } from '../io/keys';
 import { InputError } from '../errors';
 import { cellSource, cellTags, type Cell, type Notebook } from './ipynb';
 
@@ -44,6 +45,14 @@ function addParameter(into: ParameterArgs, key: string, rawValue: string): void 
     throw new InputError(`parameter ${JSON.stringify(key)}: expected NAME or NOTEBOOK:NAME (NAME a TypeScript identifier)`, {
       item: key,
     });
+  }
+  // Names go into plain objects below: a JavaScript object's own names would set its prototype or shadow a method.
+  for (const part of [name, notebook]) {
+    if (part !== undefined && isPrototypeName(part)) {
+      throw new InputError(`parameter ${JSON.stringify(key)}: ${JSON.stringify(part)} is a name JavaScript objects reserve (like __proto__, constructor, toString); no notebook declares it`, {
+        item: key,
+      });
+    }
   }
   if (notebook === undefined) into.all[name] = rawValue;
   else (into.byNotebook[notebook] ??= {})[name] = rawValue;

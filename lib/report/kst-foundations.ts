@@ -66,7 +66,7 @@ export function table1Comparison(rows: readonly Table1Row[], published: Publishe
       domain: 'Total',
       components: sum((r) => r.components),
       'components (paper)': published.total.components,
-      states: sum((r) => r.states),
+      states: sum((r) => Number(r.states)),
       'states (paper)': published.total.states,
       'terminal states': sum((r) => r.terminal_states),
       'terminal states (paper)': published.total.terminal_states,

@@ -35,7 +35,7 @@ test('space refuses a structure above --max-states with one line and writes noth
   const out = join(dir, 'space.jsonl');
   const r = kstbench(['space', '--domain', tiny, '--max-states', '5', '--out', out]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /the space has 6 states, more than --max-states 5; count it with --count/);
+  assert.match(r.stderr, /streaming the 6 states of .*tiny\.json \(count them with --count, sample them with 'kstbench sample'\) needs 6 steps, over the work budget --max-states 5; raise --max-states/);
   assert.equal(r.stderr.trimEnd().split('\n').length, 1);
   assert.equal(existsSync(out), false);
   const ok = kstbench(['space', '--domain', tiny, '--out', out]);

@@ -330,7 +330,7 @@ test('pre-flight: ok with notes; unknown model, Responses-only model, refused pa
 
 test('--models-file option module: parsed into params; an empty value is a usage error', () => {
   const { modelsFileParam, MODELS_FILE_OPTION } = require('../../../cli/commands/models-option') as typeof import('../../../cli/commands/models-option');
-  assert.deepEqual(MODELS_FILE_OPTION, { 'models-file': { type: 'string' } });
+  assert.deepEqual(MODELS_FILE_OPTION, { 'models-file': { kind: 'path' } });
   assert.deepEqual(modelsFileParam({ 'models-file': 'models.json' }), { modelsFile: 'models.json' });
   assert.deepEqual(modelsFileParam({}), {});
   assert.throws(() => modelsFileParam({ 'models-file': ' ' }), /--models-file needs a file name/);

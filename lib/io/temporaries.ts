@@ -1,0 +1,62 @@
+import { rmSync } from 'node:fs';
+import { isMainThread, parentPort } from 'node:worker_threads';
+
+/**
+ * Every temporary file the atomic writers stage, from creation to rename or removal, so that no exit
+ * path leaves one behind: a normal exit removes what is still listed (`process.on('exit')`), and the
+ * CLI's signal handler calls `removeLiveTemporaries` before it exits. A command that runs in a worker
+ * thread (cli/command-worker.ts) also reports each name to the main thread, which owns the signals: it
+ * stops the worker, then removes the files the worker had open.
+ */
+
+const live = new Set<string>();
+let exitHookInstalled = false;
+
+/** The message a worker thread posts about a temporary file (read by cli/kstbench.ts). */
+export interface TemporaryMessage {
+  kstbenchTemporary: 'add' | 'release';
+  path: string;
+}
+
+function tell(kind: TemporaryMessage['kstbenchTemporary'], path: string): void {
+  if (!isMainThread && parentPort) parentPort.postMessage({ kstbenchTemporary: kind, path } satisfies TemporaryMessage);
+}
+
+/** Lists a temporary file before it is created (so a signal between open and rename still finds it). */
+export function trackTemporary(path: string): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => removeLiveTemporaries());
+  }
+  live.add(path);
+  tell('add', path);
+}
+
+/** Takes a temporary file off the list once it was renamed into place or removed. */
+export function releaseTemporary(path: string): void {
+  live.delete(path);
+  tell('release', path);
+}
+
+/** Applies a worker's message to this thread's list; false when the message is not about temporaries. */
+export function applyTemporaryMessage(message: unknown): boolean {
+  const m = message as TemporaryMessage | null;
+  if (!m || typeof m !== 'object' || typeof m.path !== 'string') return false;
+  if (m.kstbenchTemporary === 'add') live.add(m.path);
+  else if (m.kstbenchTemporary === 'release') live.delete(m.path);
+  else return false;
+  return true;
+}
+
+/** Removes every listed temporary file (missing ones are fine); returns how many were listed. */
+export function removeLiveTemporaries(): number {
+  const n = live.size;
+  for (const path of live) rmSync(path, { force: true });
+  live.clear();
+  return n;
+}
+
+/** The temporary files listed now (for tests and messages). */
+export function liveTemporaries(): string[] {
+  return [...live];
+}

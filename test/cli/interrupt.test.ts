@@ -1,0 +1,141 @@
+/**
+ * SIGINT during a long operation ends the command within a second, with exit 130, a line saying so,
+ * and no temporary file (the command runs in a worker; cli/kstbench.ts's runInWorker stops it and
+ * removes what lib/io/temporaries.ts listed). Checked on streaming a space, exporting it and counting
+ * an unbounded walk; plus `--out` naming a FIFO, a device stand-in and a symlink, in a temporary folder.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kstbench, ROOT } from '../support/cli';
+
+/** A domain of `n` independent tasks (2^n states: streaming it never ends within a test). */
+function wideDomain(dir: string, n: number): string {
+  const file = join(dir, 'wide.json');
+  const components = Array.from({ length: n }, (_, i) => ({ id: `T${i}`, description: `task ${i}` }));
+  writeFileSync(file, JSON.stringify({ id: 'wide', title: 'wide', source: 'test', components, prerequisites: [] }));
+  return file;
+}
+
+/** Runs the CLI, waits until `ready(dir)` holds, sends SIGINT and reports how long the exit took. */
+async function interrupt(args: string[], dir: string, ready: (pid: number) => boolean): Promise<{ code: number | null; ms: number; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!ready(child.pid!)) {
+    assert.ok(Date.now() < deadline, `never ready: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const code = await exited;
+  return { code, ms: Date.now() - sent, stderr };
+}
+
+/** A connected space that is not quasi-ordinal with about 2^61 states: x has one atom {x, i_k} per item. */
+function writeRoutes(file: string): void {
+  const items = Array.from({ length: 60 }, (_, i) => `i${i}`);
+  const components = [...items, 'x'].map((id) => ({ id, description: id }));
+  const basis = [...items.map((i) => [i]), ...items.map((i) => [i, 'x'])];
+  writeFileSync(file, JSON.stringify({ id: 'd', title: 'd', source: 't', components, basis }));
+}
+
+/** User + system CPU time of a process in clock ticks (1/100 s), from /proc. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+const temporaries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+
+for (const [label, extra] of [
+  ['space streaming to --out', ['space', '--max-states', '0']],
+  ['export --what space', ['export', '--what', 'space', '--format', 'srbt', '--max-states', '0']],
+] as const) {
+  test(`SIGINT during ${label} ends it within 1 s, exit 130, no temporary file and no output`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-'));
+    try {
+      const domain = wideDomain(dir, 40);
+      const out = join(dir, 'out.txt');
+      const r = await interrupt([...extra, '--domain', domain, '--out', out], dir, () => temporaries(dir).length > 0);
+      assert.equal(r.code, 130, r.stderr);
+      assert.ok(r.ms < 1000, `took ${r.ms} ms after SIGINT`);
+      assert.match(r.stderr, /stopped by SIGINT; no output file was replaced \(removed 1 temporary file\)/);
+      assert.deepEqual(temporaries(dir), []);
+      assert.equal(existsSync(out), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('SIGINT during a count with no budget (an unbounded union-closure walk) ends it within 1 s', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-'));
+  try {
+    writeRoutes(join(dir, 'd.json'));
+    // Ready once the child has spent 1.5 s of CPU (so it is counting, well past start-up and the handler's installation).
+    const r = await interrupt(['space', '--domain', 'd.json', '--count', '--max-states', '0'], dir, (pid) => cpuTicks(pid) > 150);
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.ms < 1000, `took ${r.ms} ms after SIGINT`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the same count under the default budget stops by itself with an error naming --max-states', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-budget-'));
+  try {
+    writeRoutes(join(dir, 'd.json'));
+    const r = kstbench(['space', '--domain', join(dir, 'd.json'), '--count', '--max-states', '100000']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /counting the states of .*d\.json.* needs more than 100000 steps, over the work budget --max-states 100000; raise --max-states/);
+    const wide = wideDomain(dir, 64);
+    const count = kstbench(['space', '--domain', wide, '--count']);
+    assert.equal(count.stdout, '18446744073709551616\n');
+    const stream = kstbench(['space', '--domain', wide]);
+    assert.equal(stream.code, 1);
+    assert.match(stream.stderr, /streaming the 18446744073709551616 states of .* over the work budget --max-states 50000000/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--out to a FIFO, a device stand-in (a link to /dev/null) and a symlink, in a temporary folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-out-'));
+  try {
+    const domain = join(ROOT, 'data', 'raw', 'domains', 'slope.json');
+    const dev = join(dir, 'null');
+    symlinkSync('/dev/null', dev);
+    const r = kstbench(['space', '--domain', domain, '--out', dev]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /is a character device: written through directly/);
+    assert.ok(lstatSync(dev).isSymbolicLink());
+    const fifo = join(dir, 'pipe');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const noReader = kstbench(['export', '--domain', domain, '--what', 'basis', '--format', 'srbt', '--out', fifo]);
+    assert.equal(noReader.code, 1);
+    assert.match(noReader.stderr, /pipe: it is a named pipe \(FIFO\) with no reader; start the reader first/);
+    assert.ok(lstatSync(fifo).isFIFO());
+    const real = join(dir, 'real.jsonl');
+    writeFileSync(real, 'old');
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(real, link);
+    assert.equal(kstbench(['space', '--domain', domain, '--out', link]).code, 0);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.deepEqual(readdirSync(dir).sort(), ['link.jsonl', 'null', 'pipe', 'real.jsonl']);
+    const zero = kstbench(['space', '--domain', '/dev/zero']);
+    assert.equal(zero.code, 1);
+    assert.equal(zero.stderr, 'kstbench space: /dev/zero: cannot read domain file (it is a character device, not a regular file)\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

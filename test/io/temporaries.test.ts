@@ -1,0 +1,45 @@
+/**
+ * Every temporary file is listed from before its creation to its rename, and removed on every exit:
+ * an exception, process.exit, and (through the CLI's handler, test/cli/interrupt.test.ts) a signal.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { liveTemporaries, openFileSink, removeLiveTemporaries, temporarySibling } from '../../lib/io';
+
+const ROOT = join(__dirname, '..', '..');
+
+test('an open sink lists its temporary file; commit and abort take it off the list', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-tmp-'));
+  try {
+    const a = openFileSink(join(dir, 'a.txt'));
+    assert.deepEqual(liveTemporaries(), [temporarySibling(join(dir, 'a.txt'))]);
+    a.write('x');
+    a.commit();
+    const b = openFileSink(join(dir, 'b.txt'));
+    b.abort();
+    assert.deepEqual(liveTemporaries(), []);
+    const c = openFileSink(join(dir, 'c.txt'));
+    c.write('half');
+    assert.equal(removeLiveTemporaries(), 1);
+    assert.deepEqual(readdirSync(dir), ['a.txt']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a process that exits (process.exit) mid-write leaves no temporary file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-tmp-'));
+  try {
+    const script = `const { openFileSink } = require(${JSON.stringify(join(ROOT, 'lib', 'io'))}); const s = openFileSink(${JSON.stringify(join(dir, 'out.txt'))}); s.write('half'); process.exit(3);`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(run.status, 3, run.stderr);
+    assert.deepEqual(readdirSync(dir), []);
+    assert.equal(existsSync(join(dir, 'out.txt')), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
