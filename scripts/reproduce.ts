@@ -144,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       const environment =
         full && !values['no-environment'] ? renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })) : undefined;
       if (outputDir) {
-        const moved = snapshot.copyChangesTo(outputDir);
+        const moved = snapshot.copyWrittenTo(outputDir);
         snapshot.restore();
         for (const { file, notebook } of executed) writeNotebook(join(outputDir, basename(file)), notebook);
         log(`wrote ${executed.length} notebook(s) and ${moved.length} output file(s) to ${outputDir}; the project's own files are unchanged`);
