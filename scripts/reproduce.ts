@@ -22,7 +22,7 @@ import { describeFailure, NotebookSession } from '../lib/notebook/execute';
 import { parseNotebook, writeNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { checkGlobalParameters, coerceParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
 import { OutputSnapshot, PROJECT_OUTPUTS } from '../lib/notebook/snapshot';
-import { siteFiles, writeSite } from './report';
+import { outputDirInputs, siteFiles, writeSite } from './report';
 import { projectRoot } from '../lib/notebook/project';
 
 const HELP = `usage: npm run reproduce -- [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
@@ -34,7 +34,9 @@ environment.md (full runs only).
   -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook (value read as JSON
                                       when it parses, else as a string); NOTEBOOK:NAME for one notebook
   --notebooks-dir DIR                 where the notebooks are (default notebooks)
-  --output-dir DIR                    write executed notebooks there instead of in place
+  --output-dir DIR                    keep the run apart: the executed notebooks, every file they
+                                      wrote (same paths below DIR), DIR/environment.md and the
+                                      report DIR/report/ go there; the project's files stay as they were
   --environment FILE                  where environment.md goes (default environment.md)
   --no-environment                    do not write environment.md
   -h, --help                          this text
@@ -141,8 +143,9 @@ export async function main(argv: string[]): Promise<number> {
       const total = Number(process.hrtime.bigint() - started) / 1e9;
       log(`${files.length} notebook(s) in ${total.toFixed(1)} s`);
       // Every notebook succeeded: only now is anything committed.
+      // A run kept apart (--output-dir) records its own environment and report, even for some notebooks only.
       const environment =
-        full && !values['no-environment'] ? renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })) : undefined;
+        (full || outputDir) && !values['no-environment'] ? renderEnvironment(collectEnvironment(root, ran, { chromium: describeChromium() })) : undefined;
       if (outputDir) {
         const moved = snapshot.copyWrittenTo(outputDir);
         snapshot.restore();
@@ -152,6 +155,14 @@ export async function main(argv: string[]): Promise<number> {
           const target = resolve(values.environment ?? join(outputDir, 'environment.md'));
           writeFileAtomic(target, environment);
           log(`wrote ${relative(root, target)}`);
+          if (target === join(outputDir, 'environment.md')) {
+            // Built by the route `npm run report -- --from DIR` takes, so that it rebuilds these bytes.
+            const site = siteFiles(root, outputDirInputs(outputDir));
+            writeSite(join(outputDir, 'report'), site);
+            log(`wrote ${join(outputDir, 'report')}/ (${site.size} files): open ${join(outputDir, 'report', 'index.html')} (npm run report -- --from ${outputDir} rebuilds it)`);
+          } else {
+            log(`${join(outputDir, 'report')}/ not built (environment.md went to ${relative(root, target)}, not into the output folder)`);
+          }
         }
       } else {
         const site =
@@ -174,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
           log('report/ not rebuilt (environment.md was not written to the project): npm run report builds it');
         }
       }
-      if (!full) log('environment.md and report/ not refreshed: only some notebooks were run');
+      if (!full && !outputDir) log('environment.md and report/ not refreshed: only some notebooks were run');
     } finally {
       process.off('SIGINT', restoreOnSignal);
       process.off('SIGTERM', restoreOnSignal);

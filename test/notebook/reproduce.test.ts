@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseNotebook } from '../../lib/notebook/ipynb';
@@ -17,7 +17,8 @@ test('reproduce runs the named notebook with -p overrides and writes the execute
   const r = run([...common, '-p', '01-fixture:repeats', '4', '01']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
-  assert.match(r.stdout, /environment\.md and report\/ not refreshed: only some notebooks were run/);
+  assert.doesNotMatch(r.stdout, /not refreshed/, 'a run kept apart records its own environment and report, even for one notebook');
+  assert.ok(existsSync(join(out, 'environment.md')) && existsSync(join(out, 'report', '01-fixture.html')));
   const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
   const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
   assert.deepEqual(streams[0]!.text, ['hello x4\n']);
@@ -49,6 +50,41 @@ test('reproduce --output-dir puts what the notebooks wrote there, and leaves the
   assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
   assert.ok(existsSync(join(out, '01-fixture.ipynb')));
   assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
+  // Run again into a fresh folder: the notebook writes the same bytes as the first run's, and they are still written there.
+  const again = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  mkdirSync(inProject, { recursive: true });
+  cpSync(join(out, inProject), inProject, { recursive: true }); // as if the project held those very files
+  try {
+    const r2 = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', again, '-p', 'outDir', inProject, '01']);
+    assert.equal(r2.status, 0, r2.stderr);
+    assert.match(r2.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to /, 'files equal to the project\'s own are written too');
+    assert.equal(readFileSync(join(again, inProject, 'tables', 'fixture-table.csv'), 'utf8'), readFileSync(join(inProject, 'tables', 'fixture-table.csv'), 'utf8'));
+  } finally {
+    rmSync(inProject, { recursive: true, force: true });
+  }
+});
+
+test('a run kept apart gets its report in DIR/report, and npm run report -- --from DIR rebuilds it byte for byte', () => {
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files'), '01']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /wrote .*report\/ \(\d+ files\): open .*index\.html/);
+  const page = readFileSync(join(out, 'report', '01-fixture.html'), 'utf8');
+  assert.match(page, /hello x2/, 'the page shows the executed outputs');
+  assert.match(page, /<td>repeats<\/td><td><code>2<\/code><\/td>/, 'and the parameters this run had');
+  assert.match(readFileSync(join(out, 'report', 'index.html'), 'utf8'), /01-fixture\.html/);
+  const report = (args: string[]) => spawnSync(process.execPath, ['dist/scripts/report.js', ...args], { encoding: 'utf8', timeout: 120_000 });
+  const check = report(['--from', out, '--check']);
+  assert.equal(check.status, 0, check.stderr);
+  rmSync(join(out, 'report'), { recursive: true });
+  const rebuilt = report(['--from', out]);
+  assert.equal(rebuilt.status, 0, rebuilt.stderr);
+  assert.equal(readFileSync(join(out, 'report', '01-fixture.html'), 'utf8'), page);
+  const empty = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const bad = report(['--from', empty]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /^report: --from .*: no environment\.md in it \(npm run reproduce -- --output-dir .* writes one\)\n/);
+  assert.equal(existsSync(join(empty, 'report')), false, 'nothing written');
 });
 
 test('reproduce checks every value against its declared type before running anything', () => {
