@@ -213,8 +213,8 @@ export function figure3Cell(
   return { domain: best.domain, condition: best.condition, rule };
 }
 
-/** Columns of a computed-beside-paper table that hold the paper's side (`x (paper)`, `paper row`, `paper`). */
-const PAPER_COLUMN = /^(paper|paper row|paper model)$|\(paper\)$/;
+/** Columns of a computed-beside-paper table that hold the paper's side (`x (paper)`, `x (paper, %)`, `paper row`, `paper`). */
+const PAPER_COLUMN = /^paper( row| model)?$|\(paper[,)]/;
 
 /**
  * Whether a notebook sets the paper's numbers beside its own: only when the study declares it
