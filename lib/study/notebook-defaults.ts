@@ -170,8 +170,7 @@ export interface ScoredCell {
  * data have responses there, else the cell with responses where the models' exact-set accuracies
  * spread the most (ties: domain id, then condition order). InputError when nothing is scored at all.
  * @example
- * figure3Cell([{ model: 'a', domain: 'd', condition: 'P0', scores: { exact: 1 } }, { model: 'b', domain: 'd', condition: 'P0', scores: { exact: 0 } }]);
- * // => { domain: 'd', condition: 'P0', rule: 'the widest spread between models (100.0 points)' }
+ * figure3Cell([{ model: 'a', domain: 'd', condition: 'P0', scores: { exact: 1 } }, { model: 'b', domain: 'd', condition: 'P0', scores: { exact: 0 } }]).rule; // => 'the widest spread between models (100.0 points)'
  */
 export function figure3Cell(
   scored: readonly ScoredCell[],
@@ -256,8 +255,7 @@ export function paperComparison(s: { study: Pick<Study, 'manifest'> }, paper: Pa
 /**
  * The line a notebook prints about the study it follows.
  * @example
- * studySummary({ title: 'Fractions', study: { file: 'f/study.json' } }, { shown: false, paper: 'KST-2026' });
- * // => 'Study: Fractions (f/study.json). It does not declare that it replicates [KST-2026]: the tables and figures show what was computed here, with no paper column, marker or claim.'
+ * studySummary({ title: 'Fractions', study: { file: 'f/study.json' } }, { shown: false, paper: 'KST-2026' }).slice(0, 33); // => 'Study: Fractions (f/study.json). '
  */
 export function studySummary(s: { title: string; study: Pick<Study, 'file'> }, vs: Pick<PaperComparison, 'shown' | 'paper'>): string {
   const what = vs.shown
