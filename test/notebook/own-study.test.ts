@@ -51,7 +51,7 @@ test('notebooks 01-05 on a study of its own: no paper column, no empty figure, n
   assert.ok(JSON.parse(nb('figures/05-figure-3-model-comparison.json')).traces >= 1);
   assert.match(nb('data/processed/tables/05-figure-3-counts.csv'), /simulated:sim-a,\d+,22,/);
   // Notebook 02: its own domain and state previewed, and no comparison with the shipped corpus.
-  assert.match(nb('02-collect.ipynb'), /state FR1,FR2 = positions/);
+  assert.match(nb('02-collect.ipynb'), /state \{FR1,FR2\} = positions/);
   assert.doesNotMatch(nb('02-collect.ipynb'), /DIFFERENT|did not reproduce/);
   assert.match(nb('02-collect.ipynb'), /This study is not the shipped replication/);
   assert.match(nb('01-kst-foundations.ipynb'), /Fractions: 6 components/);
