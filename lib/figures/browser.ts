@@ -4,6 +4,8 @@ import { dirname, join, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { woffToSfnt } from './woff';
 import { ensureDir } from '../io/dirs';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * One headless Chromium (the pinned npm build, never a downloaded one) shared by all figure exports of a process:
@@ -65,7 +67,7 @@ function bundledVersion(): string | undefined {
   const dir = bundledPackageDir();
   if (dir === undefined) return undefined;
   try {
-    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+    return readJsonFile(join(dir, 'package.json'), z.object({ version: z.string().optional() })).version;
   } catch {
     return undefined;
   }
