@@ -150,130 +150,154 @@ function indent(text, prefix) {
     .join('\n');
 }
 
-/** Starts one test process for `job.files` and resolves when it is gone. */
-function runJob(job, run) {
-  return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--require',
-        join(runner, 'hook.js'),
-        `--test-reporter=${join(runner, 'events.js')}`,
-        '--test-reporter-destination=stdout',
-        join(runner, 'entry.js'),
-        ...job.files,
-      ],
-      {
+/** The command line of a test process: tsc's output through the hook, events to fd 3 (test-runner/). */
+function testProcessArgs(files) {
+  return [
+    '--require',
+    join(runner, 'hook.js'),
+    `--test-reporter=${join(runner, 'events.js')}`,
+    '--test-reporter-destination=stdout',
+    join(runner, 'entry.js'),
+    ...files,
+  ];
+}
+
+/** One test process: the files it runs, what it reported, and the watchdogs that end a hang. */
+class TestProcess {
+  constructor(job, run) {
+    this.job = job;
+    this.run = run;
+    this.pending = new Set(job.files);
+    this.byPath = new Map(job.files.map((f) => [join(root, f), f]));
+    this.problems = [];
+    this.output = '';
+    this.current = undefined;
+    this.started = Date.now();
+    this.lastEvent = Date.now();
+    this.closed = false;
+  }
+
+  /** Starts the process; resolves when it is gone and every one of its files is reported. */
+  start() {
+    return new Promise((done) => {
+      this.child = spawn(process.execPath, testProcessArgs(this.job.files), {
         cwd: root,
         detached: true, // its own process group: a kill reaches what it started too
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
         env: { ...process.env, KSTBENCH_TEST_FILE_TIMEOUT_MS: String(FILE_TIMEOUT_S * 1000) },
-      },
-    );
-    run.children.add(child);
-    let output = '';
-    const keep = (chunk) => {
-      output += chunk;
-      if (output.length > 200_000) output = output.slice(-100_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const pending = new Set(job.files);
-    const byPath = new Map(job.files.map((f) => [join(root, f), f]));
-    let current;
-    let problems = [];
-    let started = Date.now();
-    let exitTimer;
-    let closed = false;
-    let killedFor;
-    const kill = (reason) => {
-      killedFor ??= reason;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const finishFile = (file, ok, ms) => {
-      pending.delete(file);
-      run.fileDone(file, ok && problems.length === 0, ms, problems);
-      problems = [];
-      current = undefined;
-      if (pending.size === 0 && !exitTimer && !closed) {
-        exitTimer = setTimeout(() => kill(`did not exit ${EXIT_GRACE_MS / 1000} s after its last test: something it started (a server, a timer, a child) is still open`), EXIT_GRACE_MS);
-      }
-    };
-    // A test that blocks the event loop also blocks the reporter, so the watchdog is silence: no event
-    // for longer than a file may take means a hang, whatever the process is doing.
-    let lastEvent = Date.now();
-    const watchdog = setInterval(() => {
-      if (Date.now() - lastEvent > FILE_TIMEOUT_S * 1000 + KILL_GRACE_MS) {
-        kill(`killed after ${Math.round((Date.now() - lastEvent) / 1000)} s without a test finishing (the limit is ${FILE_TIMEOUT_S} s a file): a hang`);
-      }
-    }, 1000);
-    createInterface({ input: child.stdio[3] }).on('line', (line) => {
-      let event;
-      try {
-        event = JSON.parse(line);
-      } catch {
-        return;
-      }
-      lastEvent = Date.now();
-      if (event.type === 'file-start') {
-        current = event.file;
-        started = Date.now();
-      } else if (event.type === 'diagnostic') {
-        output += `${event.message}\n`;
-      } else if (event.nesting === 0 && (event.type === 'pass' || event.type === 'fail')) {
-        const file = pending.has(event.name) ? event.name : current;
-        if (event.type === 'fail' && !event.onlySubtests) problems.push({ name: '(the file itself)', error: event.error });
-        if (file) finishFile(file, event.type === 'pass', event.ms ?? Date.now() - started);
-      } else if ((event.type === 'pass' || event.type === 'fail') && !event.suite) {
-        const file = byPath.get(event.file) ?? current ?? job.files[0];
-        if (event.type === 'fail') {
-          problems.push({ name: event.name, error: event.error });
-          run.counts.fail++;
-        } else if (event.skip || event.todo) {
-          run.counts[event.skip ? 'skip' : 'todo']++;
-          run.skipped.push(`${file} › ${event.name}`);
-        } else run.counts.pass++;
-      } else if (event.type === 'fail' && !event.onlySubtests) {
-        problems.push({ name: `${event.name} (suite)`, error: event.error });
-      }
-    });
-    child.on('close', (code, signal) => {
-      closed = true;
-      clearInterval(watchdog);
-      // Files run in the order given: when a kill came before the running file's start was reported
-      // (its test blocked the reporter too), the first file not finished is the one that was running.
-      if (killedFor && !current && pending.size > 0) current = job.files.find((f) => pending.has(f));
-      clearTimeout(exitTimer);
-      run.children.delete(child);
-      const failedBefore = run.failures.length;
-      const how = killedFor ?? `the process exited with ${code ?? signal}`;
-      const blamed = current !== undefined || pending.size > 0;
-      if (current) {
-        problems.push({ name: '(the process)', error: `${how} while this file ran` });
-        finishFile(current, false, Date.now() - started);
-      }
-      for (const file of [...pending]) {
-        problems.push({ name: '(not run)', error: `${how} before this file ran` });
-        finishFile(file, false, 0);
-      }
-      const jobFailed = run.failures.some((f) => job.files.includes(f.file) || f.file === job.files.join(', '));
-      if (!blamed && (killedFor || (code !== 0 && !jobFailed))) {
-        run.failures.push({ file: job.files.join(', '), name: '(the process)', error: killedFor ?? `exited with ${code ?? signal} and no failed test` });
-        process.stdout.write(`FAIL ${job.files.join(', ')}: ${run.failures[run.failures.length - 1].error}\n`);
-      }
-      if (run.failures.length > failedBefore || jobFailed) {
-        if (output.trim() !== '') {
-          process.stdout.write(`--- what the process that ran ${job.files.length === 1 ? job.files[0] : `${job.files.length} files`} printed (last lines) ---\n`);
-          process.stdout.write(`${output.trimEnd().split('\n').slice(-60).join('\n')}\n---\n`);
+      });
+      this.run.children.add(this.child);
+      const keep = (chunk) => {
+        this.output += chunk;
+        if (this.output.length > 200_000) this.output = this.output.slice(-100_000);
+      };
+      this.child.stdout.on('data', keep);
+      this.child.stderr.on('data', keep);
+      // A test that blocks the event loop also blocks the reporter, so the watchdog is silence: no
+      // event for longer than a file may take means a hang, whatever the process is doing.
+      this.watchdog = setInterval(() => {
+        const quiet = Date.now() - this.lastEvent;
+        if (quiet > FILE_TIMEOUT_S * 1000 + KILL_GRACE_MS) {
+          this.kill(`killed after ${Math.round(quiet / 1000)} s without a test finishing (the limit is ${FILE_TIMEOUT_S} s a file): a hang`);
         }
-      }
-      done();
+      }, 1000);
+      createInterface({ input: this.child.stdio[3] }).on('line', (line) => this.onLine(line));
+      this.child.on('close', (code, signal) => {
+        this.onClose(code, signal);
+        done();
+      });
     });
-  });
+  }
+
+  kill(reason) {
+    this.killedFor ??= reason;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  finishFile(file, ok, ms) {
+    this.pending.delete(file);
+    this.run.fileDone(file, ok && this.problems.length === 0, ms, this.problems);
+    this.problems = [];
+    this.current = undefined;
+    if (this.pending.size === 0 && !this.exitTimer && !this.closed) {
+      const why = `did not exit ${EXIT_GRACE_MS / 1000} s after its last test: something it started (a server, a timer, a child) is still open`;
+      this.exitTimer = setTimeout(() => this.kill(why), EXIT_GRACE_MS);
+    }
+  }
+
+  onLine(line) {
+    let event;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return; // not one of the reporter's lines
+    }
+    this.lastEvent = Date.now();
+    const finished = event.type === 'pass' || event.type === 'fail';
+    if (event.type === 'file-start') {
+      this.current = event.file;
+      this.started = Date.now();
+    } else if (event.type === 'diagnostic') {
+      this.output += `${event.message}\n`;
+    } else if (finished && event.nesting === 0) {
+      const file = this.pending.has(event.name) ? event.name : this.current;
+      if (event.type === 'fail' && !event.onlySubtests) this.problems.push({ name: '(the file itself)', error: event.error });
+      if (file) this.finishFile(file, event.type === 'pass', event.ms ?? Date.now() - this.started);
+    } else if (finished && !event.suite) {
+      this.countTest(event);
+    } else if (event.type === 'fail' && !event.onlySubtests) {
+      this.problems.push({ name: `${event.name} (suite)`, error: event.error });
+    }
+  }
+
+  countTest(event) {
+    const { counts, skipped } = this.run;
+    if (event.type === 'fail') {
+      this.problems.push({ name: event.name, error: event.error });
+      counts.fail++;
+    } else if (event.skip || event.todo) {
+      counts[event.skip ? 'skip' : 'todo']++;
+      skipped.push(`${this.byPath.get(event.file) ?? this.current ?? this.job.files[0]} › ${event.name}`);
+    } else counts.pass++;
+  }
+
+  /** The process is gone: every file it did not finish fails, naming why; its output is shown on failure. */
+  onClose(code, signal) {
+    this.closed = true;
+    clearInterval(this.watchdog);
+    clearTimeout(this.exitTimer);
+    this.run.children.delete(this.child);
+    // Files run in the order given: when a kill came before the running file's start was reported
+    // (its test blocked the reporter too), the first file not finished is the one that was running.
+    if (this.killedFor && !this.current && this.pending.size > 0) this.current = this.job.files.find((f) => this.pending.has(f));
+    const { run, job } = this;
+    const failedBefore = run.failures.length;
+    const how = this.killedFor ?? `the process exited with ${code ?? signal}`;
+    const blamed = this.current !== undefined || this.pending.size > 0;
+    if (this.current) {
+      this.problems.push({ name: '(the process)', error: `${how} while this file ran` });
+      this.finishFile(this.current, false, Date.now() - this.started);
+    }
+    for (const file of [...this.pending]) {
+      this.problems.push({ name: '(not run)', error: `${how} before this file ran` });
+      this.finishFile(file, false, 0);
+    }
+    const name = job.files.join(', ');
+    const jobFailed = run.failures.some((f) => job.files.includes(f.file) || f.file === name);
+    if (!blamed && (this.killedFor || (code !== 0 && !jobFailed))) {
+      const error = this.killedFor ?? `exited with ${code ?? signal} and no failed test`;
+      run.failures.push({ file: name, name: '(the process)', error });
+      process.stdout.write(`FAIL ${name}: ${error}\n`);
+    }
+    if ((run.failures.length > failedBefore || jobFailed) && this.output.trim() !== '') {
+      process.stdout.write(`--- what the process that ran ${job.files.length === 1 ? job.files[0] : `${job.files.length} files`} printed (last lines) ---\n`);
+      process.stdout.write(`${this.output.trimEnd().split('\n').slice(-60).join('\n')}\n---\n`);
+    }
+  }
 }
 
 async function main() {
@@ -304,7 +328,7 @@ async function main() {
   process.stdout.write(`run-tests: ${files.length} files in ${queue.length} processes, ${jobs} at a time; per-file limit ${FILE_TIMEOUT_S} s\n`);
   const started = Date.now();
   const workers = Array.from({ length: Math.min(jobs, queue.length) }, async () => {
-    while (queue.length > 0) await runJob(queue.shift(), run);
+    while (queue.length > 0) await new TestProcess(queue.shift(), run).start();
   });
   await Promise.all(workers);
   const wall = Date.now() - started;
