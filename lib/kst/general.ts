@@ -1,7 +1,7 @@
 import { atomsByItem, basisModel, notionLists, type BasisModel } from './basis';
 import { setBit } from './bitset';
 import { buildDomain, basisBitsOf, type Domain } from './domain';
-import { compareItemSets } from './forms';
+import { compareItemSets } from './bitset';
 import { innerFringeBits, outerFringe } from './fringe';
 import { checkLearningSpace } from './forms';
 import { compileStructure } from './structure';

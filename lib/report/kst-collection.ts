@@ -11,6 +11,8 @@ import { buildDesign } from '../collect/design';
 import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
 import { enumerateStates, presentationOrders, type Domain } from '../kst';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /** The six simulated respondents, one per model of the paper's panel, as `simulated:<profile>` specs. */
 export const SIMULATED_MODEL_SPECS: readonly string[] = simulatedModelSpecs('kst');
@@ -158,7 +160,7 @@ export function resetSimulatedCollection(dir: string): void {
   const runFile = join(dir, 'run.json');
   let deterministic = false;
   try {
-    deterministic = (JSON.parse(readFileSync(runFile, 'utf8')) as { deterministic?: unknown }).deterministic === true;
+    deterministic = readJsonFile(runFile, z.object({ deterministic: z.unknown() })).deterministic === true;
   } catch {
     deterministic = false;
   }

@@ -2,14 +2,25 @@
 // own, collected with two simulated respondents, run with `-p study DIR --output-dir OUT`. Nothing of the
 // paper is shown, Figure 3 is not empty, notebook 02 raises no reproduction alarm, every file the notebooks
 // wrote is in OUT, and the report built there is what `npm run report -- --from OUT` builds.
+// The notebooks write into their project's figures/ and data/processed/ while they run (reproduce moves
+// the files to OUT afterwards), so the run happens in a copy of the project: other tests reading the
+// committed outputs at the same time see them as they are.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const node = (args: string[]) => spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 900_000 });
+const node = (args: string[], cwd = process.cwd()) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 900_000 });
+
+/** A copy of the built project (what the notebooks and reproduce read), sharing node_modules. */
+function projectCopy(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'kstbench-own-study-project-'));
+  for (const part of ['dist', 'notebooks', 'data', 'config', 'bin', 'package.json']) cpSync(part, join(copy, part), { recursive: true });
+  symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
 
 function fractionsStudy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-'));
@@ -33,8 +44,9 @@ function fractionsStudy(): string {
 
 test('notebooks 01-05 on a study of its own: no paper column, no empty figure, no false alarm, every file and the report in --output-dir', { timeout: 900_000 }, () => {
   const study = fractionsStudy();
+  const project = projectCopy();
   const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
-  const r = node(['dist/scripts/reproduce.js', '01', '02', '03', '04', '05', '-p', 'study', study, '--output-dir', out]);
+  const r = node(['dist/scripts/reproduce.js', '01', '02', '03', '04', '05', '-p', 'study', study, '--output-dir', out], project);
   assert.equal(r.status, 0, r.stderr);
   const nb = (name: string) => readFileSync(join(out, name), 'utf8');
   // No paper: no paper column in any table the notebooks wrote, no claims ledger, no paper-model stand-in.
@@ -58,6 +70,6 @@ test('notebooks 01-05 on a study of its own: no paper column, no empty figure, n
   // Every file, and the report of the folder, rebuilt the same by npm run report -- --from.
   assert.ok(existsSync(join(out, 'figures', '01-hasse-fractions.svg')) && existsSync(join(out, 'data', 'processed', 'kst', 'analysis.json')));
   assert.ok(existsSync(join(out, 'report', '05-table4-figures2-3.html')));
-  const check = node(['dist/scripts/report.js', '--from', out, '--check']);
+  const check = node(['dist/scripts/report.js', '--from', out, '--check'], project);
   assert.equal(check.status, 0, check.stderr);
 });
