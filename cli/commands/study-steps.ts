@@ -199,6 +199,8 @@ export const run: Subcommand = {
   async run(argv) {
     const study = parseStep(argv, 'run', RUN_HELP);
     if (!study) return 0;
+    // The whole check first, so bad input is one line with nothing printed or written before it.
+    checkStudy(study);
     const started = Date.now();
     const step = (name: string) => say(`step ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     step('1/4 collect');

@@ -83,14 +83,14 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
   const design = study.manifest.design;
   const statesTotal = [...perDomain.values()].reduce((a, b) => a + b, 0);
   const cellsPerModel = statesTotal * design.conditions.length * design.orders * design.repeats;
+  if (!imported && design.conditions.length === 0) {
+    throw new InputError(`${study.file}: design.conditions: empty, so the design has no cell; give at least one of P0, P1, P2, P3`, { file: study.file, item: 'design.conditions' });
+  }
   if (!imported && cellsPerModel === 0) {
     throw new InputError(`${study.file}: design: the design has no cell (${statesTotal} states × ${design.conditions.length} conditions × ${design.orders} orders × ${design.repeats} repeats)`, {
       file: study.file,
       item: 'design',
     });
-  }
-  if (!imported && design.conditions.length === 0) {
-    throw new InputError(`${study.file}: design.conditions: empty, so the design has no cell; give at least one of P0, P1, P2, P3`, { file: study.file, item: 'design.conditions' });
   }
   let cost: DryRunReport | null = null;
   if (!imported) {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
@@ -17,27 +17,7 @@ import { answerSchemaOf, startFakeLlmServer, type FakeCall } from '../support/fa
 import { ROOT, tempDir } from '../support/cli';
 import { pngPixels } from '../support/png';
 import { answerPosition1 } from '../collect/helpers';
-
-/** A 6-task fractions curriculum (9 knowledge states). */
-export function writeCurriculum(file: string): void {
-  writeFileSync(
-    file,
-    JSON.stringify({
-      id: 'fractions',
-      title: 'Fractions',
-      source: 'test curriculum',
-      components: [
-        { id: 'F1', description: 'Name the numerator and denominator of a fraction.' },
-        { id: 'F2', description: 'Compare fractions with the same denominator.' },
-        { id: 'F3', description: 'Find an equivalent fraction.' },
-        { id: 'F4', description: 'Add fractions with the same denominator.' },
-        { id: 'F5', description: 'Add fractions with different denominators.' },
-        { id: 'F6', description: 'Subtract fractions with different denominators.' },
-      ],
-      prerequisites: [['F1', 'F2'], ['F1', 'F3'], ['F2', 'F4'], ['F3', 'F5'], ['F4', 'F5'], ['F5', 'F6']],
-    }),
-  );
-}
+import { writeCurriculum } from './helpers';
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
