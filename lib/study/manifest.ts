@@ -1,11 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { osInputError, isOsError } from '../io/os-error';
-import { buildDomain, loadDomain, loadDomainDir, type Domain } from '../kst';
+import { buildDomain, parseDomain, type Domain } from '../kst';
 import { importStructure, MATRIX_FORMATS, readItemDescriptions, STRUCTURE_KINDS } from '../kst-io';
 
 /**
@@ -211,21 +211,42 @@ function readText(path: string, field: string): string {
   }
 }
 
-/** Loads one domain entry (a file, a folder of files, or a kstIO import) into domains. */
-function loadDomainEntry(study: Study, entry: DomainEntry, i: number): Domain[] {
+/** One domain of the study with the domain-file JSON it was built from (written for the collector). */
+export interface DomainSource {
+  domain: Domain;
+  text: string;
+}
+
+function listJson(dir: string, field: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.json')).sort().map((n) => join(dir, n));
+  } catch (err) {
+    throw new InputError(`${field}: cannot read the folder ${dir} (${isOsError(err) ? err.code : String(err)})`, { file: dir });
+  }
+}
+
+/** Loads one domain entry (a file, a folder of files, or a kstIO import). */
+function loadDomainEntry(study: Study, entry: DomainEntry, i: number): DomainSource[] {
+  const field = domainField(study, i);
   if (typeof entry === 'string') {
     const path = study.resolve(entry);
     let isDir: boolean;
     try {
       isDir = statSync(path).isDirectory();
     } catch (err) {
-      throw new InputError(`${domainField(study, i)}: ${path} does not exist (${isOsError(err) ? err.code : String(err)})`, { file: path });
+      throw new InputError(`${field}: ${path} does not exist (${isOsError(err) ? err.code : String(err)})`, { file: path });
     }
-    return isDir ? loadDomainDir(path) : [loadDomain(path)];
+    const files = isDir ? listJson(path, field) : [path];
+    if (isDir && files.length === 0) throw new InputError(`${field}: the folder ${path} has no domain files (*.json)`, { file: path });
+    return files.map((file) => {
+      const text = readText(file, field);
+      return { domain: parseDomain(text, file), text };
+    });
   }
   const path = study.resolve(entry.import);
-  const items = entry.items === undefined ? undefined : readItemDescriptions(readText(study.resolve(entry.items), `${domainField(study, i)}.items`), study.resolve(entry.items));
-  const file = importStructure(readText(path, `${domainField(study, i)}.import`), path, {
+  const itemsFile = entry.items === undefined ? undefined : study.resolve(entry.items);
+  const items = itemsFile === undefined ? undefined : readItemDescriptions(readText(itemsFile, `${field}.items`), itemsFile);
+  const file = importStructure(readText(path, `${field}.import`), path, {
     id: entry.id,
     ...(entry.title !== undefined ? { title: entry.title } : {}),
     ...(entry.format !== undefined ? { format: entry.format } : {}),
@@ -233,23 +254,28 @@ function loadDomainEntry(study: Study, entry: DomainEntry, i: number): Domain[] 
     ...(items !== undefined ? { items } : {}),
     ...(entry.reduce_notions ? { reduceNotions: true } : {}),
   });
-  return [buildDomain(file, path)];
+  return [{ domain: buildDomain(file, path), text: `${JSON.stringify(file, null, 2)}\n` }];
 }
 
 /**
- * Every domain of the study, sorted by id (as the collector orders them). InputError naming the
- * manifest entry or the domain file: unreadable path, bad structure (cycle, unknown ID, …), two
- * domains with the same id.
+ * Every domain of the study with its source text, sorted by id (as the collector orders them).
+ * InputError naming the manifest entry or the domain file: unreadable path, bad structure (cycle,
+ * unknown ID, …), two domains with the same id.
  */
-export function loadStudyDomains(study: Study): Domain[] {
+export function loadStudyDomainSources(study: Study): DomainSource[] {
   const all = study.manifest.domains.flatMap((entry, i) => loadDomainEntry(study, entry, i));
   const seen = new Map<string, string>();
-  for (const d of all) {
+  for (const { domain: d } of all) {
     const other = seen.get(d.id);
     if (other !== undefined) throw new InputError(`${study.file}: domains: domain id "${d.id}" is given twice (${other} and ${d.file ?? '?'})`, { file: study.file, item: d.id });
     seen.set(d.id, d.file ?? '?');
   }
-  return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return all.sort((a, b) => (a.domain.id < b.domain.id ? -1 : a.domain.id > b.domain.id ? 1 : 0));
+}
+
+/** Every domain of the study, sorted by id (see loadStudyDomainSources). */
+export function loadStudyDomains(study: Study): Domain[] {
+  return loadStudyDomainSources(study).map((s) => s.domain);
 }
 
 /**
