@@ -9,7 +9,7 @@ import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { readJsonl } from '../io/jsonl';
 import type { Domain } from '../kst';
-import { modelComparison } from '../report/kst-figures';
+import { modelComparison } from '../analysis/model-comparison';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomains, type Study } from './manifest';
 import { resultsPath, StudyResultsSchema, type StudyResults } from './results';
