@@ -57,6 +57,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'collect model responses for every state × condition × model × order (resumable, audited)',
     load: async () => (await import('./commands/collect')).command,
   },
+  study: {
+    summary: 'a study as a folder: init, check, run (collect, analyze, figures, report), plan',
+    load: async () => (await import('./commands/study')).command,
+  },
   psi: {
     summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',
     load: async () => (await import('./commands/psi')).command,

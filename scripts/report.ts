@@ -3,7 +3,10 @@
  * (notebooks/*.ipynb, as `npm run reproduce` left them) and environment.md, with the project's own
  * TypeScript (lib/site) — no Python, no Jupyter. `npm run reproduce` runs it after a full run.
  *
- *   node dist/scripts/report.js [--out DIR] [--stamp-commit] [--check] [--fingerprint]
+ *   node dist/scripts/report.js [--from DIR] [--out DIR] [--stamp-commit] [--check] [--fingerprint]
+ *
+ * `--from DIR` builds the report of a run kept apart (`npm run reproduce -- --output-dir DIR`): the
+ * executed notebooks and environment.md it left in DIR, into DIR/report unless `--out` says otherwise.
  *
  * The committed report/ names no commit (a file cannot contain the hash of the commit it is in, and a
  * re-run must rebuild it byte for byte); it carries a fingerprint of its sources instead.
@@ -16,17 +19,19 @@ import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
-import { parseEnvironment } from '../lib/notebook/environment';
+import { parseEnvironment, type EnvironmentTables } from '../lib/notebook/environment';
 import { cellSource, readNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { projectRoot } from '../lib/notebook/project';
 import { buildSite, fingerprint, type SiteNotebook } from '../lib/site/build';
 
-const HELP = `usage: npm run report -- [--out DIR] [--stamp-commit] [--check] [--fingerprint]
+const HELP = `usage: npm run report -- [--from DIR] [--out DIR] [--stamp-commit] [--check] [--fingerprint]
 
 Builds report/ (index.html, one page per notebook, environment.html) from the executed notebooks and
 environment.md. Open report/index.html in a browser; it works from file:// and offline.
 
-  --out DIR        where to write the site (default report)
+  --from DIR       build from a run kept apart (npm run reproduce -- --output-dir DIR): its executed
+                   notebooks DIR/*.ipynb and DIR/environment.md (default out: DIR/report)
+  --out DIR        where to write the site (default report, or DIR/report with --from)
   --stamp-commit   print the current git commit in the pages (for a published copy; not committed)
   --check          write nothing; exit 1 when DIR differs from what would be built
   --fingerprint    print the source fingerprint and exit
@@ -69,6 +74,41 @@ export function readSiteNotebooks(root: string): SiteNotebook[] {
     .filter((n) => n.endsWith('.ipynb') && !n.startsWith('.'))
     .sort()
     .map((n) => ({ file: `notebooks/${n}`, notebook: readNotebook(join(dir, n)) }));
+}
+
+/**
+ * The executed notebooks a run kept apart left in `dir` (`reproduce --output-dir dir` writes them
+ * there flat), in file-name order, each under the path its environment.md rows name it by (the
+ * notebook that ran, e.g. `notebooks/04-table3-figure1.ipynb`), so its page finds its parameters and
+ * seeds; `notebooks/<name>` when environment.md does not name it.
+ */
+export function readOutputDirNotebooks(dir: string, environment: EnvironmentTables): SiteNotebook[] {
+  const named = new Map<string, string>();
+  for (const row of [...(environment['Notebook parameters'] ?? []), ...(environment['Seeds'] ?? [])]) {
+    const file = row[0]!;
+    named.set(file.split('/').pop()!, file);
+  }
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.ipynb') && !n.startsWith('.'))
+    .sort()
+    .map((n) => ({ file: named.get(n) ?? `notebooks/${n}`, notebook: readNotebook(join(dir, n)) }));
+}
+
+/**
+ * The inputs of the site of a run kept apart in `dir` (see {@link readOutputDirNotebooks}): its
+ * notebooks and environment.md. A folder that is not such a run is an error naming what is missing.
+ */
+export function outputDirInputs(dir: string): { notebooks: SiteNotebook[]; environmentMarkdown: string } {
+  const shown = relative(process.cwd(), dir) || '.';
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`--from ${shown}: no such folder`, { file: dir });
+  const envFile = join(dir, 'environment.md');
+  if (!existsSync(envFile)) {
+    throw new InputError(`--from ${shown}: no environment.md in it (npm run reproduce -- --output-dir ${shown} writes one)`, { file: envFile });
+  }
+  const environmentMarkdown = readFileSync(envFile, 'utf8');
+  const notebooks = readOutputDirNotebooks(dir, parseEnvironment(environmentMarkdown));
+  if (notebooks.length === 0) throw new InputError(`--from ${shown}: no executed notebook (*.ipynb) in it`, { file: dir });
+  return { notebooks, environmentMarkdown };
 }
 
 /** Every file of the site for the project at `root` (notebooks as given, or read from notebooks/). */
@@ -129,6 +169,7 @@ export function main(argv: string[]): number {
       args: argv,
       strict: true,
       options: {
+        from: { type: 'string' },
         out: { type: 'string' },
         'stamp-commit': { type: 'boolean' },
         check: { type: 'boolean' },
@@ -141,12 +182,15 @@ export function main(argv: string[]): number {
       return 0;
     }
     const root = projectRoot();
+    const from = values.from === undefined ? undefined : resolve(values.from);
     if (values.fingerprint) {
-      process.stdout.write(`${sourceFingerprint(root, readSiteNotebooks(root))}\n`);
+      const notebooks = from === undefined ? readSiteNotebooks(root) : outputDirInputs(from).notebooks;
+      process.stdout.write(`${sourceFingerprint(root, notebooks)}\n`);
       return 0;
     }
-    const out = resolve(values.out ?? join(root, 'report'));
-    const files = siteFiles(root, values['stamp-commit'] ? { commit: gitCommit(root) } : {});
+    const out = resolve(values.out ?? (from === undefined ? join(root, 'report') : join(from, 'report')));
+    const stamp = values['stamp-commit'] ? { commit: gitCommit(root) } : {};
+    const files = siteFiles(root, { ...stamp, ...(from === undefined ? {} : outputDirInputs(from)) });
     const rel = relative(root, out).split(sep).join('/');
     const shown = rel === '' ? '.' : rel.startsWith('..') ? out : rel;
     if (values.check) {

@@ -15,6 +15,9 @@ export { loadResponses, validateResponses, ResponseLineSchema } from './response
 export type { ResponseLine, ResponseRecord } from './responses';
 export { scoreKstResponses } from './score';
 export { analysisProvenance } from './provenance';
+export { modelComparison } from './model-comparison';
+export { terminalSummary } from './terminal';
+export type { TerminalSummary } from './terminal';
 export type { ScoredRecord, ResponseScores } from './score';
 export { table1, table3, table4, domainCondition, contrasts, contrastDifferences, orderAgreement, toCsv };
 export type { Table1Row, Table3Row, Table4Row, DomainConditionRow, ContrastRow, OrderAgreement, InferenceOptions };

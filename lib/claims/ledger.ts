@@ -99,11 +99,6 @@ export function claimsCoverage(rows: readonly ClaimRow[]): ClaimsCoverage {
   return { total: rows.length, rebuilt: rows.length - notRebuildable, notRebuildable, byStatus, byBasis };
 }
 
-/** Rows for display in a claims cell: status first, the note only where there is one. */
-export function claimDisplayRows(rows: readonly ClaimRow[]) {
-  return rows.map((r) => ({ claim: r.id, where: r.where, 'what is claimed': r.claim, paper: r.printed, computed: r.computed, simulation: r.simulation, basis: r.basis, status: r.status, note: r.note }));
-}
-
 /**
  * The claims table of a reviewer report: every claim with its status and a link target for the cell
  * that shows it (`anchor` = the notebook file and cell id, e.g. `04-table3-figure1.ipynb#claims-table3`;

@@ -69,6 +69,7 @@ export function repairTail(file: string, tornFile: string): TailRepair {
     return { kind: 'clean' };
   }
   const tail = rows[lastIndex]!;
+  const tailStart = bytes.lastIndexOf(0x0a) + 1;
   const line = lastIndex + 1;
   let parses = false;
   try {
@@ -83,7 +84,9 @@ export function repairTail(file: string, tornFile: string): TailRepair {
       writeSync(fd, '\n', bytes.length);
     } else {
       appendLine(tornFile, JSON.stringify({ file, line, text: tail }));
-      ftruncateSync(fd, bytes.length - Buffer.byteLength(tail, 'utf8'));
+      // Cut at the byte after the last newline: not at a length computed from the decoded text, which
+      // is wrong when the write stopped inside a multibyte character (decoded as U+FFFD, 3 bytes).
+      ftruncateSync(fd, tailStart);
     }
     fsyncSync(fd);
   } finally {
@@ -91,7 +94,7 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   }
   return parses
     ? { kind: 'newline_added', line }
-    : { kind: 'torn_moved', line, bytes: Buffer.byteLength(tail, 'utf8'), tornFile };
+    : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
 }
 
 /** Appends one line (newline added) with a single write and fsync. For occasional use; see Appender. */

@@ -4,6 +4,8 @@ import { dirname, join, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { woffToSfnt } from './woff';
 import { ensureDir } from '../io/dirs';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * One headless Chromium (the pinned npm build, never a downloaded one) shared by all figure exports of a process:
@@ -65,7 +67,7 @@ function bundledVersion(): string | undefined {
   const dir = bundledPackageDir();
   if (dir === undefined) return undefined;
   try {
-    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+    return readJsonFile(join(dir, 'package.json'), z.object({ version: z.string().optional() })).version;
   } catch {
     return undefined;
   }
@@ -230,6 +232,16 @@ interface Shared {
 let shared: Promise<Shared> | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 let busy = 0;
+let held = false;
+
+/**
+ * Keeps the shared browser open between pages until `closeFigureBrowser()`, instead of closing it
+ * after the idle time: for a process that opens pages with long pauses in between (a test suite that
+ * runs nbconvert between two pages), so the browser is launched once, not once per page.
+ */
+export function holdFigureBrowser(): void {
+  held = true;
+}
 
 async function launch(): Promise<Shared> {
   const source = await resolveChromium();
@@ -274,12 +286,13 @@ export async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
     }
   } finally {
     busy--;
-    if (busy === 0 && shared) idleTimer = setTimeout(() => void closeFigureBrowser(), IDLE_CLOSE_MS);
+    if (busy === 0 && shared && !held) idleTimer = setTimeout(() => void closeFigureBrowser(), IDLE_CLOSE_MS);
   }
 }
 
 /** Closes the shared browser (if open) and removes its profile directory. */
 export async function closeFigureBrowser(): Promise<void> {
+  held = false;
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = undefined;
   const current = shared;

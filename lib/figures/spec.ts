@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
 import { escapeHtml } from '../io/html';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * A plotly figure as plain data — what `Plotly.newPlot(div, data, layout)` takes. Kept as JSON so the
@@ -128,7 +130,7 @@ export function browserBundles(): { plotly: string; plotlyVersion: string; seedr
     for (const [name, code] of [['plotly', plotly], ['seedrandom', seedrandom]] as const) {
       if (/<\/script/i.test(code)) throw new Error(`${name} bundle contains "</script" and cannot be inlined`);
     }
-    const plotlyVersion = (JSON.parse(readFileSync(require.resolve('plotly.js-dist-min/package.json'), 'utf8')) as { version: string }).version;
+    const plotlyVersion = readJsonFile(require.resolve('plotly.js-dist-min/package.json'), z.object({ version: z.string() })).version;
     bundles = { plotly, plotlyVersion, seedrandom };
   }
   return bundles;

@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import { inspect } from 'node:util';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
+import { csvField, csvText } from '../io/csv';
 import { escapeHtml } from '../io/html';
 import { csvMetaPath, csvMetaText } from '../records/csv-meta';
 import { projectRoot } from '../notebook/project';
@@ -54,21 +55,12 @@ export function toTable(input: TableInput): Table {
   return { columns, rows };
 }
 
-/** A cell as CSV text: numbers in JS shortest round-trip form, null/undefined empty, objects as JSON. */
-export function csvCell(value: unknown): string {
-  let text: string;
-  if (value === null || value === undefined) text = '';
-  else if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
-  else if (value instanceof Date) text = value.toISOString();
-  else text = JSON.stringify(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** A cell as CSV text: the project's one CSV writer (lib/io/csv.ts). */
+export const csvCell = csvField;
 
-/** RFC 4180 CSV with a header row and `\n` line ends (final newline included). */
+/** RFC 4180 CSV with a header row and `\n` line ends (final newline included), by lib/io/csv.ts. */
 export function toCsv(table: Table): string {
-  const lines = [table.columns.map(csvCell).join(','), ...table.rows.map((r) => r.map(csvCell).join(','))];
-  return `${lines.join('\n')}\n`;
+  return csvText(table.columns, table.rows);
 }
 
 /** How a value is shown in the HTML table: numbers with `digits` decimals when given. */

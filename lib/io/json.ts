@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { describeZodIssues, InputError } from '../errors';
+import { isOsError, osErrorMeaning } from './os-error';
 
 /**
  * The one way a JSON (or JSON Lines) file's text becomes a typed value: `JSON.parse`, then the file's
@@ -73,6 +75,26 @@ export function parseJsonFile<S extends z.ZodType>(text: string, file: string, s
     throw new InputError(`${where}: not valid JSON (${message})`, { file, ...(line === undefined ? {} : { line }) });
   }
   return checkJson(json, file, schema);
+}
+
+/**
+ * Reads a whole JSON file and checks it against `schema` ({@link parseJsonFile}); a file that cannot be
+ * read is an InputError naming it (`cannot read x.json: ENOENT (no such file or directory)`).
+ *
+ * @example
+ * import { z } from 'zod';
+ * readJsonFile('package.json', z.object({ name: z.string() })).name; // => 'kstbench'
+ */
+export function readJsonFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    // Not osInputError: it calls every failed open() a write.
+    if (isOsError(err)) throw new InputError(`cannot read ${file}: ${err.code} (${osErrorMeaning(err.code!)})`, { file });
+    throw err;
+  }
+  return parseJsonFile(text, file, schema);
 }
 
 /** One parsed line of a JSON Lines file, with its 1-based line number for error messages. */

@@ -49,6 +49,18 @@ export function countBits(bits: Uint32Array): number {
   return total;
 }
 
+/** Sort key of an item bitset: by size, then lexicographically by item indices (∅ first, Q last). */
+export function compareItemSets(a: Uint32Array, b: Uint32Array): number {
+  const sa = countBits(a);
+  const sb = countBits(b);
+  if (sa !== sb) return sa - sb;
+  for (let w = 0; w < a.length; w++) {
+    const d = a[w]! ^ b[w]!;
+    if (d !== 0) return (a[w]! & d & -d) !== 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 /** Index of the lowest set bit of a non-zero 32-bit word. */
 export function lowestBit32(x: number): number {
   return 31 - Math.clz32(x & -x);

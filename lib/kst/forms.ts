@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { atomsByItem, basisModel, countUnionStates, forEachUnionState, isStateFromBasis, type BasisModel } from './basis';
-import { bitsKey, emptyBits, wordsFor } from './bitset';
+import { bitsKey, compareItemSets, emptyBits, wordsFor } from './bitset';
 
 /**
  * The four ways a domain file may give its knowledge structure, all reduced here to one validated basis
@@ -15,29 +15,6 @@ import { bitsKey, emptyBits, wordsFor } from './bitset';
  *                  clause (no prerequisites).
  */
 export type StructureForm = 'prerequisites' | 'basis' | 'states' | 'surmise';
-
-/** Sort key of an item bitset: by size, then lexicographically by item indices (∅ first, Q last). */
-export function compareItemSets(a: Uint32Array, b: Uint32Array): number {
-  let sa = 0;
-  let sb = 0;
-  for (let w = 0; w < a.length; w++) {
-    sa += popcount(a[w]!);
-    sb += popcount(b[w]!);
-  }
-  if (sa !== sb) return sa - sb;
-  for (let w = 0; w < a.length; w++) {
-    const d = a[w]! ^ b[w]!;
-    if (d !== 0) return (a[w]! & d & -d) !== 0 ? -1 : 1;
-  }
-  return 0;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
 
 interface Ctx {
   where: string;

@@ -4,7 +4,7 @@ import { BudgetError, workBudget } from './budget';
 import { countStatesExact } from './space';
 import { setBit } from './bitset';
 import { buildDomain, basisBitsOf, type Domain } from './domain';
-import { compareItemSets } from './forms';
+import { compareItemSets } from './bitset';
 import { innerFringeBits, outerFringe } from './fringe';
 import { checkLearningSpace } from './forms';
 import { compileStructure } from './structure';

@@ -4,6 +4,8 @@ import { arch, platform } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { ParameterValues } from './parameters';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * environment.md: what a reader needs to re-create the results — software versions, the parameters
@@ -51,7 +53,7 @@ export function hashRawInputs(root: string, dir: string): RawInput[] {
 
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return readJsonFile(file, z.record(z.string(), z.unknown()));
   } catch {
     return undefined;
   }

@@ -46,13 +46,9 @@ function addParameter(into: ParameterArgs, key: string, rawValue: string): void 
       item: key,
     });
   }
-  // Names go into plain objects below: a JavaScript object's own names would set its prototype or shadow a method.
-  for (const part of [name, notebook]) {
-    if (part !== undefined && isPrototypeName(part)) {
-      throw new InputError(`parameter ${JSON.stringify(key)}: ${JSON.stringify(part)} is a name JavaScript objects reserve (like __proto__, constructor, toString); no notebook declares it`, {
-        item: key,
-      });
-    }
+  const builtin = [name, notebook ?? ''].find(isPrototypeName);
+  if (builtin !== undefined) {
+    throw new InputError(`parameter ${JSON.stringify(key)}: "${builtin}" is a name every JavaScript object has; choose another name`, { item: key });
   }
   if (notebook === undefined) into.all[name] = rawValue;
   else (into.byNotebook[notebook] ??= {})[name] = rawValue;
@@ -98,8 +94,40 @@ export function parametersFor(args: ParameterArgs, notebookStem: string, declare
 
 /** Names declared by a notebook's `parameters` cell (empty when it has none). */
 export function parameterNames(nb: Notebook, file: string): string[] {
+  return (readParametersCell(nb, file)?.declarations ?? []).map((d) => d.name);
+}
+
+/** The parameters cell of a notebook, found and parsed once: its index and its declarations. */
+export interface ParametersCell {
+  at: number;
+  declarations: ParameterDeclaration[];
+}
+
+/** The notebook's parameters cell, parsed; undefined when no cell is tagged `parameters`. */
+export function readParametersCell(nb: Notebook, file: string): ParametersCell | undefined {
   const at = findParametersCell(nb, file);
-  return at < 0 ? [] : declaredParameters(cellSource(nb.cells[at]!)).map((d) => d.name);
+  return at < 0 ? undefined : { at, declarations: parameterDeclarations(cellSource(nb.cells[at]!)) };
+}
+
+/**
+ * The parameters cell, checked to declare every name in `names`. InputError when values are given but
+ * no cell is tagged `parameters`, or a name is not declared there (a typo would otherwise be silently
+ * ignored). Undefined when `names` is empty and the notebook has no parameters cell.
+ */
+function declaringCell(nb: Notebook, names: readonly string[], file: string): ParametersCell | undefined {
+  const cell = readParametersCell(nb, file);
+  if (names.length === 0) return cell;
+  if (cell === undefined) {
+    throw new InputError(`${file}: parameters ${names.join(', ')} given but no cell is tagged "parameters"`, { file });
+  }
+  const unknown = names.filter((n) => !cell.declarations.some((d) => d.name === n));
+  if (unknown.length > 0) {
+    throw new InputError(
+      `${file}: unknown parameter(s) ${unknown.join(', ')}; the parameters cell declares ${cell.declarations.map((d) => d.name).join(', ') || 'nothing'}`,
+      { file, item: unknown[0] },
+    );
+  }
+  return cell;
 }
 
 /** A declared parameter: its name, the type annotation if any, and the default's literal source. */
@@ -186,8 +214,8 @@ function scalar(text: string, kind: 'string' | 'number' | 'boolean' | 'any'): { 
   }
   if (kind === 'number') {
     const t = text.trim();
-    const n = t === '' ? NaN : Number(t);
-    return Number.isFinite(n) ? { ok: true, value: n } : { ok: false };
+    // Not a number (NaN) and ±Infinity are refused, with every other non-finite value, by coerceParameter.
+    return { ok: true, value: t === '' ? NaN : Number(t) };
   }
   if (text === 'true' || text === 'false') return { ok: true, value: text === 'true' };
   return { ok: false };
@@ -201,7 +229,19 @@ function scalar(text: string, kind: 'string' | 'number' | 'boolean' | 'any'): { 
  * allows it. Undefined when the text cannot be read as that type.
  */
 export function coerceParameter(text: string, d: ParameterDeclaration): { ok: true; value: unknown } | { ok: false } {
-  const k = parameterKind(d);
+  const c = coerceByKind(text, parameterKind(d));
+  // JSON reads 1e999 as Infinity, which the injected cell (JSON again) would silently write as null.
+  return c.ok && hasNonFiniteNumber(c.value) ? { ok: false } : c;
+}
+
+/** Whether `value` is, or holds at any depth, a number that is not finite (±Infinity, NaN). */
+function hasNonFiniteNumber(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasNonFiniteNumber);
+  return false;
+}
+
+function coerceByKind(text: string, k: ParameterKind): { ok: true; value: unknown } | { ok: false } {
   if (k.nullable && text.trim() === 'null') return { ok: true, value: null };
   if (k.kind === 'array') {
     let items: unknown[];
@@ -238,18 +278,7 @@ export function coerceParameter(text: string, d: ParameterDeclaration): { ok: tr
 export function coerceParameters(nb: Notebook, given: Readonly<Record<string, string>>, file: string): ParameterValues {
   const names = Object.keys(given);
   if (names.length === 0) return {};
-  const at = findParametersCell(nb, file);
-  if (at < 0) {
-    throw new InputError(`${file}: parameters ${names.join(', ')} given but no cell is tagged "parameters"`, { file });
-  }
-  const declarations = parameterDeclarations(cellSource(nb.cells[at]!));
-  const unknown = names.filter((n) => !declarations.some((d) => d.name === n));
-  if (unknown.length > 0) {
-    throw new InputError(
-      `${file}: unknown parameter(s) ${unknown.join(', ')}; the parameters cell declares ${declarations.map((d) => d.name).join(', ') || 'nothing'}`,
-      { file, item: unknown[0] },
-    );
-  }
+  const { declarations } = declaringCell(nb, names, file)!;
   const out: ParameterValues = {};
   for (const name of names) {
     const d = declarations.find((x) => x.name === name)!;
@@ -290,14 +319,11 @@ export function findParametersCell(nb: Notebook, file: string): number {
 /**
  * Top-level names declared in a parameters cell with their keyword, in order:
  * `const seed = "a";\nlet n: number = 3;` → [{name:'seed', keyword:'const'}, {name:'n', keyword:'let'}].
- * Only simple one-name declarations at the start of a line count (the parameters-cell convention).
+ * Only simple one-name declarations on one line count (the parameters-cell convention): the same
+ * reading as `parameterDeclarations`, without the literal.
  */
 export function declaredParameters(source: string): Array<{ name: string; keyword: 'const' | 'let' | 'var' }> {
-  const out: Array<{ name: string; keyword: 'const' | 'let' | 'var' }> = [];
-  for (const m of source.matchAll(/^(?:export\s+)?(const|let|var)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*[:=]/gm)) {
-    out.push({ keyword: m[1] as 'const' | 'let' | 'var', name: m[2]! });
-  }
-  return out;
+  return parameterDeclarations(source).map(({ name, keyword }) => ({ name, keyword }));
 }
 
 /** TypeScript source of the injected cell: one declaration per overridden name, values as JSON literals. */
@@ -324,23 +350,12 @@ export function injectParameters(nb: Notebook, values: ParameterValues, file: st
   const base: Notebook = { ...nb, cells };
   const names = Object.keys(values);
   if (names.length === 0) return base;
-  const at = findParametersCell(base, file);
-  if (at < 0) {
-    throw new InputError(`${file}: parameters ${names.join(', ')} given but no cell is tagged "parameters"`, { file });
-  }
-  const declared = declaredParameters(cellSource(cells[at]!));
-  const unknown = names.filter((n) => !declared.some((d) => d.name === n));
-  if (unknown.length > 0) {
-    throw new InputError(
-      `${file}: unknown parameter(s) ${unknown.join(', ')}; the parameters cell declares ${declared.map((d) => d.name).join(', ') || 'nothing'}`,
-      { file, item: unknown[0] },
-    );
-  }
+  const { at, declarations } = declaringCell(base, names, file)!;
   const injected: Cell = {
     cell_type: 'code',
     id: 'injected-parameters',
     metadata: { tags: ['injected-parameters'] },
-    source: injectedSource(values, declared),
+    source: injectedSource(values, declarations),
     outputs: [],
     execution_count: null,
   };
@@ -352,9 +367,8 @@ export function injectParameters(nb: Notebook, values: ParameterValues, file: st
  * parameters cell, evaluated as JSON where possible) overridden by `values`. Used for environment.md.
  */
 export function effectiveParameters(nb: Notebook, values: ParameterValues, file: string): ParameterValues {
-  const at = findParametersCell(nb, file);
   const out: ParameterValues = {};
-  if (at >= 0) for (const d of parameterDeclarations(cellSource(nb.cells[at]!))) out[d.name] = jsonish(d.literal);
+  for (const d of readParametersCell(nb, file)?.declarations ?? []) out[d.name] = jsonish(d.literal);
   return { ...out, ...values };
 }
 

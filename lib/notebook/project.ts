@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * Where the project lives, found from this module's own location rather than from the working
@@ -13,7 +15,7 @@ export function projectRoot(from: string = __dirname): string {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'kstbench') return dir;
+        if (readJsonFile(pkg, z.object({ name: z.unknown() })).name === 'kstbench') return dir;
       } catch {
         // not the project's package.json; keep climbing
       }

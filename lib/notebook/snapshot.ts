@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, type BigIntStats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../io/atomic';
 
@@ -8,18 +8,25 @@ import { writeFileAtomic } from '../io/atomic';
  * folder (`reproduce --output-dir`) can move what it wrote there instead of leaving it in the project.
  *
  * Why a snapshot and not a redirected write: the notebooks write through the library
- * (`saveTable`, `saveFigure`, the analysis writers), which address the project's own folders; the
- * runner cannot reach into every writer, but it can compare the folders before and after.
+ * (`saveTable`, `saveFigure`, the analysis writers, the collector's appends, a spawned CLI), which
+ * address the project's own folders; the runner cannot reach into every writer, but it can compare the
+ * folders before and after. Bytes alone would miss a file the run wrote again with the bytes it
+ * already had (a shipped table re-made on the same data); the file's identity (inode) and modification
+ * time, remembered too, show that it was written.
  */
 export class OutputSnapshot {
   private readonly before = new Map<string, Buffer>();
+  private readonly stamps = new Map<string, string>();
 
   /** Remembers every file under `paths` (folders, walked recursively, or single files) below `root`. */
   constructor(
     private readonly root: string,
     private readonly paths: readonly string[],
   ) {
-    for (const file of this.currentFiles()) this.before.set(file, readFileSync(join(root, file)));
+    for (const file of this.currentFiles()) {
+      this.before.set(file, readFileSync(join(root, file)));
+      this.stamps.set(file, stamp(statSync(join(root, file), { bigint: true })));
+    }
   }
 
   /** The files under the watched paths now, relative to the root with '/' separators, sorted. */
@@ -49,9 +56,25 @@ export class OutputSnapshot {
     return { written, removed };
   }
 
-  /** Copies the files the run wrote into `target`, keeping their paths below the root. Returns them. */
-  copyChangesTo(target: string): string[] {
-    const { written } = this.changes();
+  /**
+   * Every file the run wrote: new, changed, or written again with the bytes it had (a new inode from an
+   * atomic rename, or a new modification time). Sorted.
+   */
+  writtenFiles(): string[] {
+    return this.currentFiles().filter((f) => {
+      const old = this.before.get(f);
+      if (old === undefined) return true;
+      if (this.stamps.get(f) !== stamp(statSync(join(this.root, f), { bigint: true }))) return true;
+      return !old.equals(readFileSync(join(this.root, f)));
+    });
+  }
+
+  /**
+   * Copies every file the run wrote ({@link writtenFiles}, unchanged rewrites included) into `target`,
+   * keeping their paths below the root. Returns them.
+   */
+  copyWrittenTo(target: string): string[] {
+    const written = this.writtenFiles();
     for (const f of written) writeFileAtomic(join(target, f), readFileSync(join(this.root, f)));
     return written;
   }
@@ -84,6 +107,11 @@ export class OutputSnapshot {
       d = dirname(d);
     }
   }
+}
+
+/** A file's identity and last write: inode and modification time in nanoseconds. */
+function stamp(s: BigIntStats): string {
+  return `${s.ino}:${s.mtimeNs}`;
 }
 
 /** The folders and files below the project root that a full `npm run reproduce` writes. */

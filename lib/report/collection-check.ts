@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileComparison } from './kst-collection';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /**
  * What notebook 02 says after comparing its simulated re-run with the shipped corpus. The simulated
@@ -14,7 +16,7 @@ export function collectionSeed(dir: string): string | undefined {
   const file = join(dir, 'run.json');
   if (!existsSync(file)) return undefined;
   try {
-    const seed = (JSON.parse(readFileSync(file, 'utf8')) as { params?: { seed?: unknown } }).params?.seed;
+    const seed = readJsonFile(file, z.object({ params: z.object({ seed: z.unknown() }).optional() })).params?.seed;
     return typeof seed === 'string' ? seed : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,7 @@
-export { figure1Spec, figure2Spec, figure3Spec, modelComparison } from './kst-figures';
+export { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
+// Analysis, not presentation (lib/analysis); re-exported for the notebooks, which import the report.
+export { modelComparison } from '../analysis/model-comparison';
+export { terminalSummary } from '../analysis/terminal';
 export type { FigureSpec } from '../figures/spec';
 export { table3Comparison, table4Comparison, domainConditionComparison, contrastComparison, orderAgreementComparison } from './kst-tables';
 export type { PublishedKstTables } from './kst-tables';
@@ -8,8 +11,8 @@ export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';
 export { simulatedNotice, anySimulated, markSimulated } from './simulated';
 export { paperDomainOrder, paperFigure3For, figure1WithPaper, figure2WithPaper, figure3WithPaper, figure3Comparison } from './kst-paper-figures';
 export type { PublishedKstFigures } from './kst-paper-figures';
-export { agreementTable, terminalSummary, terminalComparison } from './kst-presentation-agreement';
-export type { TerminalSummary } from './kst-presentation-agreement';
+export { agreementTable, terminalComparison } from './kst-presentation-agreement';
+export type { TerminalSummary } from '../analysis/terminal';
 export { graphSummaryTable, graphVerdictSpec, graphRowsTable, idSetCell } from './graphs';
 export { overallComparison } from './overall';
 export * from './kst-diagrams';

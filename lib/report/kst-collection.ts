@@ -11,6 +11,8 @@ import { buildDesign } from '../collect/design';
 import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
 import { enumerateStates, presentationOrders, type Domain } from '../kst';
+import { z } from 'zod';
+import { readJsonFile } from '../io/json';
 
 /** The six simulated respondents, one per model of the paper's panel, as `simulated:<profile>` specs. */
 export const SIMULATED_MODEL_SPECS: readonly string[] = simulatedModelSpecs('kst');
@@ -80,8 +82,11 @@ export function presentationRows(domain: Domain, count = 2): Array<Record<string
 }
 
 export interface CollectionPlan {
-  /** `simulated`: the shipped simulated design; `environment`: the models named in KSTBENCH_MODELS. */
-  source: 'simulated' | 'environment';
+  /**
+   * `simulated`: the study's models (by default the six simulated respondents), all simulated;
+   * `study`: the study's models, some of them real; `environment`: the models named in KSTBENCH_MODELS.
+   */
+  source: 'simulated' | 'study' | 'environment';
   models: string[];
   outDir: string;
   baseUrl?: string;
@@ -90,21 +95,27 @@ export interface CollectionPlan {
 }
 
 /**
- * What the collection notebook collects. Without `KSTBENCH_MODELS` (or with it blank): the six
- * simulated models into `simulatedOutDir`. With it: the comma-separated `provider:model` specs it
+ * What the collection notebook collects. Without `KSTBENCH_MODELS` (or with it blank): the study's
+ * models (`dirs.models`; by default the six simulated ones) — into `simulatedOutDir` when all are
+ * simulated, else into `environmentOutDir`. With it: the comma-separated `provider:model` specs it
  * names, into `environmentOutDir`, with `KSTBENCH_BASE_URL` as the base URL when set. Keys are never
  * read here (the providers read them from the environment). InputError for a malformed spec or a
  * model listed twice.
  */
 export function collectionPlan(
   env: Readonly<Record<string, string | undefined>>,
-  dirs: { simulatedOutDir: string; environmentOutDir: string },
+  dirs: { simulatedOutDir: string; environmentOutDir: string; models?: readonly string[] },
 ): CollectionPlan {
   const listed = (env['KSTBENCH_MODELS'] ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (listed.length === 0) return { source: 'simulated', models: [...SIMULATED_MODEL_SPECS], outDir: dirs.simulatedOutDir, simulated: true };
+  if (listed.length === 0) {
+    const models = [...(dirs.models ?? SIMULATED_MODEL_SPECS)];
+    for (const spec of models) parseModelSpec(spec);
+    const simulated = models.every((spec) => parseModelSpec(spec).provider === 'simulated');
+    return { source: simulated ? 'simulated' : 'study', models, outDir: simulated ? dirs.simulatedOutDir : dirs.environmentOutDir, simulated };
+  }
   for (const spec of listed) parseModelSpec(spec);
   const twice = listed.find((s, i) => listed.indexOf(s) !== i);
   if (twice) throw new InputError(`KSTBENCH_MODELS lists ${twice} twice`, { item: twice });
@@ -149,7 +160,7 @@ export function resetSimulatedCollection(dir: string): void {
   const runFile = join(dir, 'run.json');
   let deterministic = false;
   try {
-    deterministic = (JSON.parse(readFileSync(runFile, 'utf8')) as { deterministic?: unknown }).deterministic === true;
+    deterministic = readJsonFile(runFile, z.object({ deterministic: z.unknown() })).deterministic === true;
   } catch {
     deterministic = false;
   }

@@ -109,21 +109,6 @@ export function figure2Spec(
   };
 }
 
-/** The data behind Figure 3: correct responses of each model for one domain × condition. */
-export function modelComparison(scored: readonly ScoredRecord[], domain: string, condition: Condition): Array<{ model: string; correct: number; n: number }> {
-  const byModel = new Map<string, { correct: number; n: number }>();
-  for (const r of scored) {
-    if (r.domain !== domain || r.condition !== condition) continue;
-    const m = byModel.get(r.model) ?? { correct: 0, n: 0 };
-    m.correct += r.scores.exact;
-    m.n += 1;
-    byModel.set(r.model, m);
-  }
-  return [...byModel]
-    .map(([model, v]) => ({ model, ...v }))
-    .sort((a, b) => b.correct * a.n - a.correct * b.n || (a.model < b.model ? -1 : 1));
-}
-
 /** Figure 3: horizontal bars of exact-set accuracy per model, labelled "xx.x% (k/n)", best on top. */
 export function figure3Spec(
   comparison: ReadonlyArray<{ model: string; correct: number; n: number }>,

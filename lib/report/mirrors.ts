@@ -36,9 +36,22 @@ export function paperRowFor(model: string, publishedModels: readonly string[]): 
   return publishedModels.find((name) => letters(name) === letters(short));
 }
 
-/** `paperRowFor` for several models: { model → paper row } for those that have one. */
-export function paperRows(models: Iterable<string>, publishedModels: readonly string[]): Record<string, string> {
+/**
+ * `paperRowFor` for several models: { model → paper row } for those that have one. The paper's Table 4
+ * rows are results on the paper's domains: with `onDomains` (the domains of the responses) and
+ * `paperDomains` (the paper's, Table 1) given, a model answering on any other domain is set beside no
+ * row, so a simulated profile there is named by its profile (`sim-a`), not as a stand-in
+ * (`sim-a ≈ Claude Fable 5`).
+ * @example
+ * paperRows(['simulated:sim-a'], [], { onDomains: ['fractions'], paperDomains: ['slope'] }); // => {}
+ */
+export function paperRows(
+  models: Iterable<string>,
+  publishedModels: readonly string[],
+  domains: { onDomains: Iterable<string>; paperDomains: readonly string[] } | undefined = undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
+  if (domains !== undefined && [...domains.onDomains].some((d) => !domains.paperDomains.includes(d))) return out;
   for (const m of models) {
     const row = paperRowFor(m, publishedModels);
     if (row !== undefined) out[m] = row;

@@ -5,6 +5,8 @@ import { toHtmlTable, toTable } from '../figures/table';
 import type { PublishedKstFigures } from './kst-paper-figures';
 import { parsePublishedPsi, type PublishedPsi } from './psi-tables';
 import { enterProjectRoot } from '../notebook/project';
+import { z } from 'zod';
+import { parseJsonFile } from '../io/json';
 
 /**
  * The one header every notebook's first cell uses:
@@ -52,12 +54,8 @@ export function notebookHeader(): NotebookHeader {
       showHtml(toHtmlTable(toTable(rows as ReadonlyArray<Record<string, unknown>>), options));
     },
     readPublishedKst(file) {
-      try {
-        return JSON.parse(readText(file)) as PublishedKstFigures;
-      } catch (err) {
-        if (err instanceof InputError) throw err;
-        throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-      }
+      // Only the figures' fields are read (no schema): the ledger itself is checked by loadPublishedKst.
+      return parseJsonFile(readText(file), file, z.unknown()) as PublishedKstFigures;
     },
     readPublishedPsi(file) {
       return parsePublishedPsi(readText(file), file);

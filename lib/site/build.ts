@@ -215,7 +215,8 @@ function indexPage(input: SiteInput): string {
   const body = [
     '<header><h1>kstbench: the notebooks, executed</h1>',
     '<p>Every page below is one notebook of this project as <code>npm run reproduce</code> executed it: the prose, the code, and its outputs (tables and figures). Where a paper publishes a number, it stands beside the computed one; agreeing cells are marked <span class="agrees">green</span>, differing ones <span class="differs">orange</span> with the difference Δ = computed − published.</p></header>',
-    SIMULATED_NOTICE,
+    // A run on collected responses only (a study of one's own with real models) has no simulated notice.
+    input.notebooks.some(({ notebook }) => showsSimulatedData(notebook)) ? SIMULATED_NOTICE : '',
     `<main><ol class="notebooks">\n${items.join('\n')}\n</ol>`,
     claimsLink(input),
     `<p>Software, parameters, seeds and the SHA-256 of every input: <a href="environment.html">environment and inputs</a>. Source fingerprint <code>${escapeHtml(input.sourceFingerprint)}</code>${input.commit ? `, commit <code>${escapeHtml(input.commit)}</code>` : ''}.</p></main>`,

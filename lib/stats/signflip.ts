@@ -31,6 +31,12 @@ export interface SignFlipOptions {
   flips?: number;
   /** Seed string for seedrandom.alea; recorded in the result. */
   seed: string;
+  /**
+   * Stop as soon as more than this many flips were extreme: p is then at least
+   * (stopAbove + 2) / (flips + 1), which is all a caller comparing p with a level needs (the power
+   * planner, lib/study/plan.ts). The flips drawn so far are the same as without the option.
+   */
+  stopAbove?: number;
 }
 
 export interface SignFlipResult {
@@ -40,6 +46,8 @@ export interface SignFlipResult {
   readonly p: number;
   readonly flips: number;
   readonly seed: string;
+  /** True when `stopAbove` ended the test early: `p` is then a lower bound. */
+  readonly stopped?: boolean;
 }
 
 /** Relative tolerance of the tie comparison (see module comment). */
@@ -75,7 +83,10 @@ export function signFlipTest(values: readonly number[], options: SignFlipOptions
       if (byte + 2 < bytes) negated += negatedSums[(byte + 2) * 256 + ((word >>> 16) & 255)]!;
       if (byte + 3 < bytes) negated += negatedSums[(byte + 3) * 256 + (word >>> 24)]!;
     }
-    if (Math.abs((total - 2 * negated) / n) >= threshold) extreme += 1;
+    if (Math.abs((total - 2 * negated) / n) >= threshold) {
+      extreme += 1;
+      if (options.stopAbove !== undefined && extreme > options.stopAbove) return { observed, p: (1 + extreme) / (1 + flips), flips, seed: options.seed, stopped: true };
+    }
   }
   return { observed, p: (1 + extreme) / (1 + flips), flips, seed: options.seed };
 }

@@ -30,6 +30,8 @@ import { basename, join, relative } from 'node:path';
 import * as ts from 'typescript';
 import { cellSource, cellTags, readNotebook } from '../../lib/notebook/ipynb';
 import { projectRoot } from '../../lib/notebook/project';
+import { z } from 'zod';
+import { readJsonFile } from '../../lib/io/json';
 
 type Times = Record<string, number>;
 
@@ -147,7 +149,7 @@ function timedNode(args: string[], cwd: string, timesFile: string): Run {
     const why = (r.stderr ?? '').split('\n').find((l) => /Error|FAILED/.test(l)) ?? `exit ${r.status ?? r.signal}`;
     return { seconds, times: {}, error: why.trim() };
   }
-  return { seconds, times: JSON.parse(readFileSync(timesFile, 'utf8')) as Times };
+  return { seconds, times: readJsonFile(timesFile, z.record(z.string(), z.number())) };
 }
 
 /** Best (smallest total) of `n` runs; a failed run is returned at once. */

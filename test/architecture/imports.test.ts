@@ -27,6 +27,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['report'],
   ['claims'],
   ['site'],
+  ['study'],
 ];
 
 function tsFiles(dir: string): string[] {

@@ -96,3 +96,29 @@ test('a missing record may be superseded: the last record of a run_id wins, in t
   writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ run_id: 'a', status: 'valid' })}\n`);
   assert.throws(() => readCompleted(file), /r\.jsonl:6: run_id a already has a final record \(status "invalid"\); only a missing record may be superseded/);
 });
+
+test('a torn last line with multibyte characters is cut at its first byte, not at its length in UTF-16 units', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  const torn = join(dir, 'torn.jsonl');
+  const whole = '{"run_id":"a","text":"Größe ≥ 2"}\n';
+  // 'ö', 'ß' take 2 bytes, '≥' and '—' 3, '𝑥' 4 (2 UTF-16 units): 20 characters, 28 bytes.
+  const tail = '{"run_id":"b","te—𝑥ö';
+  writeFileSync(file, whole + tail);
+  const repair = repairTail(file, torn);
+  assert.deepEqual(repair, { kind: 'torn_moved', line: 2, bytes: Buffer.byteLength(tail), tornFile: torn });
+  assert.equal(readFileSync(file, 'utf8'), whole, 'exactly the torn bytes are gone, the whole record is untouched');
+  assert.deepEqual(JSON.parse(readFileSync(torn, 'utf8')).text, tail);
+  assert.deepEqual(repairTail(file, torn), { kind: 'clean' });
+});
+
+test('a torn write that stopped inside a multibyte character is cut at the last newline, byte for byte', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  const whole = Buffer.from('{"run_id":"a"}\n');
+  const cut = Buffer.from('{"run_id":"b","text":"≥').subarray(0, -1); // the last character's 3 bytes, cut after 2
+  writeFileSync(file, Buffer.concat([whole, cut]));
+  const repair = repairTail(file, join(dir, 'torn.jsonl'));
+  assert.equal(repair.kind, 'torn_moved');
+  assert.deepEqual(readFileSync(file), whole);
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bundledChromiumSupported, closeFigureBrowser, describeChromium, resolveChromium, withPage } from '../../lib/figures/browser';
+import { bundledChromiumSupported, closeFigureBrowser, describeChromium, holdFigureBrowser, resolveChromium, withPage } from '../../lib/figures/browser';
 
 /** Runs `f` with CHROMIUM_PATH set to `value` (or unset), restoring it afterwards. */
 async function withChromiumPath<T>(value: string | undefined, f: () => Promise<T> | T): Promise<T> {
@@ -78,4 +78,20 @@ test('without CHROMIUM_PATH on Linux x64: the pinned package, unpacked with a fo
     assert.ok(existsSync(join(dir, 'fonts-fallback', 'DejaVuSans.ttf')));
     assert.match(describeChromium(), new RegExp(`^@sparticuz/chromium@${version.replace(/\./g, '\\.')} \\(bundled; `));
   });
+});
+
+test('holdFigureBrowser keeps the one browser across an idle pause; without it the browser closes and a new one starts', { skip: !bundledChromiumSupported() && 'the bundled browser exists for Linux x64 only' }, async () => {
+  const pause = () => new Promise((done) => setTimeout(done, 2500)); // longer than the idle close (1.5 s)
+  const contextOfAPage = () => withPage(async (page) => page.context());
+  try {
+    const first = await contextOfAPage();
+    await pause();
+    assert.notEqual(await contextOfAPage(), first, 'not held: the idle browser was closed and a new one launched');
+    holdFigureBrowser();
+    const held = await contextOfAPage();
+    await pause();
+    assert.equal(await contextOfAPage(), held, 'held: the same browser served both pages');
+  } finally {
+    await closeFigureBrowser();
+  }
 });

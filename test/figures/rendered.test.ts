@@ -17,7 +17,7 @@ import { pngPixels } from '../support/png';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
 import type { FigureManifest } from '../../lib/figures/save';
 import { SIMULATED_LABEL } from '../../lib/figures/spec';
 import { cellSource, readNotebook } from '../../lib/notebook/ipynb';
@@ -34,6 +34,8 @@ const names = existsSync(figuresDir)
       .sort()
   : [];
 
+// One browser for the whole file (launched at the first page), closed after the last test.
+holdFigureBrowser();
 after(async () => {
   await closeFigureBrowser();
 });

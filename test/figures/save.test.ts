@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
 import { canonicalSvg, decodeDataUrl, figureBundle, figureManifest, saveFigure } from '../../lib/figures/save';
 import { SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
 
@@ -21,6 +21,8 @@ const spec: FigureSpec = {
   layout: { xaxis: { title: { text: 'domain' } } },
 };
 
+// One browser for the whole file (launched at the first page), closed after the last test.
+holdFigureBrowser();
 after(async () => {
   await closeFigureBrowser();
 });

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { InputError } from '../../lib/errors';
-import { checkJson, parseJsonFile, parseJsonl, zodPathItem } from '../../lib/io/json';
+import { checkJson, parseJsonFile, parseJsonl, readJsonFile, zodPathItem } from '../../lib/io/json';
 
 const Point = z.object({ x: z.number(), tags: z.array(z.string()) });
 
@@ -83,4 +86,17 @@ test('parseJsonl with a schema checks every line and names the failing one', () 
   assert.deepEqual(parseJsonl('{"a":1}\n', 'x.jsonl', { schema: Row }).lines, [{ line: 1, value: { a: 1 } }]);
   const e = inputError(() => parseJsonl('{"a":1}\n{"a":"2"}\n', 'x.jsonl', { schema: Row }));
   assert.equal(e.message, 'x.jsonl:2: a: Invalid input: expected number, received string');
+});
+
+test('readJsonFile: reads, parses and checks a file; an unreadable file is one line naming it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-json-'));
+  const file = join(dir, 'x.json');
+  writeFileSync(file, '{"n": 2}');
+  assert.deepEqual(readJsonFile(file, z.object({ n: z.number() })), { n: 2 });
+  assert.throws(() => readJsonFile(file, z.object({ n: z.string() })), (e: unknown) => e instanceof InputError && e.message.startsWith(`${file}: n:`));
+  const missing = join(dir, 'none.json');
+  assert.throws(
+    () => readJsonFile(missing, z.unknown()),
+    (e: unknown) => e instanceof InputError && e.message === `cannot read ${missing}: ENOENT (no such file or directory)`,
+  );
 });

@@ -84,7 +84,7 @@ test('notebook parameters named __proto__, constructor or toString are refused b
   for (const argv of [['-p', '__proto__', '1'], ['--param', 'constructor=1'], ['-p', '01:toString', '1'], ['-p', '__proto__:seed', '1']]) {
     assert.throws(
       () => parseParameterArgs(argv),
-      (err: unknown) => err instanceof InputError && /is a name JavaScript objects reserve/.test(err.message),
+      (err: unknown) => err instanceof InputError && /is a name every JavaScript object has/.test(err.message),
       argv.join(' '),
     );
   }

@@ -4,6 +4,7 @@ import {
   bitIndices,
   bitsKey,
   clearBit,
+  compareItemSets,
   countBits,
   emptyBits,
   equalBits,
@@ -61,4 +62,20 @@ test('subset, intersection, union, equality and keys', () => {
   assert.equal(equalBits(a, b), false);
   assert.notEqual(bitsKey(a), bitsKey(b));
   assert.equal(bitsKey(b), `${(8).toString(36)}.${(8).toString(36)}`);
+});
+
+test('compareItemSets: by size, then the set holding the lowest differing item first (also across words)', () => {
+  const bits = (n: number, ...items: number[]) => {
+    const b = emptyBits(n);
+    for (const i of items) setBit(b, i);
+    return b;
+  };
+  assert.ok(compareItemSets(bits(3, 0, 2), bits(3, 1)) > 0); // size 2 after size 1
+  assert.equal(compareItemSets(bits(3, 0, 2), bits(3, 1, 2)), -1); // differ first at item 0, held by {0,2}
+  assert.equal(compareItemSets(bits(3, 1), bits(3, 0)), 1);
+  assert.equal(compareItemSets(bits(3, 0, 1), bits(3, 0, 1)), 0);
+  // 40 items: two words; sizes counted over both, the first differing item may be in the second word
+  assert.ok(compareItemSets(bits(40, 35), bits(40, 1, 2)) < 0);
+  assert.equal(compareItemSets(bits(40, 3, 33), bits(40, 3, 34)), -1);
+  assert.equal(compareItemSets(bits(40, 31), bits(40, 32)), -1);
 });

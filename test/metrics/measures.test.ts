@@ -51,3 +51,11 @@ test('missing one of three reference steps: recall 2/3, precision 1', () => {
   close(f1Score(P, T), 4 / 5);
   close(jaccard(P, T), 2 / 3);
 });
+
+test('exactMatch: a superset or a subset of the reference is not a match, the same set in any order is', () => {
+  assert.equal(exactMatch(['a', 'b', 'x'], ['a', 'b']), 0, 'one recommendation too many');
+  assert.equal(exactMatch(['a'], ['a', 'b']), 0, 'one admissible step missing');
+  assert.equal(exactMatch(['a'], []), 0, 'a recommendation where the state is terminal');
+  assert.equal(exactMatch(['b', 'a'], ['a', 'b']), 1);
+  assert.equal(exactMatch([], []), 1);
+});

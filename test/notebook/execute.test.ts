@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseNotebook, type Notebook, type Output } from '../../lib/notebook/ipynb';
 import type { CellFailure } from '../../lib/notebook/execute';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 // The fixture notebook imports the built library (../../../dist/lib/...): `npm test` builds first.
 const FIXTURE = 'test/fixtures/notebooks/01-fixture.ipynb';
@@ -28,7 +29,7 @@ before(() => {
     { file: FIXTURE, parameters: { outDir: join(tmp, 'run4') }, extraCells: ['await Promise.reject(new Error("async boom"));'] },
   ];
   writeFileSync(join(tmp, 'jobs.json'), JSON.stringify(jobs));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/notebook/run-jobs.ts', join(tmp, 'jobs.json'), join(tmp, 'results.json')], {
+  const r = spawnSync(process.execPath, [...RUN_TYPESCRIPT, 'test/notebook/run-jobs.ts', join(tmp, 'jobs.json'), join(tmp, 'results.json')], {
     encoding: 'utf8',
     timeout: 300_000,
   });

@@ -166,3 +166,32 @@ test('a text that cannot be coerced names the notebook, the parameter, its type 
   bad('models', '[1]', /parameter models is an object \(default \{\}\).*Example: -p models '\{\}'$/);
   bad('resampels', '5', /unknown parameter\(s\) resampels/);
 });
+
+test('a number parameter refuses Infinity, however it is written, and so does every JSON-read value', () => {
+  const bad = (name: string, text: string) =>
+    assert.throws(
+      () => coerceParameters(typedNb(), { [name]: text }, 't'),
+      (e: unknown) => e instanceof InputError && e.message.includes(`parameter ${name} is `) && e.message.includes(`cannot read ${JSON.stringify(text)} as one`),
+      `${name} = ${text}`,
+    );
+  for (const text of ['Infinity', '-Infinity', '1e999', '-1e999']) bad('resamples', text);
+  bad('threshold', 'Infinity'); // number or null
+  bad('grid', '[0.5, 1e999]'); // array of numbers, as JSON
+  bad('grid', '0.5,Infinity'); // array of numbers, comma-separated
+  bad('models', '{"a": 1e999}'); // an object: JSON reads 1e999 as Infinity, which JSON.stringify would write as null
+  // The largest finite numbers are still numbers.
+  assert.deepEqual(coerceParameters(typedNb(), { resamples: '1e308', grid: '[-1e308]' }, 't'), { resamples: 1e308, grid: [-1e308] });
+});
+
+test('names every object already has (__proto__, constructor, ...) are refused as parameter and notebook names', () => {
+  for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', '__proto__:seed', 'constructor:seed', '03-fig:__proto__']) {
+    assert.throws(
+      () => parseParameterArgs(['-p', key, '{"polluted": true}']),
+      (e: unknown) => e instanceof InputError && /is a name every JavaScript object has/.test(e.message) && e.message.includes(JSON.stringify(key)),
+      key,
+    );
+  }
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined, 'Object.prototype untouched');
+  // An ordinary name that merely contains one of them is fine.
+  assert.deepEqual(parseParameterArgs(['-p', 'constructorName', 'x']).params.all, { constructorName: 'x' });
+});

@@ -1,35 +1,93 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseNotebook } from '../../lib/notebook/ipynb';
 
 // Runs the built script as `npm run reproduce` does (npm test builds dist/ first).
 const SCRIPT = 'dist/scripts/reproduce.js';
-const run = (args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', timeout: 300_000 });
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('error', fail);
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
 
-test('reproduce runs the named notebook with -p overrides and writes the executed copy', () => {
-  assert.ok(existsSync(SCRIPT), 'dist/ is missing: run `npm run build` (npm test does it)');
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
-  const common = ['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files')];
-  const r = run([...common, '-p', '01-fixture:repeats', '4', '01']);
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
-  assert.match(r.stdout, /environment\.md and report\/ not refreshed: only some notebooks were run/);
-  const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
-  const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
-  assert.deepEqual(streams[0]!.text, ['hello x4\n']);
-  assert.ok(existsSync(join(out, 'files', 'tables', 'fixture-table.csv')));
+// These three write nothing into the project (the run's OutputSnapshot would see, copy and undo what
+// another run wrote there at the same time), so they run at the same time; the two that write into
+// the project's data/processed/ run one after the other, after them.
+describe('reproduce runs that leave the project alone', { concurrency: true }, () => {
+  test('reproduce runs the named notebook with -p overrides and writes the executed copy', async () => {
+    assert.ok(existsSync(SCRIPT), 'dist/ is missing: run `npm run build` (npm test does it)');
+    const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+    const common = ['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files')];
+    const r = await run([...common, '-p', '01-fixture:repeats', '4', '01']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
+    assert.doesNotMatch(r.stdout, /not refreshed/, 'a run kept apart records its own environment and report, even for one notebook');
+    assert.ok(existsSync(join(out, 'environment.md')) && existsSync(join(out, 'report', '01-fixture.html')));
+    const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
+    const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
+    assert.deepEqual(streams[0]!.text, ['hello x4\n']);
+    assert.ok(existsSync(join(out, 'files', 'tables', 'fixture-table.csv')));
+  });
+
+  test('a run kept apart gets its report in DIR/report, and npm run report -- --from DIR rebuilds it byte for byte', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+    const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files'), '01']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /wrote .*report\/ \(\d+ files\): open .*index\.html/);
+    const page = readFileSync(join(out, 'report', '01-fixture.html'), 'utf8');
+    assert.match(page, /hello x2/, 'the page shows the executed outputs');
+    assert.match(page, /<td>repeats<\/td><td><code>2<\/code><\/td>/, 'and the parameters this run had');
+    assert.match(readFileSync(join(out, 'report', 'index.html'), 'utf8'), /01-fixture\.html/);
+    const report = (args: string[]) => spawnSync(process.execPath, ['dist/scripts/report.js', ...args], { encoding: 'utf8', timeout: 120_000 });
+    const check = report(['--from', out, '--check']);
+    assert.equal(check.status, 0, check.stderr);
+    rmSync(join(out, 'report'), { recursive: true });
+    const rebuilt = report(['--from', out]);
+    assert.equal(rebuilt.status, 0, rebuilt.stderr);
+    assert.equal(readFileSync(join(out, 'report', '01-fixture.html'), 'utf8'), page);
+    const empty = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+    const bad = report(['--from', empty]);
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /^report: --from .*: no environment\.md in it \(npm run reproduce -- --output-dir .* writes one\)\n/);
+    assert.equal(existsSync(join(empty, 'report')), false, 'nothing written');
+  });
+
+  test('reproduce checks every value against its declared type before running anything', async () => {
+    const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '-p', 'repeats', 'many']);
+    assert.equal(r.status, 1);
+    assert.equal(
+      r.stderr,
+      'reproduce: test/fixtures/notebooks/01-fixture.ipynb: parameter repeats is a number (default 2); cannot read "many" as one. Example: -p repeats 2\n',
+    );
+    assert.equal(r.stdout, '', 'no notebook ran');
+  });
+
+  test('reproduce refuses unknown options and unknown notebooks', async () => {
+    const bad = await run(['--frobnicate']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /Unknown option '--frobnicate'/);
+    const none = await run(['--notebooks-dir', 'test/fixtures/notebooks', '99-nothing']);
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /no notebook in .* matches "99-nothing"/);
+  });
 });
 
-test('reproduce stops at a failing notebook with its cell and error, exit 1, and changes nothing', () => {
+test('reproduce stops at a failing notebook with its cell and error, exit 1, and changes nothing', async () => {
   const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
   const before = readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8');
   // Notebook 01 writes into the project's data/processed/ before 02 fails: that must be undone.
   const inProject = `data/processed/test-reproduce-${process.pid}`;
-  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', inProject]);
+  const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', inProject]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^FAILED test\/fixtures\/notebooks\/02-fails\.ipynb: cell 2 \(id fails\) failed: RangeError: deliberate failure at 42$/m);
   assert.match(r.stderr, /tmp\/failed-notebooks\/02-fails\.ipynb/);
@@ -39,33 +97,15 @@ test('reproduce stops at a failing notebook with its cell and error, exit 1, and
   assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
 });
 
-test('reproduce --output-dir puts what the notebooks wrote there, and leaves the project as it was', () => {
+test('reproduce --output-dir puts what the notebooks wrote there, and leaves the project as it was', async () => {
   const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
   const inProject = `data/processed/test-reproduce-out-${process.pid}`;
-  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', inProject, '01']);
+  const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', inProject, '01']);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(!existsSync(inProject), 'nothing left in the project');
   assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
   assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
   assert.ok(existsSync(join(out, '01-fixture.ipynb')));
   assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
-});
-
-test('reproduce checks every value against its declared type before running anything', () => {
-  const r = run(['--notebooks-dir', 'test/fixtures/notebooks', '-p', 'repeats', 'many']);
-  assert.equal(r.status, 1);
-  assert.equal(
-    r.stderr,
-    'reproduce: test/fixtures/notebooks/01-fixture.ipynb: parameter repeats is a number (default 2); cannot read "many" as one. Example: -p repeats 2\n',
-  );
-  assert.equal(r.stdout, '', 'no notebook ran');
-});
-
-test('reproduce refuses unknown options and unknown notebooks', () => {
-  const bad = run(['--frobnicate']);
-  assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /Unknown option '--frobnicate'/);
-  const none = run(['--notebooks-dir', 'test/fixtures/notebooks', '99-nothing']);
-  assert.equal(none.status, 1);
-  assert.match(none.stderr, /no notebook in .* matches "99-nothing"/);
+  // A file written again with the bytes the project already had is copied too: test/notebook/snapshot.test.ts.
 });

@@ -1,7 +1,7 @@
 // Test helper (not a test file): executes notebook jobs with one NotebookSession in a process of its
 // own — the runner captures process.stdout while a cell runs, which must not interleave with the test
 // runner's own reporting — and writes the results as JSON.
-//   tsx test/notebook/run-jobs.ts JOBS.json RESULTS.json
+//   node --require ./scripts/test-runner/hook.js test/notebook/run-jobs.ts JOBS.json RESULTS.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { NotebookSession } from '../../lib/notebook/execute';
 import { readNotebook, serializeNotebook, type Notebook } from '../../lib/notebook/ipynb';

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutputSnapshot } from '../../lib/notebook/snapshot';
@@ -19,6 +19,9 @@ function project(): string {
   writeFileSync(join(root, 'data', 'processed', 't.csv'), 'x\n1\n');
   writeFileSync(join(root, 'environment.md'), 'env');
   writeFileSync(join(root, 'notes.txt'), 'mine');
+  // As committed files are: last written long before the run (a rewrite then has a later time).
+  const past = new Date('2026-01-01T00:00:00Z');
+  for (const f of ['figures/a.svg', 'figures/old/b.svg', 'data/processed/t.csv', 'environment.md']) utimesSync(join(root, f), past, past);
   return root;
 }
 const watched = ['figures', 'data/processed', 'environment.md'];
@@ -72,16 +75,32 @@ test('a watched path that did not exist before: its new files are removed, the p
   assert.deepEqual(readdirSync(join(root, 'report')), []);
 });
 
-test('copyChangesTo copies what the run wrote to another folder under the same paths (removals are not copied)', () => {
+test('copyWrittenTo copies what the run wrote to another folder under the same paths (removals are not copied)', () => {
   const root = project();
   const snap = new OutputSnapshot(root, watched);
   failedRun(root);
   const target = mkdtempSync(join(tmpdir(), 'kstbench-snap-out-'));
-  assert.deepEqual(snap.copyChangesTo(target), ['data/processed/u.csv', 'figures/a.svg', 'figures/new/deeper/c.svg']);
+  assert.deepEqual(snap.copyWrittenTo(target), ['data/processed/u.csv', 'figures/a.svg', 'figures/new/deeper/c.svg']);
   assert.equal(read(target, 'figures/a.svg'), 'A, half rewritten');
   assert.equal(read(target, 'figures/new/deeper/c.svg'), 'C');
   assert.equal(read(target, 'data/processed/u.csv'), 'y\n');
   assert.equal(existsSync(join(target, 'figures', 'old')), false);
   // Copying does not undo the run in the project: restore still has the same work to do.
   assert.equal(snap.restore(), 4);
+});
+
+test('writtenFiles: a file written again with the bytes it had is written (in place or by an atomic rename); one left alone is not', () => {
+  const root = project();
+  const snap = new OutputSnapshot(root, watched);
+  assert.deepEqual(snap.writtenFiles(), [], 'nothing written yet');
+  writeFileSync(join(root, 'environment.md'), 'env'); // in place, same bytes: a new modification time
+  writeFileSync(join(root, 'figures', 'a.svg.tmp'), 'A');
+  renameSync(join(root, 'figures', 'a.svg.tmp'), join(root, 'figures', 'a.svg')); // atomic, same bytes: a new inode
+  writeFileSync(join(root, 'notes.txt'), 'mine'); // not watched
+  assert.deepEqual(snap.changes(), { written: [], removed: [] }, 'no byte changed, so there is nothing to put back');
+  assert.deepEqual(snap.writtenFiles(), ['environment.md', 'figures/a.svg']);
+  const target = mkdtempSync(join(tmpdir(), 'kstbench-snap-out-'));
+  assert.deepEqual(snap.copyWrittenTo(target), ['environment.md', 'figures/a.svg'], 'every file the run wrote goes to the output folder');
+  assert.equal(read(target, 'figures/a.svg'), 'A');
+  assert.equal(existsSync(join(target, 'data', 'processed', 't.csv')), false, 'a file the run did not write is not copied');
 });

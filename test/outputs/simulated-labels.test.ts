@@ -18,6 +18,7 @@ import { loadDomainDir } from '../../lib/kst';
 import { cellSource, parseNotebook } from '../../lib/notebook/ipynb';
 import { CsvMetaSchema, csvMetaPath, type CsvMeta } from '../../lib/records/csv-meta';
 import { loadPublishedKst } from '../../lib/records/published-kst';
+import { notebookStudy } from '../../lib/study/notebook-defaults';
 
 const ROOT = join(__dirname, '..', '..');
 const at = (...p: string[]) => join(ROOT, ...p);
@@ -46,7 +47,13 @@ function notebookInputs(): NotebookInputs[] {
       const code = nb.cells.filter((c) => c.cell_type === 'code');
       const params = code.find((c) => c.id === 'parameters');
       const parameters = params ? [...cellSource(params).matchAll(/=\s*"([^"]*)"/g)].map((m) => m[1]!) : [];
-      const recordFiles = parameters
+      // A `study` parameter names a study manifest: a notebook that takes its responses from it
+      // (studyInputs.responsesFile, .rawResponsesFile or .collectionDir) reads the JSON Lines of its collection folder.
+      const source = code.map(cellSource).join('\n');
+      const readsRecords = /studyInputs\.(responsesFile|rawResponsesFile|collectionDir)/.test(source);
+      const inputs = parameters.flatMap((p) => (p.endsWith('study.json') && existsSync(at(p)) ? (readsRecords ? [notebookStudy(at(p)).collectionDir] : []) : [p]));
+      const recordFiles = inputs
+        .map((p) => (p.startsWith(ROOT) ? p.slice(ROOT.length + 1) : p))
         .filter((p) => p.startsWith('data/raw/') && existsSync(at(p)))
         .flatMap((p) => (statSync(at(p)).isDirectory() ? readdirSync(at(p)).filter((n) => n.endsWith('.jsonl')).map((n) => join(p, n)) : p.endsWith('.jsonl') ? [p] : []));
       return {

@@ -5,14 +5,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURE_DIR, T1 } from './helpers';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** Runs `kstbench <args>` from the TypeScript sources (through tsx), so no build is needed. */
+/** Runs `kstbench <args>` from the TypeScript sources (test/support/typescript.ts), so no build is needed. */
 function kstbench(args: string[]) {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '-e', "require('./cli/kstbench.ts').main(process.argv.slice(1)).then((c) => { process.exitCode = c; })", ...args],
+    [...RUN_TYPESCRIPT, '-e', "require('./cli/kstbench.ts').main(process.argv.slice(1)).then((c) => { process.exitCode = c; })", ...args],
     { cwd: ROOT, encoding: 'utf8' },
   );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -62,3 +62,11 @@ test('selectWeakCases: threshold 0.59 default, ties by run_id, quota, reproducib
   assert.deepEqual(selectWeakCases(cands, { variant: 'standard' }).selected.map((r) => r.run_id), ['r-d']);
   assert.throws(() => selectWeakCases(cands, { quota: -1 }), /quota/);
 });
+
+test('the threshold is strict: a case exactly at it is not weak, one just below is', () => {
+  const below = 0.59 - 2 ** -40;
+  const records = [c('at', 'm1', 0.59), c('below', 'm1', below), c('above', 'm1', 0.6)];
+  assert.deepEqual(selectWeakCases(records, { threshold: 0.59 }).selected.map((r) => r.run_id), ['below']);
+  // The default threshold, the same way.
+  assert.deepEqual(selectWeakCases([c('x', 'm1', DEFAULT_WEAK_THRESHOLD)]).selected, []);
+});

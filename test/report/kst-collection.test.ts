@@ -64,6 +64,12 @@ test('collection plan: simulated by default, the models of KSTBENCH_MODELS other
   const dirs = { simulatedOutDir: 'sim', environmentOutDir: 'real' };
   assert.deepEqual(collectionPlan({}, dirs), { source: 'simulated', models: [...SIMULATED_MODEL_SPECS], outDir: 'sim', simulated: true });
   assert.equal(collectionPlan({ KSTBENCH_MODELS: ' , ' }, dirs).source, 'simulated');
+  // A study's own models: simulated ones into the simulated folder, real ones (never deleted) into the other.
+  assert.deepEqual(collectionPlan({}, { ...dirs, models: ['simulated:sim-b'] }), { source: 'simulated', models: ['simulated:sim-b'], outDir: 'sim', simulated: true });
+  assert.deepEqual(collectionPlan({}, { ...dirs, models: ['simulated:sim-b', 'openai:gpt-5-mini'] }), {
+    source: 'study', models: ['simulated:sim-b', 'openai:gpt-5-mini'], outDir: dirs.environmentOutDir, simulated: false,
+  });
+  assert.throws(() => collectionPlan({}, { ...dirs, models: ['gpt-5'] }), InputError);
   assert.deepEqual(collectionPlan({ KSTBENCH_MODELS: 'openai:gpt-5-mini, anthropic:claude-sonnet-4-0', KSTBENCH_BASE_URL: ' http://localhost:8080/v1 ' }, dirs), {
     source: 'environment',
     models: ['openai:gpt-5-mini', 'anthropic:claude-sonnet-4-0'],

@@ -33,3 +33,12 @@ test('paperRowFor: a simulated PSI tutor stands for no Table 4 row; a real name 
   assert.equal(modelLabel('openai:gpt-5.6-sol', { 'openai:gpt-5.6-sol': 'GPT 5.6 Sol' }), 'gpt-5.6-sol');
   assert.equal(modelLabel('x:m', {}), 'm');
 });
+
+test('paperRows: on a domain that is not the paper\'s, no model is set beside a paper row (a profile is named by itself)', () => {
+  const names = published.table4.rows.map((r: { model: string }) => r.model);
+  const paperDomains = published.table1.rows.map((r: { domain: string }) => r.domain);
+  assert.deepEqual(paperRows(['simulated:sim-a', 'openai:gpt-5.6-sol'], names, { onDomains: ['fractions'], paperDomains }), {});
+  assert.deepEqual(paperRows(['simulated:sim-a'], names, { onDomains: ['slope', 'fractions'], paperDomains }), {}, 'one foreign domain is enough');
+  assert.deepEqual(paperRows(['simulated:sim-a'], names, { onDomains: ['slope', 'graph-to-equation'], paperDomains }), { 'simulated:sim-a': 'Claude Fable 5' });
+  assert.equal(modelLabel('simulated:sim-a', paperRows(['simulated:sim-a'], names, { onDomains: ['fractions'], paperDomains })), 'sim-a');
+});

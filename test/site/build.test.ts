@@ -87,6 +87,9 @@ test('a page with a plotly figure loads the shared plotly; the site then ships p
   assert.match(index, /<li><a href="01-kst-foundations\.html">Domains <em>and<\/em> states<\/a> <span class="badge">simulated data<\/span>/);
   assert.match(index, /<li><a href="02-collect\.html">Claims<\/a> <span class="source-file">/);
   assert.match(index, /<a href="02-collect\.html#claims-md">/);
+  assert.match(index, /<div class="notice simulated"/, 'a page shows simulated data: the index says so');
+  const collected = buildSite({ ...input(), notebooks: input().notebooks.slice(1) });
+  assert.doesNotMatch(collected.get('index.html') as string, /notice simulated/, 'no page shows simulated data: no simulated notice on the index');
   assert.throws(() => buildSite({ ...input(), plotlyBundle: undefined } as SiteInput), /a figure is interactive but no plotly bundle was given/);
   // Without an interactive figure no plotly is written, and the same input gives the same bytes.
   const still = { ...input(), notebooks: input().notebooks.slice(0, 1) };

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
+import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
 import type { Notebook } from '../../lib/notebook/ipynb';
 import { projectRoot } from '../../lib/notebook/project';
 import { readSiteNotebooks, siteDifferences, siteFiles, writeSite } from '../../scripts/report';
@@ -56,6 +56,7 @@ test('the committed report/ is what the executed notebooks build (reproduce rebu
 });
 
 test('every report page loads without console errors, every link resolves, every figure is drawn', { timeout: 600_000 }, async () => {
+  holdFigureBrowser(); // one browser for every page, closed in the finally below
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-report-'));
   try {
     const png = readFileSync(join(root, 'figures', '04-figure-1-exact-f1.png')).toString('base64');

@@ -19,3 +19,17 @@ test("Cohen's kappa: textbook 2×2 example, a 3-category example, edge cases", (
   assert.throws(() => cohensKappa([1], [1, 2]), InputError);
   assert.throws(() => cohensKappa([], []), InputError);
 });
+
+test('κ with unequal marginals, worked by hand: p_e uses each rater\'s own label shares', () => {
+  // 20 items. Rater A says yes 15 times (0.75), rater B 8 times (0.4):
+  //            B yes  B no
+  //   A yes      7      8
+  //   A no       1      4
+  // p_o = (7 + 4) / 20 = 0.55; p_e = 0.75 · 0.4 + 0.25 · 0.6 = 0.45; κ = 0.10 / 0.55 = 2/11.
+  // (With A's shares taken twice p_e would be 0.625 and κ −0.2; with B's twice 0.52 and κ 0.0625.)
+  const pairs: Array<[string, string, number]> = [['yes', 'yes', 7], ['yes', 'no', 8], ['no', 'yes', 1], ['no', 'no', 4]];
+  const a = pairs.flatMap(([x, , n]) => Array<string>(n).fill(x));
+  const b = pairs.flatMap(([, y, n]) => Array<string>(n).fill(y));
+  assert.ok(Math.abs(cohensKappa(a, b) - 2 / 11) < 1e-12, String(cohensKappa(a, b)));
+  assert.ok(Math.abs(cohensKappa(b, a) - 2 / 11) < 1e-12, 'κ is symmetric in the raters');
+});

@@ -84,3 +84,18 @@ test('rejects empty or non-finite values and a bad flip count', () => {
   assert.throws(() => signFlipTest([Number.NaN], { seed: 's' }), InputError);
   assert.throws(() => signFlipTest([1], { seed: 's', flips: 1.5 }), RangeError);
 });
+
+test('stopAbove ends the test once p can no longer fall below the level, and says so', () => {
+  const values = [0.1, -0.2, 0.05, 0.3, -0.1, 0.0, 0.2, -0.05, 0.1, -0.3];
+  const full = signFlipTest(values, { seed: 'stop', flips: 5000 });
+  const early = signFlipTest(values, { seed: 'stop', flips: 5000, stopAbove: 100 });
+  assert.ok(full.p > 0.05, `full p ${full.p}`);
+  assert.equal(early.stopped, true);
+  assert.equal(early.p, 102 / 5001);
+  assert.ok(early.p <= full.p);
+  // A clear effect never reaches the cap: same p as without the option, not marked stopped.
+  const clear = Array.from({ length: 20 }, (_, i) => 0.5 + i / 100);
+  const a = signFlipTest(clear, { seed: 's', flips: 3000 });
+  const b = signFlipTest(clear, { seed: 's', flips: 3000, stopAbove: 100 });
+  assert.deepEqual({ p: b.p, stopped: b.stopped }, { p: a.p, stopped: undefined });
+});

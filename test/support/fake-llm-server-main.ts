@@ -2,7 +2,7 @@
  * Runs the fake LLM server as its own process, for tests that spawn the CLI (and may kill it with
  * SIGKILL) against it:
  *
- *   node --import tsx test/support/fake-llm-server-main.ts [--plan JSON | --plan-file FILE | --handler MODULE]
+ *   node --require ./scripts/test-runner/hook.js test/support/fake-llm-server-main.ts [--plan JSON | --plan-file FILE | --handler MODULE]
  *        [--api-key KEY] [--batch-polls N] [--record FILE] [--models JSON] [--gemini]
  *
  * Prints the base URL (`http://127.0.0.1:<port>`) as the first stdout line once listening; runs until

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { createProvider, ProviderError, type CompletionRequest } from '../../../lib/collect/providers';
 import { InputError } from '../../../lib/errors';
 import { loadPsiCourse } from '../../../lib/psi/schema';
+import { RUN_TYPESCRIPT } from '../../support/typescript';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -95,14 +96,14 @@ test('SDKs load lazily: the providers index pulls in neither; an openai provider
     const after = [loaded('/node_modules/openai/'), loaded('/node_modules/@anthropic-ai/')];
     process.stdout.write(JSON.stringify({ before, after }));
   `;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...RUN_TYPESCRIPT, '-e', script], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(JSON.parse(run.stdout), { before: [false, false], after: [true, false] });
 });
 
 test('fake-llm-server-main runs as its own process with a fixed plan and stops on SIGTERM', async () => {
   const plan = JSON.stringify([{ kind: 'rate_limit', retryAfterSeconds: 1 }, { kind: 'json', content: '{"recommended":[7]}' }]);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/fake-llm-server-main.ts', '--plan', plan], {
+  const child = spawn(process.execPath, [...RUN_TYPESCRIPT, 'test/support/fake-llm-server-main.ts', '--plan', plan], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paperModelStoodInFor } from '../../../lib/simulation/paper-models';
 import { mean } from './helpers';
+import { RUN_TYPESCRIPT } from '../../support/typescript';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SCRIPT = join(ROOT, 'lib', 'simulation', 'psi-tutor', 'calibrate.ts');
-const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8' });
+const run = (args: string[]) => spawnSync(process.execPath, [...RUN_TYPESCRIPT, SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8' });
 const jsonl = (file: string) =>
   readFileSync(join(ROOT, 'data', 'raw', 'psi', file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as {
     model: string; variant: string; scores: { psi: number; sd: number };

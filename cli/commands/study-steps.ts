@@ -1,0 +1,218 @@
+import { CONDITIONS, type Condition } from '../../lib/conditions';
+import { analyzeStudy } from '../../lib/study/analyze';
+import { checkStudy, formatCheck } from '../../lib/study/check';
+import { collectStudy } from '../../lib/study/collect';
+import { drawStudyFigures } from '../../lib/study/figures';
+import { initStudy } from '../../lib/study/init';
+import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
+import { buildStudyReport } from '../../lib/study/report';
+import { intOption, parseOptions, UsageError } from '../common';
+import { reportRun, runShell } from './collect';
+import type { Subcommand } from './study';
+
+/** The study folder: the one positional argument. */
+function studyDir(positionals: string[], sub: string): string {
+  if (positionals.length !== 1) throw new UsageError(`study ${sub} takes one study folder (got ${positionals.length} arguments)`);
+  return positionals[0]!;
+}
+
+function list(value: unknown): string[] {
+  return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
+}
+
+function parseStep(argv: string[], sub: string, help: string): Study | null {
+  const parsed = parseOptions(argv, {}, help, true);
+  if (!parsed) return null;
+  return loadStudy(studyDir(parsed.positionals, sub));
+}
+
+const say = (line: string) => process.stderr.write(`kstbench study: ${line}\n`);
+
+const INIT_HELP = `Usage: kstbench study init DIR --domains PATH[,PATH...] (--models SPEC[,...] | --responses FILE) [options]
+
+Writes DIR/study.json, a working manifest (docs/study.md) whose $comment fields say what each part
+means. Paths are given relative to the current folder and stored relative to DIR. Refuses to
+overwrite an existing manifest; writes nothing when the flags do not make a valid one.
+
+Options:
+  --domains LIST      domain files (*.json, any structure form) or folders of them
+  --models LIST       provider:model specs, each optionally spec@URL (simulated:sim-a … sim-f offline)
+  --models-file FILE  per-model base URL, key variable, caps (lib/collect/providers/README.md)
+  --responses FILE    import this response table (CSV or JSONL) instead of collecting
+  --title TEXT        the study's title
+  --conditions LIST   subset of P0,P1,P2,P3 (default all four)
+  --orders N          presentation orders (default 2)
+  --sample N          sample N states per domain (seeded) instead of every state
+  --sample-seed S     seed of the state sample (default 1)
+  --seed S            seed of the collector's cell shuffle (default 20260908)
+  --replicates KEYS   only for a replication: KST-2026 and/or PSI-2026
+  -h, --help          show this help
+`;
+
+export const init: Subcommand = {
+  help: INIT_HELP,
+  async run(argv) {
+    const parsed = parseOptions(
+      argv,
+      {
+        domains: { type: 'string' },
+        models: { type: 'string' },
+        'models-file': { type: 'string' },
+        responses: { type: 'string' },
+        title: { type: 'string' },
+        conditions: { type: 'string' },
+        orders: { type: 'string' },
+        sample: { type: 'string' },
+        'sample-seed': { type: 'string' },
+        seed: { type: 'string' },
+        replicates: { type: 'string' },
+      },
+      INIT_HELP,
+      true,
+    );
+    if (!parsed) return 0;
+    const v = parsed.values;
+    const dir = studyDir(parsed.positionals, 'init');
+    const domains = list(v.domains);
+    if (domains.length === 0) throw new UsageError('missing required option --domains');
+    const models = list(v.models);
+    if (models.length === 0 && v['models-file'] === undefined && v.responses === undefined) throw new UsageError('give --models (or --models-file, or --responses to import)');
+    const conditions = v.conditions === undefined ? undefined : list(v.conditions);
+    for (const c of conditions ?? []) if (!(CONDITIONS as readonly string[]).includes(c)) throw new UsageError(`--conditions: unknown condition ${JSON.stringify(c)} (expected P0, P1, P2, P3)`);
+    const replicates = list(v.replicates);
+    for (const r of replicates) if (!(PAPER_KEYS as readonly string[]).includes(r)) throw new UsageError(`--replicates: unknown paper ${JSON.stringify(r)} (expected ${PAPER_KEYS.join(', ')})`);
+    const study = initStudy(dir, {
+      domains,
+      models,
+      ...(v.title !== undefined ? { title: v.title } : {}),
+      ...(v['models-file'] !== undefined ? { modelsFile: v['models-file'] } : {}),
+      ...(v.responses !== undefined ? { responses: v.responses } : {}),
+      ...(conditions ? { conditions: conditions as Condition[] } : {}),
+      ...(v.orders !== undefined ? { orders: intOption(v, 'orders', 2, 1) } : {}),
+      ...(v.sample !== undefined ? { sample: { size: intOption(v, 'sample', 1, 1), seed: v['sample-seed'] ?? '1' } } : {}),
+      ...(v.seed !== undefined ? { seed: v.seed } : {}),
+      ...(replicates.length > 0 ? { replicates: replicates as PaperKey[] } : {}),
+    });
+    say(`wrote ${study.file}; next: kstbench study check ${dir}`);
+    return 0;
+  },
+};
+
+const CHECK_HELP = `Usage: kstbench study check DIR
+
+Validates the study before anything is spent, and writes nothing: the manifest, every domain (its
+structure: cycles, unknown IDs, …), every model against the catalogue (config/models.json) and the
+key it needs in the environment, an imported response table row by row; then prints the cells per
+model and the cost estimate per model (the collector's dry run: prompt characters / 4 in, the
+catalogue's typical output out; an upper bound at max_output_tokens).
+`;
+
+export const check: Subcommand = {
+  help: CHECK_HELP,
+  async run(argv) {
+    const study = parseStep(argv, 'check', CHECK_HELP);
+    if (!study) return 0;
+    process.stdout.write(formatCheck(study, checkStudy(study)));
+    return 0;
+  },
+};
+
+const COLLECT_HELP = `Usage: kstbench study collect DIR
+
+Runs the check, then collects every cell of the design into the study's collection folder with the
+collector of 'kstbench collect' (resumable: re-run the same command after an interruption or quota
+stop; completed cells are never requested again). A study whose manifest names "responses" imports
+that table instead (every row checked first; nothing written on a bad row).
+`;
+
+async function collectOnly(study: Study): Promise<number> {
+  const resume = `kstbench study collect ${study.dir}`;
+  return runShell('study collect', resume, async (shell) => {
+    const result = await collectStudy(study, shell.deps);
+    if (result.kind === 'imported') {
+      say(`imported ${result.rows} responses of ${result.models.length} model(s) from ${result.file} -> ${study.paths.collection}`);
+      return 0;
+    }
+    return reportRun('study collect', result.outcome, resume);
+  });
+}
+
+export const collect: Subcommand = {
+  help: COLLECT_HELP,
+  async run(argv) {
+    const study = parseStep(argv, 'collect', COLLECT_HELP);
+    return study ? collectOnly(study) : 0;
+  },
+};
+
+function analyzeOnly(study: Study): number {
+  say(`analysing ${study.paths.collection} (bootstrap ${study.manifest.analysis.resamples}, sign flips ${study.manifest.analysis.flips}) …`);
+  const r = analyzeStudy(study);
+  const c = r.counts;
+  say(`analysed ${c.responses} responses (${c.valid} valid, ${c.invalid} invalid, ${c.missing} missing)${c.simulated ? `, ${c.simulated} SIMULATED` : ''} -> ${study.paths.output}/analysis`);
+  return 0;
+}
+
+export const analyze: Subcommand = {
+  help: `Usage: kstbench study analyze DIR\n\nScores the collected (or imported) responses and writes the tables and study-results.json to the study's output/analysis folder.\n`,
+  async run(argv) {
+    const study = parseStep(argv, 'analyze', this.help);
+    return study ? analyzeOnly(study) : 0;
+  },
+};
+
+async function figuresOnly(study: Study): Promise<number> {
+  const figures = await drawStudyFigures(study, (i, n, name) => say(`figure ${i}/${n}: ${name}`));
+  say(`drew ${figures.length} figures -> ${study.paths.output}/figures`);
+  return 0;
+}
+
+export const figures: Subcommand = {
+  help: `Usage: kstbench study figures DIR\n\nDraws Figures 1–3 equivalents and the P1 verdicts from the analysis, in the pinned Chromium (SVG, PNG, manifest JSON).\n`,
+  async run(argv) {
+    const study = parseStep(argv, 'figures', this.help);
+    return study ? figuresOnly(study) : 0;
+  },
+};
+
+function reportOnly(study: Study): number {
+  say(`report: ${buildStudyReport(study)}`);
+  return 0;
+}
+
+export const report: Subcommand = {
+  help: `Usage: kstbench study report DIR\n\nBuilds the static report (index.html, its figures and CSV tables) in the study's report folder; it opens offline from file://.\n`,
+  async run(argv) {
+    const study = parseStep(argv, 'report', this.help);
+    return study ? reportOnly(study) : 0;
+  },
+};
+
+const RUN_HELP = `Usage: kstbench study run DIR
+
+The whole study in one command: collect (or import; resumable), analyze, figures, report. Stops at
+the first step that did not do its job, with its exit code; re-running resumes the collection.
+`;
+
+export const run: Subcommand = {
+  help: RUN_HELP,
+  async run(argv) {
+    const study = parseStep(argv, 'run', RUN_HELP);
+    if (!study) return 0;
+    // The whole check first, so bad input is one line with nothing printed or written before it.
+    checkStudy(study);
+    const started = Date.now();
+    const step = (name: string) => say(`step ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    step('1/4 collect');
+    const collected = await collectOnly(study);
+    if (collected !== 0) return collected;
+    step('2/4 analyze');
+    analyzeOnly(study);
+    step('3/4 figures');
+    await figuresOnly(study);
+    step('4/4 report');
+    reportOnly(study);
+    say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  },
+};

@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { analysisFiles, analysisProvenance, analyze, loadResponses, validateResponses, type ResponseRecord, type ScoredRecord } from '../analysis';
+import { graphSummaryBy, p1GraphRecords } from '../analysis/graphs';
+import { orderAgreementBy } from '../analysis/order-agreement';
+import { scoreKstResponses } from '../analysis/score';
+import { CONDITIONS, type Condition } from '../conditions';
+import { InputError } from '../errors';
+import { writeFilesAtomic } from '../io/atomic';
+import { readJsonl } from '../io/jsonl';
+import type { Domain } from '../kst';
+import { modelComparison } from '../analysis/model-comparison';
+import { sampledStates, statesPerDomain } from './design';
+import { loadStudyDomains, type Study } from './manifest';
+import { resultsPath, StudyResultsSchema, type StudyResults } from './results';
+
+/**
+ * `kstbench study analyze`: scores the study's responses (`<collection>/extracted.jsonl`, from the
+ * collector or an import) and writes the tables of `kstbench analyze` plus `study-results.json` (Table 1,
+ * 3, 4, the domain × condition grid, contrasts with bootstrap / sign-flip / Holm, order agreement, P1
+ * graph verdicts and Figure 3's cell) under `<output>/analysis/`. Nothing is compared with a paper here.
+ */
+
+export const FIGURE3_RULE =
+  'the domain × condition cell whose models differ most in exact-set accuracy (largest max − min), ties to the first domain id and the earlier condition; with one model, the cell with the most responses';
+
+/** Figure 3's cell by FIGURE3_RULE; null only when nothing was scored. Never a cell without data. */
+export function figure3Cell(scored: readonly ScoredRecord[]): { domain: string; condition: Condition } | null {
+  const cells = new Map<string, { domain: string; condition: Condition; byModel: Map<string, { c: number; n: number }>; n: number }>();
+  for (const r of scored) {
+    const key = `${r.domain}|${r.condition}`;
+    let cell = cells.get(key);
+    if (!cell) cells.set(key, (cell = { domain: r.domain, condition: r.condition, byModel: new Map(), n: 0 }));
+    const m = cell.byModel.get(r.model) ?? { c: 0, n: 0 };
+    m.c += r.scores.exact;
+    m.n += 1;
+    cell.byModel.set(r.model, m);
+    cell.n += 1;
+  }
+  const ordered = [...cells.values()].sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition)));
+  let best: (typeof ordered)[number] | null = null;
+  let bestScore = -1;
+  for (const cell of ordered) {
+    const rates = [...cell.byModel.values()].map((m) => m.c / m.n);
+    const score = rates.length > 1 ? Math.max(...rates) - Math.min(...rates) : cell.n;
+    if (score > bestScore + 1e-12) (best = cell), (bestScore = score);
+  }
+  return best ? { domain: best.domain, condition: best.condition } : null;
+}
+
+/** The P1 graph verdicts, from the collector's responses.jsonl (or the import's extracted lines). */
+function graphVerdicts(study: Study, domains: readonly Domain[], extractedFile: string): StudyResults['graphs'] {
+  const full = join(study.paths.collection, 'responses.jsonl');
+  const file = existsSync(full) ? full : extractedFile;
+  const { lines } = readJsonl(file);
+  const withGraph = lines.filter((l) => {
+    const v = l.value as { condition?: unknown; status?: unknown; prerequisites?: unknown };
+    return v.condition === 'P1' && v.status === 'valid' && Array.isArray(v.prerequisites);
+  });
+  if (withGraph.length === 0) return null;
+  const records: ResponseRecord[] = validateResponses(lines, domains, file);
+  const { rows, invalid, missing } = p1GraphRecords(records, lines, domains, file);
+  return { overall: graphSummaryBy(rows, null), by_model: graphSummaryBy(rows, 'model'), by_domain: graphSummaryBy(rows, 'domain'), invalid, missing };
+}
+
+/** Runs the analysis of a study and writes it; returns the results. */
+export function analyzeStudy(study: Study): StudyResults {
+  const domains = loadStudyDomains(study);
+  const extracted = join(study.paths.collection, 'extracted.jsonl');
+  if (!existsSync(extracted)) {
+    throw new InputError(`${extracted}: no responses yet; run: kstbench study collect ${study.dir}`, { file: extracted });
+  }
+  const records = loadResponses(extracted, domains);
+  const inference = study.manifest.analysis;
+  const result = analyze(domains, records, inference);
+  const { scored } = scoreKstResponses(records);
+  const cell = figure3Cell(scored);
+  const provenance = analysisProvenance(extracted, domains) as { inputs: StudyResults['inputs'] };
+  const results: StudyResults = StudyResultsSchema.parse({
+    results_version: 1,
+    title: study.manifest.title,
+    simulated: result.counts.simulated > 0,
+    replicates: study.manifest.replicates,
+    counts: result.counts,
+    models: [...new Set(records.map((r) => r.model))].sort(),
+    table1: result.table1,
+    design_states: Object.fromEntries(statesPerDomain(domains, sampledStates(study, domains))),
+    table3: result.table3,
+    table4: result.table4,
+    domain_condition: result.domainCondition,
+    contrasts: result.contrasts,
+    inference,
+    order_agreement: result.orderAgreement,
+    order_agreement_by_model: orderAgreementBy(records, 'model'),
+    graphs: graphVerdicts(study, domains, extracted),
+    figure3: cell ? { ...cell, rule: FIGURE3_RULE, models: modelComparison(scored, cell.domain, cell.condition) } : null,
+    inputs: provenance.inputs,
+  });
+  const dir = join(study.paths.output, 'analysis');
+  writeFilesAtomic([...analysisFiles(result, dir, provenance), { path: resultsPath(study), data: `${JSON.stringify(results, null, 2)}\n` }]);
+  return results;
+}

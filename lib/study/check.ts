@@ -1,0 +1,140 @@
+import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
+import { kstJobs } from '../collect/kst-study';
+import { loadPriceTable } from '../collect/prices';
+import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
+import { readCompleted, storePaths } from '../collect/store';
+import { InputError } from '../errors';
+import { parseModelSpec } from '../provider/contract';
+import { sampledStates, statesPerDomain } from './design';
+import { loadStudyDomains, type Study } from './manifest';
+import { checkImportFile } from './import';
+import type { Domain, StateSample } from '../kst';
+
+/**
+ * `kstbench study check`: everything that can fail before anything is spent, and nothing written —
+ * the manifest, every domain, every model against the catalogue (config/models.json) and its key, the
+ * number of cells and the cost estimate per model (the collector's own dry run, dryRunJobs).
+ */
+
+export interface ModelCheck {
+  spec: string;
+  /** The catalogue key that matched, or null (simulated, or an openai-compatible model not listed). */
+  catalogue: string | null;
+  notes: string[];
+}
+
+export interface StudyCheck {
+  domains: Array<{ id: string; items: number; states: number; sampled: boolean }>;
+  models: ModelCheck[];
+  /** Cells per model (states × conditions × orders × repeats) and in all. */
+  cellsPerModel: number;
+  cells: number;
+  /** Null when the study imports its responses instead of collecting. */
+  cost: DryRunReport | null;
+  imported: { file: string; rows: number } | null;
+  domainObjects: Domain[];
+  samples: StateSample[] | null;
+}
+
+function modelField(study: Study, i: number): string {
+  return `${study.file}: models[${i}]`;
+}
+
+/**
+ * Checks every model: its provider is known; an `openai:` or `anthropic:` model must be in the
+ * catalogue (its limits and prices come from there); a simulated profile must exist; the key it needs
+ * is in the environment; an openai-compatible model has a URL. InputError naming the manifest entry.
+ */
+export function checkModels(study: Study, env: NodeJS.ProcessEnv): ModelCheck[] {
+  const { params, targets } = resolveTargets({ models: study.manifest.models, ...(study.manifest.models_file ? { modelsFile: study.resolve(study.manifest.models_file) } : {}) });
+  const catalogue = loadCatalogue();
+  return params.models.map((spec, i) => {
+    const where = modelField(study, i);
+    let provider: string;
+    try {
+      provider = parseModelSpec(spec).provider;
+    } catch (err) {
+      throw new InputError(`${where}: ${(err as Error).message}`, { file: study.file, item: `models[${i}]` });
+    }
+    const match = lookupModel(catalogue, spec);
+    if ((provider === 'openai' || provider === 'anthropic') && match === null) {
+      throw new InputError(
+        `${where}: ${spec} is not in the model catalogue (config/models.json); check the name, or add it there (its output cap and prices), or serve it as openai-compatible:MODEL@URL`,
+        { file: study.file, item: `models[${i}]` },
+      );
+    }
+    try {
+      createProvider(spec, { ...targets.optionsFor(spec), env });
+    } catch (err) {
+      if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`, { file: study.file, item: `models[${i}]` });
+      throw err;
+    }
+    return { spec, catalogue: match?.key ?? null, notes: catalogueWarnings(catalogue, spec) };
+  });
+}
+
+/** Runs every check; throws the first problem as one InputError line. */
+export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): StudyCheck {
+  const domainObjects = loadStudyDomains(study);
+  const samples = sampledStates(study, domainObjects);
+  const perDomain = statesPerDomain(domainObjects, samples);
+  const imported = study.manifest.responses ? checkImportFile(study, domainObjects) : null;
+  const models = imported ? [] : checkModels(study, env);
+  const design = study.manifest.design;
+  const statesTotal = [...perDomain.values()].reduce((a, b) => a + b, 0);
+  const cellsPerModel = statesTotal * design.conditions.length * design.orders * design.repeats;
+  if (!imported && design.conditions.length === 0) {
+    throw new InputError(`${study.file}: design.conditions: empty, so the design has no cell; give at least one of P0, P1, P2, P3`, { file: study.file, item: 'design.conditions' });
+  }
+  if (!imported && cellsPerModel === 0) {
+    throw new InputError(`${study.file}: design: the design has no cell (${statesTotal} states × ${design.conditions.length} conditions × ${design.orders} orders × ${design.repeats} repeats)`, {
+      file: study.file,
+      item: 'design',
+    });
+  }
+  let cost: DryRunReport | null = null;
+  if (!imported) {
+    const specs = models.map((m) => m.spec);
+    const jobs = kstJobs(domainObjects, {
+      models: specs,
+      conditions: design.conditions,
+      orders: design.orders,
+      seed: design.seed,
+      ...(samples ? { states: new Map(samples.map((s) => [s.domain, s.states])) } : {}),
+    });
+    const completed = readCompleted(storePaths(study.paths.collection).responses, { tolerateTornTail: true });
+    cost = dryRunJobs(jobs, completed, specs, loadPriceTable(), design.max_output_tokens, false);
+  }
+  return {
+    domains: domainObjects.map((d) => ({ id: d.id, items: d.ids.length, states: perDomain.get(d.id)!, sampled: samples !== null })),
+    models,
+    cellsPerModel,
+    cells: imported ? imported.rows : cellsPerModel * models.length,
+    cost,
+    imported,
+    domainObjects,
+    samples,
+  };
+}
+
+/** The check as the lines `study check` prints. */
+export function formatCheck(study: Study, c: StudyCheck): string {
+  const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(2)}`);
+  const lines = [`Study ${study.dir}: ${study.manifest.title}`, 'Domains:'];
+  for (const d of c.domains) lines.push(`  ${d.id.padEnd(28)} ${String(d.items).padStart(4)} items  ${String(d.states).padStart(7)} ${d.sampled ? 'sampled ' : ''}states`);
+  if (c.imported) {
+    lines.push(`Responses: imported from ${c.imported.file} (${c.imported.rows} rows, all valid); nothing is collected.`);
+    return `${lines.join('\n')}\nOK: nothing was sent or written.\n`;
+  }
+  const d = study.manifest.design;
+  lines.push(`Design: ${d.conditions.join(',')} × ${d.orders} order(s) × ${d.repeats} repeat(s): ${c.cellsPerModel} cells per model, ${c.cells} in all`);
+  lines.push('Models (cost estimate of the cells not yet collected; upper bound at max_output_tokens on every call):');
+  for (const m of c.models) {
+    const line = c.cost?.models.find((l) => l.model === m.spec);
+    const where = m.spec.startsWith('simulated:') ? 'simulated respondent' : m.catalogue ? `catalogue ${m.catalogue}` : 'not in the catalogue';
+    lines.push(`  ${m.spec.padEnd(36)} ${where.padEnd(34)} ${String(line?.calls ?? 0).padStart(7)} calls  ${usd(line?.costUsd ?? null).padStart(9)} (≤ ${usd(line?.costUpperBoundUsd ?? null)})`);
+    for (const n of m.notes) lines.push(`      note: ${n}`);
+  }
+  if (c.cost) lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+  return `${lines.join('\n')}\nOK: nothing was sent or written.\n`;
+}

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { collectKst, type CollectDeps, type CollectOutcome } from '../collect/collect';
+import { writeFilesAtomic } from '../io/atomic';
+import { builtDomainsDir, collectParams, sampledStates, statesFilePath } from './design';
+import { importStudyResponses } from './import';
+import { loadStudyDomainSources, singleDomainDir, type Study } from './manifest';
+import { checkStudy } from './check';
+
+/**
+ * `kstbench study collect`: the collector (lib/collect's `collectKst`, resumable as `kstbench collect`)
+ * on the study's design, or — for a study that brings its responses — the import. What the collector
+ * needs besides the manifest is written under `<output>/design/` first: the domain files when the
+ * manifest does not name exactly one folder of them, and the seeded state sample.
+ */
+
+export type CollectStepResult = { kind: 'collected'; outcome: CollectOutcome } | { kind: 'imported'; file: string; rows: number; models: string[] };
+
+/** Writes the collector's inputs (domain folder, states file) and returns their paths. */
+export function prepareCollectorInputs(study: Study): { domainsDir: string; statesFile: string | null } {
+  const sources = loadStudyDomainSources(study);
+  const domains = sources.map((s) => s.domain);
+  const samples = sampledStates(study, domains);
+  const files: Array<{ path: string; data: string }> = [];
+  let domainsDir = singleDomainDir(study);
+  if (domainsDir === null) {
+    domainsDir = builtDomainsDir(study);
+    for (const s of sources) files.push({ path: join(domainsDir, `${s.domain.id}.json`), data: s.text });
+  }
+  const statesFile = samples ? statesFilePath(study) : null;
+  if (samples && statesFile) files.push({ path: statesFile, data: `${JSON.stringify(samples, null, 2)}\n` });
+  if (files.length > 0) writeFilesAtomic(files);
+  return { domainsDir, statesFile };
+}
+
+/** Runs the check, then collects (or imports). The check throws before anything is written. */
+export async function collectStudy(study: Study, deps: CollectDeps = {}): Promise<CollectStepResult> {
+  const check = checkStudy(study, deps.env ?? process.env);
+  if (study.manifest.responses) return { kind: 'imported', ...importStudyResponses(study, check.domainObjects) };
+  const { domainsDir, statesFile } = prepareCollectorInputs(study);
+  const outcome = await collectKst(collectParams(study, domainsDir, statesFile), deps);
+  return { kind: 'collected', outcome };
+}

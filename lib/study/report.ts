@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONDITION_LABELS, CONDITIONS } from '../conditions';
+import { InputError } from '../errors';
+import { writeFilesAtomic } from '../io/atomic';
+import { escapeHtml } from '../io/html';
+import { isOsError } from '../io/os-error';
+import { markSimulated } from '../figures/simulated';
+import { toHtmlTable, toTable } from '../figures/table';
+import { formatP } from '../report/contrast-text';
+import { studyFigureSpecs } from './figures';
+import type { Study } from './manifest';
+import { readStudyResults, type StudyResults } from './results';
+
+/**
+ * `kstbench study report`: a static, self-contained report at `<report>/index.html` (no network, opens
+ * from `file://`): Table 1, Table 3- and Table 4-like tables, the domain × condition grid, Figures 1–3
+ * equivalents and the P1 verdicts (SVG copies in `<report>/figures/`), the inference (bootstrap CI,
+ * sign-flip p, Holm), order agreement, P1 graph verdicts and the provenance (inputs' SHA-256, seeds).
+ * It says what it computed; it sets no published number beside it (a study's report describes its own
+ * data, whether or not it replicates a paper: the paper comparison is the notebooks' job).
+ */
+
+const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${id}">\n<h2>${escapeHtml(title)}</h2>\n${body}</section>\n`;
+}
+
+function table(rows: ReadonlyArray<Record<string, unknown>>, caption: string, simulated: boolean, digits = 1): string {
+  return toHtmlTable(toTable(rows), { caption: markSimulated(caption, simulated, 'responses'), digits });
+}
+
+function p(text: string): string {
+  return `<p>${escapeHtml(text)}</p>\n`;
+}
+
+function tablesHtml(r: StudyResults): string {
+  const s = r.simulated;
+  const t1 = r.table1.map((row) => ({ domain: row.domain, items: row.components, 'knowledge states': row.states, 'terminal states': row.terminal_states, 'states in the design': r.design_states[row.domain] ?? null }));
+  const t3 = r.table3.map((row) => ({ condition: `${row.condition} ${CONDITION_LABELS[row.condition]}`, n: row.n, 'exact %': pct(row.exact), 'precision %': pct(row.precision), 'recall %': pct(row.recall), 'F1 %': pct(row.f1), 'Jaccard %': pct(row.jaccard) }));
+  const conditions = CONDITIONS.filter((c) => r.table4.some((x) => x.condition === c));
+  const t4 = r.models.map((model) => {
+    const row: Record<string, unknown> = { model };
+    for (const c of conditions) {
+      const cell = r.table4.find((x) => x.model === model && x.condition === c);
+      row[`${c} exact %`] = cell ? pct(cell.exact) : null;
+      row[`${c} rank`] = cell ? cell.rank : null;
+    }
+    return row;
+  });
+  const grid = [...new Set(r.domain_condition.map((x) => x.domain))].map((domain) => {
+    const row: Record<string, unknown> = { domain };
+    for (const c of conditions) {
+      const cell = r.domain_condition.find((x) => x.domain === domain && x.condition === c);
+      row[`${c} exact %`] = cell ? pct(cell.exact) : null;
+      row[`${c} n`] = cell ? cell.n : null;
+    }
+    return row;
+  });
+  return (
+    section('table-1', 'Table 1: the domains', table(t1, 'Domains: items, knowledge states, terminal states', false, 0)) +
+    section('table-3', 'Table 3-like: accuracy by condition', table(t3, 'Macro averages over all scored responses, by condition', s)) +
+    section('table-4', 'Table 4-like: models by condition', table(t4, 'Exact-set accuracy per model and condition, with the competition rank within the condition', s)) +
+    section('domain-condition', 'Exact-set accuracy by domain and condition', table(grid, 'Exact-set accuracy per domain × condition (the data of Figure 2)', s))
+  );
+}
+
+function inferenceHtml(r: StudyResults): string {
+  const rows = r.contrasts.map((c) => ({
+    contrast: c.contrast,
+    metric: c.metric,
+    states: c.states,
+    'estimate %': pct(c.estimate),
+    'CI low %': pct(c.ci_low),
+    'CI high %': pct(c.ci_high),
+    p: c.p === null ? null : formatP(c.p),
+    'p (Holm)': c.p_holm === null ? null : formatP(c.p_holm),
+  }));
+  const text =
+    `Each contrast is the mean over knowledge states of the paired state-level difference (later − earlier condition; scores averaged within state over models and orders), ` +
+    `with a percentile bootstrap 95 % interval over states (${r.inference.resamples.toLocaleString('en-US')} resamples), a two-sided sign-flip p (${r.inference.flips.toLocaleString('en-US')} flips), ` +
+    `and Holm's adjustment across the exact-set contrasts. Seeds: ${r.inference.seed}:<contrast>:<metric>.`;
+  return section('inference', 'Inference: condition contrasts', p(text) + table(rows, 'Adjacent condition contrasts', r.simulated));
+}
+
+function agreementHtml(r: StudyResults): string {
+  const row = (g: string, a: { pairs: number; exact_agreement: number | null; mean_jaccard: number | null }) => ({ group: g, pairs: a.pairs, 'identical sets %': pct(a.exact_agreement), 'mean Jaccard %': pct(a.mean_jaccard) });
+  const rows = [row('all', r.order_agreement), ...r.order_agreement_by_model.map((m) => row(m.group, m))];
+  const note = r.order_agreement.pairs === 0 ? p('No cell has valid responses under two presentation orders (a design with one order, or no valid responses), so agreement is not defined.') : '';
+  return section('order-agreement', 'Agreement across presentation orders', note + table(rows, 'Valid responses of one model, condition and state under different presentation orders', r.simulated));
+}
+
+function graphsHtml(r: StudyResults): string {
+  if (!r.graphs) return section('p1-graphs', 'P1 graph verdicts', p('No valid P1 response carries the graph the model reconstructed (no P1 condition, or imported responses without a prerequisites column), so there are no verdicts.'));
+  const row = (g: StudyResults['graphs'] & object, x: (typeof g.by_model)[number]) => ({
+    group: x.group,
+    responses: x.responses,
+    correct: x.correct,
+    'wrong structure applied': x['wrong-structure'],
+    inconsistent: x.inconsistent,
+    'graph = cover relation': x.direct_exact,
+    cyclic: x.cyclic,
+  });
+  const g = r.graphs;
+  const text = `Each valid P1 response's own graph is checked: (a) correct recommendation; (b) wrong, but the fringe its own graph implies; (c) inconsistent with its own graph. ${g.invalid} invalid and ${g.missing} missing P1 responses have no usable graph.`;
+  return section('p1-graphs', 'P1 graph verdicts', p(text) + table([...g.overall, ...g.by_model].map((x) => row(g, x)), 'P1 verdicts, all responses and by model', r.simulated, 0) + table(g.by_domain.map((x) => row(g, x)), 'P1 verdicts by domain', r.simulated, 0));
+}
+
+function figuresHtml(r: StudyResults, svgs: ReadonlyMap<string, string>): string {
+  const blocks = studyFigureSpecs(r).map((f) => {
+    if (!svgs.has(f.name)) throw new InputError(`figure ${f.name}: not drawn yet; run: kstbench study figures`, { item: f.name });
+    return `<figure id="${f.name}">\n<img src="figures/${f.name}.svg" alt="${escapeHtml(markSimulated(f.title, r.simulated, 'responses'))}">\n<figcaption>${escapeHtml(f.caption)} <a href="figures/${f.name}.png">PNG</a></figcaption>\n</figure>\n`;
+  });
+  return section('figures', 'Figures', blocks.join(''));
+}
+
+const STYLE = `body{font-family:"Open Sans",Arial,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px}caption{text-align:left;font-weight:600;padding:4px 0}
+figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}.notice{background:#fff3cd;border:1px solid #e0c36b;padding:8px 12px}nav a{margin-right:1em}`;
+
+function noticeHtml(r: StudyResults): string {
+  if (!r.simulated) return p(`All ${r.counts.responses.toLocaleString('en-US')} responses come from the models named below (collected or imported); none is simulated.`);
+  const k = r.counts.simulated;
+  return `<p class="notice"><strong>Simulated data.</strong> ${k.toLocaleString('en-US')} of ${r.counts.responses.toLocaleString('en-US')} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
+}
+
+/** The report page (pure: results and the drawn SVGs in, HTML out). */
+export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<string, string>): string {
+  const d = study.manifest.design;
+  const states = d.states === 'all' ? 'every knowledge state' : `a seeded sample (${d.states.sample} draws per domain, seed ${d.states.seed})`;
+  const design = `Design: ${states}; conditions ${d.conditions.join(', ')}; ${d.orders} presentation order(s); ${r.models.length} model(s): ${r.models.join(', ')}. Responses: ${r.counts.responses} (${r.counts.valid} valid, ${r.counts.invalid} invalid, ${r.counts.missing} missing).`;
+  const nav = ['table-1', 'table-3', 'table-4', 'figures', 'inference', 'order-agreement', 'p1-graphs', 'provenance'].map((id) => `<a href="#${id}">${id}</a>`).join('');
+  const inputs = [{ file: r.inputs.responses.file, sha256: r.inputs.responses.sha256 }, ...r.inputs.domains.map((x) => ({ file: x.file ?? x.id, sha256: x.sha256 }))];
+  const provenance = section(
+    'provenance',
+    'Provenance',
+    p(`Collector seed ${d.seed}; inference seed ${r.inference.seed}. Tables as CSV: `) +
+      `<ul>\n${['table1', 'table3', 'table4', 'domain_condition', 'contrasts', 'order_agreement'].map((n) => `<li><a href="data/${n}.csv">${n}.csv</a></li>`).join('\n')}\n</ul>\n` +
+      toHtmlTable(toTable(inputs), { caption: 'Input files and their SHA-256' }),
+  );
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<title>${escapeHtml(r.title)}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(r.title)}</h1>`,
+    noticeHtml(r),
+    p(design),
+    `<nav>${nav}</nav>`,
+    tablesHtml(r),
+    figuresHtml(r, svgs),
+    inferenceHtml(r),
+    agreementHtml(r),
+    graphsHtml(r),
+    provenance,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+function readDir(dir: string, what: string, study: Study): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (err) {
+    if (isOsError(err) && err.code === 'ENOENT') throw new InputError(`${dir}: no ${what} yet; run: kstbench study ${what === 'figures' ? 'figures' : 'analyze'} ${study.dir}`, { file: dir });
+    throw err;
+  }
+}
+
+/** Builds `<report>/index.html` with its figures and CSV copies, all written together. Returns the page path. */
+export function buildStudyReport(study: Study): string {
+  const results = readStudyResults(study);
+  const figDir = join(study.paths.output, 'figures');
+  const names = readDir(figDir, 'figures', study);
+  const svgs = new Map(names.filter((n) => n.endsWith('.svg')).map((n) => [n.slice(0, -4), readFileSync(join(figDir, n), 'utf8')]));
+  const html = reportHtml(study, results, svgs);
+  const out = study.paths.report;
+  const files: Array<{ path: string; data: string | Uint8Array }> = [{ path: join(out, 'index.html'), data: html }];
+  for (const f of studyFigureSpecs(results)) {
+    files.push({ path: join(out, 'figures', `${f.name}.svg`), data: svgs.get(f.name)! }, { path: join(out, 'figures', `${f.name}.png`), data: readFileSync(join(figDir, `${f.name}.png`)) });
+  }
+  const analysisDir = join(study.paths.output, 'analysis');
+  for (const n of ['table1', 'table3', 'table4', 'domain_condition', 'contrasts', 'order_agreement']) {
+    files.push({ path: join(out, 'data', `${n}.csv`), data: readFileSync(join(analysisDir, `${n}.csv`)) });
+  }
+  writeFilesAtomic(files);
+  return join(out, 'index.html');
+}

@@ -1,0 +1,88 @@
+// Bad input stops `study check` and `study run` before anything is spent: one line naming the file and
+// the field, exit 1, nothing written or overwritten. Each case is checked through the real CLI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { kstbench, tempDir } from '../support/cli';
+import { loadStudy } from '../../lib/study/manifest';
+import { checkStudy, formatCheck } from '../../lib/study/check';
+import { writeCurriculum } from './helpers';
+
+/** Every file under dir with its size and mtime, to prove nothing was written. */
+function snapshot(dir: string): string[] {
+  const walk = (d: string): string[] =>
+    readdirSync(d).flatMap((n) => {
+      const p = join(d, n);
+      const s = statSync(p);
+      return s.isDirectory() ? walk(p) : [`${relative(dir, p)} ${s.size} ${s.mtimeMs}`];
+    });
+  return walk(dir).sort();
+}
+
+function studyWith(manifest: Record<string, unknown>, extra: (dir: string) => void = () => {}): string {
+  const dir = tempDir('kstbench-study-check-');
+  writeCurriculum(join(dir, 'fractions.json'));
+  extra(dir);
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['fractions.json'], models: ['simulated:sim-a'], ...manifest }));
+  return dir;
+}
+
+function refuses(dir: string, pattern: RegExp, env: NodeJS.ProcessEnv = {}): void {
+  for (const sub of ['check', 'run']) {
+    const before = snapshot(dir);
+    const r = kstbench(['study', sub, dir], { env });
+    assert.equal(r.code, 1, `${sub}: exit ${r.code}\n${r.stderr}`);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, `${sub}: one line, got:\n${r.stderr}`);
+    assert.match(lines[0]!, pattern);
+    assert.doesNotMatch(r.stderr, /internal error|at \w+ \(/);
+    assert.deepEqual(snapshot(dir), before, `${sub}: nothing written`);
+  }
+}
+
+test('the good study passes the check, which counts cells and prices them', () => {
+  const dir = studyWith({ models: ['simulated:sim-a', 'openai:gpt-5-mini'] });
+  const study = loadStudy(dir);
+  const c = checkStudy(study, { OPENAI_API_KEY: 'sk-test-not-a-key' });
+  assert.equal(c.cellsPerModel, 9 * 4 * 2);
+  assert.equal(c.cells, 144);
+  const line = c.cost!.models.find((m) => m.model === 'openai:gpt-5-mini')!;
+  assert.equal(line.calls, 72);
+  assert.ok(line.costUsd !== null && line.costUsd > 0, 'the catalogue prices the model');
+  assert.match(formatCheck(study, c), /openai:gpt-5-mini\s+catalogue openai:gpt-5-mini\s+72 calls/);
+});
+
+test('an unknown model', () => {
+  refuses(studyWith({ models: ['simulated:sim-a', 'openai:gpt-nonexistent-9'] }), /study\.json: models\[1\]: openai:gpt-nonexistent-9 is not in the model catalogue \(config\/models\.json\)/);
+  refuses(studyWith({ models: ['simulated:sim-zz'] }), /study\.json: models\[0\]: simulated:sim-zz: unknown simulated profile/);
+});
+
+test('a domain with a cycle', () => {
+  const dir = studyWith({ domains: ['fractions.json', 'loop.json'] }, (d) =>
+    writeFileSync(join(d, 'loop.json'), JSON.stringify({ id: 'loop', title: 'Loop', source: 't', components: [{ id: 'A', description: 'a' }, { id: 'B', description: 'b' }], prerequisites: [['A', 'B'], ['B', 'A']] })),
+  );
+  refuses(dir, /loop\.json: .*cycle.*A -> B -> A|loop\.json: .*cycle/);
+});
+
+test('a missing key', () => {
+  const env = { OPENAI_API_KEY: '' };
+  refuses(studyWith({ models: ['openai:gpt-5-mini'] }), /study\.json: models\[0\]: openai:gpt-5-mini needs an API key: set the environment variable OPENAI_API_KEY/, env);
+});
+
+test('a design with zero cells', () => {
+  refuses(studyWith({ design: { conditions: [] } }), /study\.json: design\.conditions: empty, so the design has no cell/);
+});
+
+test('a manifest field of the wrong type', () => {
+  refuses(studyWith({ design: { orders: 'two' } }), /study\.json: design\.orders: /);
+  refuses(studyWith({ domains: 'fractions.json' }), /study\.json: domains: /);
+});
+
+test('an import row naming a state that is not a state', () => {
+  const dir = studyWith({ models: [], responses: { file: 'responses.csv' } }, (d) =>
+    writeFileSync(join(d, 'responses.csv'), 'model,domain,state,condition,order,recommended\nm1,fractions,F1,P0,1,F2\nm1,fractions,F1 F4,P0,1,F2\n'),
+  );
+  refuses(dir, /responses\.csv:3: state \["F1","F4"\] /);
+  assert.equal(readFileSync(join(dir, 'responses.csv'), 'utf8').split('\n').length, 4, 'the table itself is untouched');
+});
