@@ -9,7 +9,7 @@ import { ensureDir, osWriteErrorAt, temporarySibling } from '../io';
  * left. OS errors (ENOSPC, EACCES, ENOTDIR, …) become InputErrors naming the path and the code.
  */
 export interface FileSink {
-  write(chunk: string): void;
+  write(chunk: string | Uint8Array): void;
   commit(): void;
   abort(): void;
 }
