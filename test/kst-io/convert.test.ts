@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDomain, countStates, enumerateStates, surmiseFunction } from '../../lib/kst';
-import { detectFormat, exportStructure, importStructure, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
+import seedrandom from 'seedrandom';
+import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
+import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
 import { tiny } from '../kst/random-poset';
 import { BASIS_ROWS, SPACE_ROWS, exported, items, load, refuses, srbtBasis } from './helpers';
 
@@ -139,4 +140,90 @@ test('streamStates: one 0/1 line per state, cells joined by the separator, count
   streamStates(d, '', (c) => (plain += typeof c === 'string' ? c : Buffer.from(c).toString('latin1')));
   assert.ok(plain.endsWith('\n'));
   assert.deepEqual(plain.split('\n').filter(Boolean).sort(), ['000', '001', '100', '101', '110', '111']);
+});
+
+test('import maps item names the loader would refuse by the documented rule, keeps them as labels, and refuses a bad --id or --id-prefix naming it', () => {
+  assert.deepEqual(itemIdsFromNames(['a b', 'a_b', ' "q" ', 'é', 'x', '-y']), {
+    ids: ['a_b_2', 'a_b', 'q_', 'I4', 'x', 'y'],
+    labels: ['a b', undefined, ' "q" ', 'é', undefined, '-y'],
+  });
+  const file = importStructure('"I 1","I 2"\n0,0\n1,0\n1,1\n', 'h.csv', { id: 'h' });
+  assert.deepEqual(file.components.map((c) => [c.id, c.label]), [['I_1', 'I 1'], ['I_2', 'I 2']]);
+  assert.equal(parseDomain(JSON.stringify(file), 'h.json').ids.join(','), 'I_1,I_2');
+  refuses(() => importStructure('00\n10\n11\n', 'm.mat', { id: 'bad id' }), /^the domain ID "bad id" is not a valid ID/);
+  refuses(() => importStructure('00\n10\n11\n', 'm.mat', { id: 'm', idPrefix: 'item ' }), /^the ID prefix "item " is not a valid ID/);
+  // An items file with a name that is not an ID: mapped, its description kept.
+  const named = importStructure('00\n10\n11\n', 'm.mat', { id: 'm', items: readItemDescriptions('id,description\na b,first\nc,second\n', 'i.csv') });
+  assert.deepEqual(named.components, [{ id: 'a_b', description: 'first', label: 'a b' }, { id: 'c', description: 'second' }]);
+});
+
+test('a UTF-8 BOM is stripped and quoted CSV headers are unquoted (R write.csv, Excel)', () => {
+  const csv = importStructure('\ufeff"I1","I2"\r\n0,0\r\n1,0\r\n1,1\r\n', 'bom.csv', { id: 'bom' });
+  assert.deepEqual(csv.components.map((c) => c.id), ['I1', 'I2']);
+  const srbt = load(`\ufeff${srbtBasis}`, 'bom.bas');
+  assert.equal(countStates(srbt), 10);
+  assert.equal(detectFormat(`\ufeff${srbtBasis}`), 'srbt');
+});
+
+test('a trailing blank line and a missing final newline are read, as kstIO reads them (hand-made fixtures)', () => {
+  const space = `#SRBT v2.0 space ASCII\n4\n10\n${SPACE_ROWS.join('\n')}`;
+  for (const [name, text] of [
+    ['no final newline', space],
+    ['one trailing blank line', `${space}\n\n`],
+    ['blank lines with spaces and CRLF', `${space}\r\n  \r\n\r\n`],
+    ['rows with spaces around them', space.replace('1111', ' 1111\t')],
+  ]) {
+    assert.equal(countStates(load(text!, 'x.spc')), 10, name);
+  }
+  assert.equal(countStates(load(`${SPACE_ROWS.join('\n')}\n\n`, 'x.mat')), 10, 'matrix with a trailing blank line');
+  assert.equal(detectFormat(`${SPACE_ROWS.join('\n')}\n\n`), 'matrix');
+});
+
+test('property: every domain file import writes loads and passes the space check (seeded random names: spaces, quotes, unicode, prefixes of one another)', () => {
+  const seed = 'kst-io-import-names';
+  const rng = seedrandom(seed);
+  const pieces = ['a', 'b', 'I', '1', ' ', '"', "'", ',', 'é', 'Ω', '\u00a0', '-', '_', '.', '数', 'x y', '🙂'];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+  for (let round = 0; round < 60; round++) {
+    const n = 2 + Math.floor(rng() * 5);
+    const names: string[] = [];
+    while (names.length < n) {
+      // Often extend an earlier name, so that names are prefixes of one another.
+      let name = names.length > 0 && rng() < 0.4 ? pick(names) : '';
+      const len = 1 + Math.floor(rng() * 3);
+      for (let k = 0; k < len; k++) name += pick(pieces);
+      if (name.trim() !== '' && !names.includes(name)) names.push(name);
+    }
+    // A chain space on the names, written as R's write.csv would: quoted header, then the rows.
+    const rows = Array.from({ length: n + 1 }, (_, k) => names.map((_, j) => (j < k ? 1 : 0)).join(','));
+    const text = `${names.map((x) => `"${x.replace(/"/g, '""')}"`).join(',')}\n${rows.join('\n')}\n`;
+    const written = `${JSON.stringify(importStructure(text, 'random.csv', { id: 'random' }), null, 2)}\n`;
+    const domain = parseDomain(written, 'random.json');
+    assert.equal(checkSpace(domain).knowledgeSpace, true, `seed ${seed}, round ${round}: ${JSON.stringify(names)}`);
+    assert.equal(countStates(domain), n + 1);
+    assert.deepEqual(domain.components.map((c) => c.label ?? c.id), names, 'every original name is kept (as the ID or as the label)');
+  }
+});
+
+test('a space file with more than 200,000 states streams into its basis (no silent limit)', () => {
+  // 18 free items: 2^18 = 262,144 states, basis the 18 singletons; then one route more: item 18 after
+  // item 0 or item 1 (basis adds {0,18}, {1,18}).
+  const free = buildDomain({ id: 'big', title: 'big', source: 'test', components: Array.from({ length: 19 }, (_, i) => ({ id: `I${i + 1}`, description: 'x' })), basis: [...Array.from({ length: 18 }, (_, i) => [`I${i + 1}`]), ['I1', 'I19'], ['I2', 'I19']] });
+  const total = countStates(free);
+  assert.ok(total > 200_000, `${total} states`);
+  const text = exported(free, 'space', 'srbt');
+  const imported = importStructure(text, 'big.spc', { id: 'big' });
+  assert.deepEqual(imported.basis, free.basis);
+  // One state removed: no longer closed under union, and the refusal names the two lines.
+  const lines = text.split('\n');
+  const dropped = lines.findIndex((l) => l === '1100000000000000001');
+  assert.ok(dropped > 0);
+  const broken = [...lines.slice(0, 2), String(total - 1), ...lines.slice(3).filter((_, k) => k + 3 !== dropped)].join('\n');
+  refuses(() => importStructure(broken, 'big.spc', { id: 'big' }), /^big\.spc:\d+: the family is not closed under union: line \d+ ∪ line \d+ = \{I1, I2, I19\} is not in the family$/);
+});
+
+test('export refuses an SRBT comment with a line break (it would start a line no reader expects)', () => {
+  const d = load(srbtBasis, 'two.bas');
+  refuses(() => exported(d, 'space', 'srbt', 'two\nroutes'), /^--comment "two\\nroutes": an SRBT header comment is one line/);
+  assert.ok(exported(d, 'space', 'srbt', 'two routes').startsWith('#SRBT v2.0 space ASCII two routes\n'));
 });
