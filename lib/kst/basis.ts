@@ -439,20 +439,22 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
  */
 export function atomCodes(model: BasisModel): Uint8Array[] {
   const { n, words, m, basis } = model;
-  const inside = (a: number, b: number): boolean => {
-    for (let w = 0; w < words; w++) if ((basis[a * words + w]! & ~basis[b * words + w]!) !== 0) return false;
-    return true;
-  };
+  // b is an atom at x unless some other element c ∋ x lies inside b: every item of every c ⊊ b is 2.
+  // One subset test per pair (m² · words), not one per pair and item.
   const rows: Uint8Array[] = [];
+  const below = new Uint32Array(words);
   for (let b = 0; b < m; b++) {
+    below.fill(0);
+    for (let c = 0; c < m; c++) {
+      if (c === b) continue;
+      let inside = true;
+      for (let w = 0; w < words && inside; w++) if ((basis[c * words + w]! & ~basis[b * words + w]!) !== 0) inside = false;
+      if (inside) for (let w = 0; w < words; w++) below[w]! |= basis[c * words + w]!;
+    }
     const row = new Uint8Array(n);
     for (let x = 0; x < n; x++) {
-      if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) === 0) continue;
-      let minimal = true;
-      for (let c = 0; c < m && minimal; c++) {
-        if (c !== b && (basis[c * words + (x >>> 5)]! & (1 << (x & 31))) !== 0 && inside(c, b)) minimal = false;
-      }
-      row[x] = minimal ? 1 : 2;
+      const bit = 1 << (x & 31);
+      if ((basis[b * words + (x >>> 5)]! & bit) !== 0) row[x] = (below[x >>> 5]! & bit) !== 0 ? 2 : 1;
     }
     rows.push(row);
   }
