@@ -63,7 +63,7 @@ export const command: Command = {
     }
     const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
     try {
-      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c));
+      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, total);
       else streamJsonLines(domain, total, (c) => sink.write(c));
       sink.commit();
     } catch (err) {

@@ -354,9 +354,10 @@ export const EXPORT_FORMATS: Record<ExportWhat, readonly MatrixFormat[] | readon
  * every state (0/1, enumeration order; the count comes first, from countStates); relation: row i,
  * column j = 1 when i lies on every route to j (the surmise relation; for a space that is not
  * quasi-ordinal it is that of its quasi-ordinal hull, as kstMatrix's kmsurmiserelation returns);
- * surmise: kstMatrix's layout, items in canonical order; items: `id,description`.
+ * surmise: kstMatrix's layout, items in canonical order; items: `id,description`. `stateCount`, when
+ * given, is the space's number of states (countStates), written without counting again.
  */
-export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string): void {
+export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, stateCount?: number): void {
   const allowed = EXPORT_FORMATS[what] as readonly string[];
   if (!allowed.includes(format)) {
     throw new InputError(`cannot write ${what} as ${format}; use one of ${allowed.join(', ')}`);
@@ -382,7 +383,8 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
     return;
   }
   if (what === 'space') {
-    const total = countStates(domain);
+    // The count heads the file; a caller that has it already (kstbench space) saves a walk of the space.
+    const total = stateCount ?? countStates(domain);
     emit(formatMatrixChunks([], { ...common, rowCount: total, struct: 'space' }));
     streamStates(domain, format === 'csv' ? ',' : '', sink);
     return;

@@ -211,7 +211,8 @@ function scratchFor(model: BasisModel, size: number): Uint32Array {
  * every "out" branch feasible: on kstMatrix's cad6 basis (28 items, 34 elements, 787,355 states) the
  * walk in index order tried 5.5 million splits, 4.7 million of them infeasible; in decision order it
  * tries 787,432, 78 of them infeasible. The walk runs on the basis with its items renumbered into that
- * order and renumbers each leaf back (byte tables), so `visit` sees the original item indices.
+ * order, so that `visit` sees the original item indices: up to 32 items each leaf is renumbered back
+ * by byte tables; above, each level also keeps its taken set in original indices.
  */
 export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void): number {
   return unionWalk(model, visit);
@@ -287,22 +288,7 @@ function unionWalk(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   }
   const { walked, back } = walkPlan(model);
   if (words === 1) return walkOneWord(walked, visit, back);
-  let leafVisit = visit;
-  if (visit && back) {
-    const bytes = words * 4;
-    const original = new Uint32Array(words);
-    leafVisit = (leaf) => {
-      original.fill(0);
-      for (let p = 0; p < bytes; p++) {
-        const byte = (leaf[p >>> 2]! >>> ((p & 3) << 3)) & 255;
-        if (byte === 0) continue;
-        const o = (p * 256 + byte) * words;
-        for (let w = 0; w < words; w++) original[w]! |= back[o + w]!;
-      }
-      visit(original);
-    };
-  }
-  return walkWords(walked, leafVisit);
+  return walkWords(walked, visit, back ? decisionOrder(model) : undefined);
 }
 
 /** unionTable[(k · 256 + byte) · words ..] = union of the basis elements 8k + i with bit i set in byte. */
@@ -323,14 +309,19 @@ function unionTable(model: BasisModel): Uint32Array {
   return table;
 }
 
-/** The walk for any number of items (see forEachUnionState). */
-function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined): number {
+/**
+ * The walk for any number of items (see forEachUnionState). With `order` (walked item k = original
+ * item order[k]) each level also keeps the taken set in original indices, so a leaf is visited as it
+ * is, not renumbered.
+ */
+function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined): number {
   const { n, words, m, basis, basisWords: bw, column } = model;
   const depthMax = n + 2;
   const table = unionTable(model);
   const available = new Uint32Array(depthMax * bw);
   const reach = new Uint32Array(depthMax * words);
   const taken = new Uint32Array(depthMax * words);
+  const original = visit && order ? new Uint32Array(depthMax * words) : undefined;
   for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
   for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) reach[w]! |= basis[b * words + w]!;
   let count = 0;
@@ -353,7 +344,8 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       if (x < 0) {
         count++;
         if (visit) {
-          for (let w = 0; w < words; w++) leaf[w] = taken[r + w]!;
+          const from = original ?? taken;
+          for (let w = 0; w < words; w++) leaf[w] = from[r + w]!;
           visit(leaf);
         }
         return;
@@ -378,9 +370,11 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
         taken[r1 + w] = taken[r + w]!;
         if ((taken[r + w]! & ~reach[r1 + w]!) !== 0) feasible = false;
       }
+      if (original) for (let w = 0; w < words; w++) original[r1 + w] = original[r + w]!;
       if (feasible) walk(d + 1, x + 1);
       // Branch "x in" continues at this level.
       taken[r + (x >>> 5)]! |= 1 << (x & 31);
+      if (original) original[r + (order![x]! >>> 5)]! |= 1 << (order![x]! & 31);
       from = x + 1;
     }
   };
