@@ -16,7 +16,7 @@ import { releaseTemporary, trackTemporary } from './temporaries';
  * naming the path and the code.
  */
 export interface FileSink {
-  write(chunk: string): void;
+  write(chunk: string | Uint8Array): void;
   commit(): void;
   abort(): void;
 }
@@ -36,7 +36,7 @@ function fdSink(fd: number, path: string, finish: () => void, discard: () => voi
   return {
     write(chunk) {
       try {
-        writeSync(fd, chunk);
+        writeChunk(fd, chunk);
       } catch (err) {
         abort();
         throw osWriteErrorAt(path, err);
@@ -98,7 +98,7 @@ export function stdoutSink(): FileSink {
   return {
     write(chunk) {
       try {
-        writeSync(1, chunk);
+        writeChunk(1, chunk);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
         throw osWriteErrorAt('standard output', err);
@@ -107,4 +107,13 @@ export function stdoutSink(): FileSink {
     commit() {},
     abort() {},
   };
+}
+
+/** Writes the whole chunk (a byte chunk may be written in parts: writeSync returns what it wrote). */
+function writeChunk(fd: number, chunk: string | Uint8Array): void {
+  if (typeof chunk === 'string') {
+    writeSync(fd, chunk);
+    return;
+  }
+  for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at, chunk.length - at);
 }

@@ -1,7 +1,10 @@
 import { keyedObject } from '../io/keys';
 import { InputError } from '../errors';
 import {
+  DomainFileSchema,
+  IdSchema,
   atomCodes,
+  basisOfStateRows,
   buildDomain,
   compileStructure,
   countStates,
@@ -12,7 +15,7 @@ import {
   type Domain,
   type DomainFile,
 } from '../kst';
-import { csvCells, parseMatrixFile, formatMatrixChunks, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { csvCells, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 
 /** What a structure file holds, for import and export. */
 export const STRUCTURE_KINDS = ['basis', 'space', 'structure', 'relation', 'surmise'] as const;
@@ -33,16 +36,17 @@ export interface ImportOptions {
 
 export interface ItemDescriptions {
   file: string;
+  /** The item names as the file writes them (mapped to IDs by itemIdsFromNames on import). */
   ids: string[];
   descriptions: Map<string, string>;
 }
 
 /** Reads an `id,description` CSV (header required, R's write.csv quoting accepted). */
 export function readItemDescriptions(text: string, file: string): ItemDescriptions {
-  const parsed = parseCsvRows(text, file);
+  const parsed = splitLines(text, file).map((l, i) => ({ line: i + 1, cells: csvCells(file, i + 1, l) }));
   const header = parsed[0]!.cells.map((c) => c.toLowerCase());
   if (header.length !== 2 || header[0] !== 'id' || header[1] !== 'description') {
-    throw new InputError(`${file}:1: expected the header id,description, found ${parsed[0]!.cells.join(',')}`, { file, line: 1 });
+    throw new InputError(`${file}:1: expected the header id,description, found ${shown(parsed[0]!.cells.join(','))}`, { file, line: 1 });
   }
   const ids: string[] = [];
   const descriptions = new Map<string, string>();
@@ -50,8 +54,8 @@ export function readItemDescriptions(text: string, file: string): ItemDescriptio
     if (cells.length !== 2) throw new InputError(`${file}:${line}: ragged row: ${cells.length} field(s) where the header has 2`, { file, line });
     const [id, description] = cells as [string, string];
     if (id.trim() === '') throw new InputError(`${file}:${line}: empty item ID`, { file, line });
-    if (descriptions.has(id)) throw new InputError(`${file}:${line}: item ${JSON.stringify(id)} listed twice`, { file, line });
-    if (description.trim() === '') throw new InputError(`${file}:${line}: item ${JSON.stringify(id)} has an empty description`, { file, line });
+    if (descriptions.has(id)) throw new InputError(`${file}:${line}: item ${shown(id)} listed twice`, { file, line });
+    if (description.trim() === '') throw new InputError(`${file}:${line}: item ${shown(id)} has an empty description`, { file, line });
     ids.push(id);
     descriptions.set(id, description.trim());
   }
@@ -59,40 +63,74 @@ export function readItemDescriptions(text: string, file: string): ItemDescriptio
   return { file, ids, descriptions };
 }
 
-function parseCsvRows(text: string, file: string): Array<{ line: number; cells: string[] }> {
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  if (lines[lines.length - 1] === '') lines.pop();
-  if (lines.length === 0) throw new InputError(`${file}: empty file`, { file });
-  return lines.map((l, i) => ({ line: i + 1, cells: csvCells(file, i + 1, l) }));
+/**
+ * Item IDs for item names from another tool (a CSV header, an items file), by one documented rule
+ * (lib/kst-io/README.md, "Item names"): a name the loader accepts as an ID (IdSchema) is kept; any other
+ * name is trimmed, each run of characters other than ASCII letters, digits, "_", "." and "-" becomes
+ * one "_", leading "_", "." and "-" are dropped, and an empty result becomes `<prefix><position>`; a
+ * mapped ID that another item already has gets "_2", "_3", … Valid names are placed first, so a mapped
+ * name never takes a valid name's ID. Returns the IDs and, per item, the original name when it changed.
+ */
+export function itemIdsFromNames(names: readonly string[], prefix = 'I'): { ids: string[]; labels: Array<string | undefined> } {
+  const valid = (name: string): boolean => IdSchema.safeParse(name).success;
+  const taken = new Set(names.filter(valid));
+  const ids = names.map((name, i) => {
+    if (valid(name)) return name;
+    let base = name.trim().replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[_.-]+/, '');
+    if (base === '') base = `${prefix}${i + 1}`;
+    let id = base;
+    for (let k = 2; taken.has(id); k++) id = `${base}_${k}`;
+    taken.add(id);
+    return id;
+  });
+  return { ids, labels: names.map((name, i) => (ids[i] === name ? undefined : name)) };
 }
 
-/** Maps "basis[i]" / "states[i]" in a domain-construction message to the file line of row i. */
-function relocate(err: unknown, parsed: ParsedMatrix, file: string): never {
+/** Refuses a domain ID or ID prefix that would make IDs the loader rejects, naming the value. */
+function checkIdOption(value: string, what: string): void {
+  const result = IdSchema.safeParse(value);
+  if (!result.success) throw new InputError(`${what} ${shown(value)} is not a valid ID: it ${result.error.issues[0]!.message}`);
+}
+
+/** Maps "basis[i]" / "states[i]" / "surmise.x[k]" in a domain-construction message to the file line of that row. */
+function relocate(err: unknown, parsed: ParsedMatrix, file: string, clauseRows?: Map<string, number[]>): never {
   if (!(err instanceof InputError)) throw err;
   let firstLine: number | undefined;
-  const message = err.message.replace(/^[^:]*: /, '').replace(/^states (does|is) /, 'the family $1 ').replace(/\b(basis|states)\[(\d+)\]/g, (_, _form, i: string) => {
-    const line = parsed.lines[Number(i)]!;
+  const at = (row: number): string => {
+    const line = parsed.lines[row]!;
     firstLine ??= line;
     return `line ${line}`;
-  });
+  };
+  const message = err.message
+    .replace(/^[^:]*: /, '')
+    .replace(/^states (does|is) /, 'the family $1 ')
+    .replace(/\b(basis|states)\[(\d+)\]/g, (_, _form, i: string) => at(Number(i)))
+    .replace(/\bsurmise\.([^\s[]+)\[(\d+)\]/g, (whole, item: string, k: string) => {
+      const row = clauseRows?.get(item)?.[Number(k)];
+      return row === undefined ? whole : `the clause of ${item} on ${at(row)}`;
+    });
   throw new InputError(firstLine === undefined ? `${file}: ${message}` : `${file}:${firstLine}: ${message}`, { file, line: firstLine });
 }
 
 /**
  * Turns a kstIO structure file into a validated domain file (DomainFile JSON). Basis, space and
  * structure files become `basis` (a structure must be a knowledge space, else refused naming the
- * lines of a union that is missing); basis codes 1/2, when present, must agree with the atoms; a
- * surmise relation becomes `prerequisites` (or `basis` when it has equivalent items); a surmise-function
- * CSV becomes `surmise`. Data files (response patterns) are refused: they are not a structure.
+ * lines of a union that is missing; a space streams from the packed rows into its basis, with no
+ * limit on its size but memory); basis codes 1/2, when present, must agree with the atoms; a surmise
+ * relation becomes `prerequisites` (or `basis` when it has equivalent items); a surmise-function CSV
+ * becomes `surmise`. Data files (response patterns) are refused: they are not a structure. The result
+ * passes the loader's own schema (DomainFileSchema), so `kstbench space` reads what import writes.
  */
 export function importStructure(text: string, file: string, options: ImportOptions): DomainFile {
+  checkIdOption(options.id, 'the domain ID');
+  if (options.idPrefix !== undefined) checkIdOption(options.idPrefix, 'the ID prefix');
   const parsed = parseMatrixFile(text, file, options.format);
   const kind = resolveKind(parsed, file, options.kind);
-  const n = parsed.items;
-  const ids = itemIds(parsed, file, options, n);
-  const components = ids.map((id) => ({
+  const { ids, labels, names } = itemIds(parsed, file, options);
+  const components = ids.map((id, j) => ({
     id,
-    description: options.items?.descriptions.get(id) ?? `Item ${id} (no description given; add them with --items id,description CSV).`,
+    description: options.items?.descriptions.get(names[j]!) ?? `Item ${labels[j] ?? id} (no description given; add them with --items id,description CSV).`,
+    ...(labels[j] !== undefined ? { label: labels[j] } : {}),
   }));
   const base = {
     id: options.id,
@@ -100,50 +138,99 @@ export function importStructure(text: string, file: string, options: ImportOptio
     source: options.source ?? `Imported by kstbench from ${file} (${parsed.format}${parsed.struct ? ` ${parsed.struct}` : ''}).`,
     components,
   };
-  const setOf = (row: Uint8Array): string[] => ids.filter((_, j) => row[j] !== 0);
+  const rowSet = (k: number): string[] => {
+    const row = matrixRow(parsed, k);
+    return ids.filter((_, j) => row[j] !== 0);
+  };
+  const rowSets = (): string[][] => Array.from({ length: parsed.rowCount }, (_, k) => rowSet(k));
   let domain: Domain;
   let file$: DomainFile;
   if (kind === 'basis') {
     try {
-      domain = buildDomain({ ...base, basis: parsed.rows.map(setOf) }, file);
+      domain = buildDomain({ ...base, basis: rowSets() }, file);
     } catch (err) {
       relocate(err, parsed, file);
     }
-    if (parsed.rows.some((row) => row.includes(2))) checkBasisCodes(domain, parsed, file, ids);
+    if (parsed.hasTwo) checkBasisCodes(domain, parsed, file, ids);
     file$ = { ...base, basis: domain.basis! };
   } else if (kind === 'space' || kind === 'structure') {
-    if (parsed.rows.some((row) => row.includes(2))) {
-      throw new InputError(`${file}: the code 2 appears, which only basis files use; import it with --kind basis`, { file });
-    }
-    try {
-      domain = buildDomain({ ...base, states: parsed.rows.map(setOf) }, file);
-    } catch (err) {
-      relocate(err, parsed, file);
-    }
-    file$ = { ...base, basis: domain.basis! };
+    file$ = { ...base, basis: spaceBasis(parsed, file, ids, options.kind === undefined) };
+    domain = buildDomain(file$, file);
   } else if (kind === 'relation') {
     file$ = importRelation(parsed, file, ids, base);
     domain = buildDomain(file$, file);
   } else {
     // Keyed by item names from the file: a Map, so `constructor` is an item and not Object's.
     const clauses = new Map<string, string[][]>();
-    parsed.rows.forEach((row, k) => {
-      const item = parsed.rowItems![k]!;
+    const clauseRows = new Map<string, number[]>();
+    for (let k = 0; k < parsed.rowCount; k++) {
+      const name = parsed.rowItems![k]!;
+      const item = ids[parsed.ids!.indexOf(name)]!;
+      const row = matrixRow(parsed, k);
       const j = ids.indexOf(item);
       if (row[j] === 0) row[j] = 1; // kstMatrix writes the atom, the item included; accept either
-      const list = clauses.get(item) ?? [];
-      list.push(setOf(row).filter((x) => x !== item));
-      clauses.set(item, list);
-    });
+      clauses.set(item, [...(clauses.get(item) ?? []), rowSet(k).filter((x) => x !== item)]);
+      clauseRows.set(item, [...(clauseRows.get(item) ?? []), k]);
+    }
     const surmise = keyedObject(clauses);
     file$ = { ...base, surmise };
-    domain = buildDomain(file$, file);
+    try {
+      domain = buildDomain(file$, file);
+    } catch (err) {
+      relocate(err, parsed, file, clauseRows);
+    }
   }
   if (options.reduceNotions && domain.notions.length > 0) {
     const reduced = reduceNotions(domain);
-    return { id: reduced.id, title: reduced.title, source: reduced.source, components: reduced.components, basis: reduced.basis! };
+    file$ = { id: reduced.id, title: reduced.title, source: reduced.source, components: reduced.components, basis: reduced.basis! };
   }
-  return file$;
+  return validated(file$, file);
+}
+
+/** The domain file checked by the loader's schema; a failure here is a bug in the mapping, named as such. */
+function validated(domainFile: DomainFile, file: string): DomainFile {
+  const result = DomainFileSchema.safeParse(domainFile);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new InputError(`${file}: the domain made from this file would not load (${issue.path.join('.')}: ${issue.message})`, { file });
+  }
+  return domainFile;
+}
+
+/**
+ * The basis of a space or structure file, streamed from the packed rows (basisOfStateRows: no state
+ * is built as an ID list, no limit on the number of states). When the rows are not a knowledge space
+ * and the kind was guessed, a square matrix with a full diagonal gets the hint that it looks like a
+ * surmise relation.
+ */
+function spaceBasis(parsed: ParsedMatrix, file: string, ids: readonly string[], guessed: boolean): string[][] {
+  if (parsed.hasTwo) {
+    const k = Array.from({ length: parsed.rowCount }, (_, i) => i).find((i) => matrixRow(parsed, i).includes(2))!;
+    throw new InputError(`${file}:${parsed.lines[k]}: the code 2 appears, which only basis files use; import it with --kind basis`, { file, line: parsed.lines[k] });
+  }
+  const n = parsed.items;
+  try {
+    return basisOfStateRows(ids, parsed.rowCount, (k, out) => {
+      const o = k * n;
+      for (let j = 0; j < n; j++) if (parsed.cells[o + j] !== 0) out[j >>> 5]! |= 1 << (j & 31);
+    }, file);
+  } catch (err) {
+    if (guessed && err instanceof InputError && looksLikeRelation(parsed)) {
+      try {
+        relocate(err, parsed, file);
+      } catch (located) {
+        const message = `${(located as Error).message}; a square 0/1 matrix with 1 all along its diagonal is what a surmise-relation file looks like: import it with --kind relation (or --kind basis for a basis)`;
+        throw new InputError(message, (located as InputError).where);
+      }
+    }
+    relocate(err, parsed, file);
+  }
+}
+
+function looksLikeRelation(parsed: ParsedMatrix): boolean {
+  if (parsed.rowCount !== parsed.items) return false;
+  for (let i = 0; i < parsed.items; i++) if (parsed.cells[i * parsed.items + i] !== 1) return false;
+  return true;
 }
 
 function resolveKind(parsed: ParsedMatrix, file: string, kind: StructureKind | undefined): StructureKind {
@@ -163,32 +250,36 @@ function resolveKind(parsed: ParsedMatrix, file: string, kind: StructureKind | u
     if (kind === 'surmise') throw new InputError(`${file}: a surmise function is read from a surmise-function CSV (first column "Item")`, { file });
     return kind;
   }
-  return parsed.rows.some((row) => row.includes(2)) ? 'basis' : 'space';
+  return parsed.hasTwo ? 'basis' : 'space';
 }
 
-function itemIds(parsed: ParsedMatrix, file: string, options: ImportOptions, n: number): string[] {
+/** The item IDs (mapped from the file's or the items file's names), their labels, and the names as written. */
+function itemIds(parsed: ParsedMatrix, file: string, options: ImportOptions): { ids: string[]; labels: Array<string | undefined>; names: string[] } {
   const items = options.items;
+  const n = parsed.items;
+  let names: string[];
   if (parsed.ids) {
     if (items) {
-      const header = [...parsed.ids].sort().join(',');
-      const listed = [...items.ids].sort().join(',');
+      const header = [...parsed.ids].sort().join('\u0000');
+      const listed = [...items.ids].sort().join('\u0000');
       if (header !== listed) {
-        throw new InputError(`${file}:1: the header's items (${parsed.ids.join(', ')}) do not match the items of ${items.file} (${items.ids.join(', ')})`, {
-          file,
-          line: 1,
-        });
+        throw new InputError(
+          `${file}:1: the header's items (${parsed.ids.map(shown).join(', ')}) do not match the items of ${items.file} (${items.ids.map(shown).join(', ')})`,
+          { file, line: 1 },
+        );
       }
     }
-    return parsed.ids;
-  }
-  if (items) {
+    names = parsed.ids;
+  } else if (items) {
     if (items.ids.length !== n) {
       throw new InputError(`${file}: the structure has ${n} item(s), ${items.file} lists ${items.ids.length}`, { file });
     }
-    return items.ids;
+    names = items.ids;
+  } else {
+    const prefix = options.idPrefix ?? 'I';
+    names = Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
   }
-  const prefix = options.idPrefix ?? 'I';
-  return Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+  return { ...itemIdsFromNames(names, options.idPrefix ?? 'I'), names };
 }
 
 function checkBasisCodes(domain: Domain, parsed: ParsedMatrix, file: string, ids: readonly string[]): void {
@@ -197,7 +288,8 @@ function checkBasisCodes(domain: Domain, parsed: ParsedMatrix, file: string, ids
   const key = (ids2: readonly string[]): string => ids2.join('\u0000');
   const byState = new Map(domain.basis!.map((b, i) => [key(b), codes[i]!]));
   const order = domain.ids;
-  parsed.rows.forEach((row, k) => {
+  for (let k = 0; k < parsed.rowCount; k++) {
+    const row = matrixRow(parsed, k);
     const set = ids.filter((_, j) => row[j] !== 0);
     const canonical = order.filter((id) => set.includes(id));
     const expected = byState.get(key(canonical))!;
@@ -208,14 +300,16 @@ function checkBasisCodes(domain: Domain, parsed: ParsedMatrix, file: string, ids
         throw new InputError(`${file}:${parsed.lines[k]}: item ${id} is coded ${row[j]}, but ${why}`, { file, line: parsed.lines[k], item: id });
       }
     });
-  });
+  }
 }
 
 /** A surmise relation (row i, column j = 1: i is surmised from j) → prerequisites, or a basis with notions. */
 function importRelation(parsed: ParsedMatrix, file: string, ids: readonly string[], base: Omit<DomainFile, 'prerequisites'>): DomainFile {
   const n = ids.length;
-  if (parsed.rows.length !== n) throw new InputError(`${file}: a relation needs ${n} rows for ${n} items, found ${parsed.rows.length}`, { file });
-  const r = parsed.rows;
+  if (parsed.rowCount !== n) {
+    throw new InputError(`${file}:${parsed.lines[Math.min(n, parsed.rowCount) - 1]}: a relation needs ${n} rows for ${n} items, found ${parsed.rowCount}`, { file });
+  }
+  const r = Array.from({ length: n }, (_, i) => matrixRow(parsed, i));
   for (let i = 0; i < n; i++) {
     if (r[i]![i] !== 1) {
       throw new InputError(`${file}:${parsed.lines[i]}: the diagonal entry of ${ids[i]} is ${r[i]![i]}; a surmise relation is reflexive`, {
@@ -263,12 +357,17 @@ export const EXPORT_FORMATS: Record<ExportWhat, readonly MatrixFormat[] | readon
  * every state (0/1, enumeration order; the count comes first, from countStates); relation: row i,
  * column j = 1 when i lies on every route to j (the surmise relation; for a space that is not
  * quasi-ordinal it is that of its quasi-ordinal hull, as kstMatrix's kmsurmiserelation returns);
- * surmise: kstMatrix's layout, items in canonical order; items: `id,description`.
+ * surmise: kstMatrix's layout, items in canonical order; items: `id,description`. `stateCount`, when
+ * given, is the space's number of states (countStates), written without counting again.
  */
-export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: (chunk: string) => void, comment?: string): void {
+export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, stateCount?: number): void {
   const allowed = EXPORT_FORMATS[what] as readonly string[];
   if (!allowed.includes(format)) {
     throw new InputError(`cannot write ${what} as ${format}; use one of ${allowed.join(', ')}`);
+  }
+  // The comment sits on the SRBT header line: a line break in it would start a line no reader expects.
+  if (comment !== undefined && /[\r\n\u2028\u2029]/.test(comment)) {
+    throw new InputError(`--comment ${shown(comment)}: an SRBT header comment is one line; it must not contain a line break`);
   }
   const n = domain.ids.length;
   const quote = (s: string): string => `"${s.replace(/"/g, '""')}"`;
@@ -287,7 +386,8 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
     return;
   }
   if (what === 'space') {
-    const total = countStates(domain);
+    // The count heads the file; a caller that has it already (kstbench space) saves a walk of the space.
+    const total = stateCount ?? countStates(domain);
     emit(formatMatrixChunks([], { ...common, rowCount: total, struct: 'space' }));
     streamStates(domain, format === 'csv' ? ',' : '', sink);
     return;
@@ -312,23 +412,44 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
   emit(formatMatrixChunks(rows, { ...common, rowItems }));
 }
 
-/** Rows per chunk handed to the sink when streaming a space. */
-const STREAM_BATCH = 4096;
+/** What an export writes to: text for headers, bytes (ASCII) for the rows of a streamed space. */
+export type ChunkSink = (chunk: string | Uint8Array) => void;
 
-/** Every state as a 0/1 line (cells joined by `separator`), in batches of STREAM_BATCH lines. */
-export function streamStates(domain: Domain, separator: string, sink: (chunk: string) => void): number {
+/** Bytes per chunk handed to the sink when streaming a space. */
+const STREAM_BYTES = 1 << 20;
+
+/**
+ * Every state as a 0/1 line (cells joined by `separator`: "" or ","), written byte by byte from the
+ * state's bitset into 1 MiB buffers, each handed to the sink once full (a new buffer follows, so a sink
+ * may keep the one it got). No string is built per state.
+ */
+export function streamStates(domain: Domain, separator: '' | ',', sink: ChunkSink): number {
   const s = compileStructure(domain);
   const n = s.n;
-  let lines: string[] = [];
-  const codes: string[] = new Array(n);
+  const step = separator === '' ? 1 : 2;
+  const lineBytes = n * step + (separator === '' ? 1 : 0);
+  const size = Math.max(STREAM_BYTES, lineBytes);
+  let buffer = new Uint8Array(size);
+  let at = 0;
+  const comma = separator.charCodeAt(0);
   const count = forEachStateBits(s, (bits) => {
-    for (let i = 0; i < n; i++) codes[i] = (bits[i >>> 5]! >>> (i & 31)) & 1 ? '1' : '0';
-    lines.push(codes.join(separator));
-    if (lines.length === STREAM_BATCH) {
-      sink(`${lines.join('\n')}\n`);
-      lines = [];
+    if (at + lineBytes > size) {
+      sink(buffer.subarray(0, at));
+      buffer = new Uint8Array(size);
+      at = 0;
     }
+    let i = at;
+    for (let w = 0, x = 0; x < n; w++) {
+      const word = bits[w]!;
+      const end = Math.min(n, x + 32);
+      for (let b = 0; x < end; x++, b++, i += step) {
+        buffer[i] = 48 | ((word >>> b) & 1);
+        if (step === 2) buffer[i + 1] = comma;
+      }
+    }
+    buffer[i - (step === 2 ? 1 : 0)] = 10;
+    at += lineBytes;
   });
-  if (lines.length > 0) sink(`${lines.join('\n')}\n`);
+  if (at > 0) sink(buffer.subarray(0, at));
   return count;
 }

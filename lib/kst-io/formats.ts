@@ -25,7 +25,11 @@ export type MatrixFormat = (typeof MATRIX_FORMATS)[number];
 export const SRBT_STRUCTS = ['basis', 'space', 'structure', 'relation', 'data'] as const;
 export type SrbtStruct = (typeof SRBT_STRUCTS)[number];
 
-/** A parsed file: the rows of the matrix with the 1-based file line of each row. */
+/**
+ * A parsed file: the matrix, packed (row k occupies cells[k · items .. (k + 1) · items), one 0/1/2
+ * byte per item, so a space file of 787,355 states over 28 items takes 22 MB, not one array per row),
+ * with the 1-based file line of each row.
+ */
 export interface ParsedMatrix {
   format: MatrixFormat;
   /** SRBT header's struct, when the file has one. */
@@ -34,50 +38,90 @@ export interface ParsedMatrix {
   comment?: string;
   /** `#` comment lines of an SRBT file, without the `#`. */
   comments: string[];
-  /** Item IDs from a CSV header; undefined for the matrix formats. */
+  /** Item names from a CSV header, as written (unquoted); undefined for the matrix formats. */
   ids?: string[];
   items: number;
-  rows: Uint8Array[];
-  /** lines[i] = 1-based line of rows[i]. */
-  lines: number[];
+  rowCount: number;
+  cells: Uint8Array;
+  /** lines[k] = 1-based line of row k. */
+  lines: Int32Array;
+  /** True when some cell is 2 (a basis code). */
+  hasTwo: boolean;
   /** For surmise-csv: the item each row belongs to. */
   rowItems?: string[];
+}
+
+/** Row k of a parsed matrix (a view into its cells). */
+export function matrixRow(parsed: ParsedMatrix, k: number): Uint8Array {
+  return parsed.cells.subarray(k * parsed.items, (k + 1) * parsed.items);
 }
 
 function refuse(file: string, line: number | undefined, reason: string): never {
   throw new InputError(line === undefined ? `${file}: ${reason}` : `${file}:${line}: ${reason}`, { file, line });
 }
 
-/** Splits text into lines, requiring the newline after the last line (kstIO's convention). */
-function splitLines(text: string, file: string): string[] {
+/**
+ * Text as a message shows it: JSON-quoted, with every invisible or control character (a BOM, a
+ * zero-width space, a non-breaking space, a tab …) written as \u{…}, so that "found "1 "" cannot
+ * hide what is wrong.
+ */
+export function shown(text: string): string {
+  return JSON.stringify(text).replace(/[\p{C}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`));
+}
+
+/**
+ * Splits text into lines as kstIO's readers (R's readLines) see them: a UTF-8 byte-order mark at the
+ * start is dropped, `\r\n` counts as `\n`, the newline after the last line may be missing, and blank
+ * lines at the end of the file are ignored. A blank line before the last row stays an error (the row
+ * it stands for would be read as a state).
+ */
+export function splitLines(text: string, file: string): string[] {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length === 0) refuse(file, undefined, 'empty file');
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  if (lines[lines.length - 1] !== '') refuse(file, lines.length, 'the last line has no newline at its end (kstIO files end every line, the last one included, with a newline)');
-  lines.pop();
+  while (lines.length > 0 && /^[ \t]*$/.test(lines[lines.length - 1]!)) lines.pop();
+  if (lines.length === 0) refuse(file, undefined, 'the file has only blank lines');
   return lines;
 }
 
 function count(file: string, lineNo: number, text: string | undefined, what: string): number {
   if (text === undefined) refuse(file, lineNo, `missing the ${what} line`);
-  if (!/^\d+$/.test(text.trim())) refuse(file, lineNo, `expected the ${what} as a positive integer, found ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text.trim())) refuse(file, lineNo, `expected the ${what} as a positive integer, found ${shown(text)}`);
   const value = Number(text.trim());
   if (value <= 0) refuse(file, lineNo, `the ${what} must be positive, found ${value}`);
   return value;
 }
 
-function digitRow(file: string, lineNo: number, text: string, items: number, allowTwo: boolean): Uint8Array {
-  if (text.length !== items) {
-    refuse(file, lineNo, `ragged row: ${text.length} symbol(s) where the file has ${items} item(s)`);
+/** Spaces and tabs around a row are dropped, as kstIO's trimws does; any other character is a symbol. */
+function trimSpaces(text: string): string {
+  return text.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** Writes the 0/1(/2) symbols of one row into `cells` at `offset`; returns true when a 2 was read. */
+function digitRow(file: string, lineNo: number, text: string, items: number, allowTwo: boolean, cells: Uint8Array, offset: number): boolean {
+  const row = trimSpaces(text);
+  if (row.length !== items) {
+    refuse(file, lineNo, row === '' ? `blank line where a row of ${items} symbol(s) is expected` : `ragged row: ${row.length} symbol(s) where the file has ${items} item(s)`);
   }
-  const row = new Uint8Array(items);
+  let two = false;
   for (let j = 0; j < items; j++) {
-    const c = text.charCodeAt(j) - 48;
+    const c = row.charCodeAt(j) - 48;
     if (c !== 0 && c !== 1 && !(allowTwo && c === 2)) {
-      refuse(file, lineNo, `symbol ${JSON.stringify(text[j])} in column ${j + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
+      refuse(file, lineNo, `symbol ${shown(row[j]!)} in column ${j + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
     }
-    row[j] = c;
+    if (c === 2) two = true;
+    cells[offset + j] = c;
   }
-  return row;
+  return two;
+}
+
+/** The refusal of a count that does not match the rows: the count's line and the first line past the rows. */
+function wrongCount(file: string, countLine: number, announced: number, found: number, firstRowLine: number, lines: number): never {
+  const what = `line ${countLine} announces ${announced} row(s)`;
+  if (found < announced) {
+    refuse(file, countLine, `wrong count: ${what}, but the file ends after ${found} (its last line is ${lines})`);
+  }
+  refuse(file, countLine, `wrong count: ${what}, but line ${firstRowLine + announced} is row ${announced + 1} (the file has ${found})`);
 }
 
 /** Parses a kstIO matrix-family file (matrix, kst, srbt); `allowTwo` admits basis codes. */
@@ -89,11 +133,12 @@ function parseMatrixFamily(text: string, file: string, format: 'matrix' | 'kst' 
   const comments: string[] = [];
   let items: number;
   let rowsExpected: number | undefined;
+  let countLine = 0;
   if (format === 'srbt') {
-    const m = /^#SRBT v2\.0 (\S+)(?: (.*))?$/.exec(lines[0] ?? '');
-    if (!m) refuse(file, 1, `expected an SRBT header "#SRBT v2.0 <struct> ..." , found ${JSON.stringify(lines[0] ?? '')}`);
+    const m = /^#SRBT v2\.0 (\S+)(?: (.*))?$/.exec(lines[0]!);
+    if (!m) refuse(file, 1, `expected an SRBT header "#SRBT v2.0 <struct> ...", found ${shown(lines[0]!)}`);
     if (!(SRBT_STRUCTS as readonly string[]).includes(m[1]!)) {
-      refuse(file, 1, `unknown SRBT struct ${JSON.stringify(m[1])} (expected ${SRBT_STRUCTS.join(', ')})`);
+      refuse(file, 1, `unknown SRBT struct ${shown(m[1]!)} (expected ${SRBT_STRUCTS.join(', ')})`);
     }
     struct = m[1] as SrbtStruct;
     let rest = m[2] ?? '';
@@ -107,31 +152,36 @@ function parseMatrixFamily(text: string, file: string, format: 'matrix' | 'kst' 
     at = 1;
   }
   if (format === 'matrix') {
-    if (lines.length === 0) refuse(file, undefined, 'no rows');
-    items = lines[0]!.length;
+    items = trimSpaces(lines[0]!).length;
+    if (items === 0) refuse(file, 1, 'blank first line');
   } else {
     items = count(file, at + 1, lines[at], 'number of items');
     at++;
+    countLine = at + 1;
     if (struct !== 'relation') {
       rowsExpected = count(file, at + 1, lines[at], struct === 'data' ? 'number of response patterns' : 'number of states');
       at++;
-    } else rowsExpected = items;
+    } else {
+      rowsExpected = items;
+      countLine = at;
+    }
     if (format === 'srbt') {
       while (at < lines.length && lines[at]!.startsWith('#')) comments.push(lines[at++]!.slice(1));
     }
   }
   const allowTwo = struct === undefined || struct === 'basis';
-  const rows: Uint8Array[] = [];
-  const lineNos: number[] = [];
-  for (; at < lines.length; at++) {
-    rows.push(digitRow(file, at + 1, lines[at]!, items, allowTwo));
-    lineNos.push(at + 1);
+  const first = at;
+  const rowCount = lines.length - at;
+  if (rowsExpected !== undefined && rowCount !== rowsExpected) wrongCount(file, countLine, rowsExpected, rowCount, first + 1, lines.length);
+  if (rowCount === 0) refuse(file, undefined, 'no rows');
+  const cells = new Uint8Array(rowCount * items);
+  const lineNos = new Int32Array(rowCount);
+  let hasTwo = false;
+  for (let k = 0; at < lines.length; at++, k++) {
+    if (digitRow(file, at + 1, lines[at]!, items, allowTwo, cells, k * items)) hasTwo = true;
+    lineNos[k] = at + 1;
   }
-  if (rowsExpected !== undefined && rows.length !== rowsExpected) {
-    refuse(file, undefined, `wrong count: the header announces ${rowsExpected} row(s), the file has ${rows.length}`);
-  }
-  if (rows.length === 0) refuse(file, undefined, 'no rows');
-  const out: ParsedMatrix = { format, comments, items, rows, lines: lineNos };
+  const out: ParsedMatrix = { format, comments, items, rowCount, cells, lines: lineNos, hasTwo };
   if (struct) out.struct = struct;
   if (comment !== undefined) out.comment = comment;
   return out;
@@ -173,68 +223,76 @@ export function csvCells(file: string, lineNo: number, text: string): string[] {
 
 function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
   const lines = splitLines(text, file);
-  if (lines.length === 0) refuse(file, undefined, 'no header row');
   const header = csvCells(file, 1, lines[0]!);
   let ids = header;
   if (surmise) {
-    if (header[0] !== 'Item' && header[0] !== 'item') refuse(file, 1, `a surmise-function CSV starts with the column "Item", found ${JSON.stringify(header[0])}`);
+    if (header[0] !== 'Item' && header[0] !== 'item') refuse(file, 1, `a surmise-function CSV starts with the column "Item", found ${shown(header[0]!)}`);
     ids = header.slice(1);
   }
   if (ids.length === 0) refuse(file, 1, 'the header names no item');
   const seen = new Set<string>();
   ids.forEach((id) => {
     if (id.trim() === '') refuse(file, 1, 'the header has an empty item ID');
-    if (seen.has(id)) refuse(file, 1, `the header names item ${JSON.stringify(id)} twice`);
+    if (seen.has(id)) refuse(file, 1, `the header names item ${shown(id)} twice`);
     seen.add(id);
   });
-  const rows: Uint8Array[] = [];
-  const lineNos: number[] = [];
+  const rowCount = lines.length - 1;
+  if (rowCount === 0) refuse(file, undefined, 'no rows after the header');
+  const items = ids.length;
+  const cells = new Uint8Array(rowCount * items);
+  const lineNos = new Int32Array(rowCount);
   const rowItems: string[] = [];
+  let hasTwo = false;
   for (let k = 1; k < lines.length; k++) {
-    const cells = csvCells(file, k + 1, lines[k]!);
-    if (cells.length !== header.length) refuse(file, k + 1, `ragged row: ${cells.length} field(s) where the header has ${header.length}`);
-    let values = cells;
-    if (surmise) {
-      if (!seen.has(cells[0]!)) refuse(file, k + 1, `the clause belongs to ${JSON.stringify(cells[0])}, which is not in the header`);
-      rowItems.push(cells[0]!);
-      values = cells.slice(1);
+    const fields = csvCells(file, k + 1, lines[k]!);
+    if (fields.length !== header.length) {
+      refuse(file, k + 1, lines[k]!.trim() === '' ? 'blank line where a row is expected' : `ragged row: ${fields.length} field(s) where the header has ${header.length}`);
     }
-    const row = new Uint8Array(ids.length);
+    let values = fields;
+    if (surmise) {
+      if (!seen.has(fields[0]!)) refuse(file, k + 1, `the clause belongs to ${shown(fields[0]!)}, which is not in the header`);
+      rowItems.push(fields[0]!);
+      values = fields.slice(1);
+    }
+    const offset = (k - 1) * items;
     values.forEach((v, j) => {
       const t = v.trim();
       if (t !== '0' && t !== '1' && !(t === '2' && !surmise)) {
-        refuse(file, k + 1, `value ${JSON.stringify(v)} for item ${JSON.stringify(ids[j])} (allowed: 0, 1${surmise ? '' : ', 2'})`);
+        refuse(file, k + 1, `value ${shown(v)} for item ${shown(ids[j]!)} (allowed: 0, 1${surmise ? '' : ', 2'})`);
       }
-      row[j] = Number(t);
+      if (t === '2') hasTwo = true;
+      cells[offset + j] = Number(t);
     });
-    rows.push(row);
-    lineNos.push(k + 1);
+    lineNos[k - 1] = k + 1;
   }
-  if (rows.length === 0) refuse(file, undefined, 'no rows after the header');
-  const out: ParsedMatrix = { format: surmise ? 'surmise-csv' : 'csv', comments: [], ids, items: ids.length, rows, lines: lineNos };
+  const out: ParsedMatrix = { format: surmise ? 'surmise-csv' : 'csv', comments: [], ids, items, rowCount, cells, lines: lineNos, hasTwo };
   if (surmise) out.rowItems = rowItems;
   return out;
 }
 
 /**
  * Guesses the format: `#SRBT` → srbt; a comma or quote in the first line → csv (surmise-csv when the
- * first field is `Item`); two count lines that fit the rest exactly → kst; otherwise matrix. kstIO's own
- * heuristic compares the first and last line lengths; this one checks the counts, so a KST file with
- * one item is not mistaken for a matrix.
+ * first field is `Item`); a file whose every line is a 0/1 row of one length → matrix, unless its two
+ * first lines are counts that fit the rest exactly (a one-item KST file); two number lines first →
+ * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix);
+ * otherwise matrix. kstIO's own heuristic compares the first and last line lengths.
  */
 export function detectFormat(text: string): MatrixFormat {
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  if (lines[lines.length - 1] === '') lines.pop();
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l).replace(/^[ \t]+|[ \t]+$/g, ''));
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const first = lines[0] ?? '';
   if (first.startsWith('#SRBT')) return 'srbt';
   if (first.includes(',') || first.startsWith('"')) return /^"?[Ii]tem"?(,|$)/.test(first) ? 'surmise-csv' : 'csv';
-  if (lines.length >= 3 && /^\d+$/.test(first) && /^\d+$/.test(lines[1]!)) {
+  const numbers = lines.length >= 2 && /^\d+$/.test(first) && /^\d+$/.test(lines[1]!);
+  if (numbers && lines.length >= 3) {
     const n = Number(first);
     const m = Number(lines[1]);
     const rest = lines.slice(2);
     if (rest.length === m && rest.every((l) => l.length === n)) return 'kst';
   }
-  return 'matrix';
+  const isMatrix = lines.every((l) => l.length === first.length && /^[012]+$/.test(l));
+  return numbers && !isMatrix ? 'kst' : 'matrix';
 }
 
 /** Parses `text` (from `file`, for messages) in the given format, or the detected one. */

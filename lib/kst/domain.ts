@@ -18,6 +18,8 @@ import {
 export interface Component {
   id: string;
   description: string;
+  /** The item's name in the file it was imported from, when that name was not a valid ID. */
+  label?: string;
   /** Optional search keywords (used by the PSI taxonomy). */
   keywords?: string[];
   /** Optional course week in which the component is taught (used by the PSI taxonomy). */
@@ -59,14 +61,17 @@ export interface Domain {
   file?: string;
 }
 
-const IdSchema = z
+/** A domain or component ID: letters, digits, `_`, `.`, `-`, starting with a letter or digit. */
+export const IdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a non-empty ID of letters, digits, "_", "." or "-"');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be a non-empty ID of letters, digits, "_", "." or "-", starting with a letter or digit');
 
 /** Schema of one component object; unknown keys are rejected so typos such as `descripton` surface. */
 export const ComponentSchema = z.strictObject({
   id: IdSchema,
   description: z.string().trim().min(1, 'must be a non-empty description'),
+  /** The item's name in the file it was imported from, when that name was not a valid ID (kstbench import). */
+  label: z.string().min(1).optional(),
   keywords: z.array(z.string().trim().min(1)).optional(),
   week: z.int().nonnegative().optional(),
 });
@@ -171,6 +176,7 @@ export function buildDomain(data: DomainFile, file?: string): Domain {
   const ids = data.components.map((c) => c.id);
   const components = data.components.map((c) => {
     const out: Component = { id: c.id, description: c.description };
+    if (c.label !== undefined) out.label = c.label;
     if (c.keywords !== undefined) out.keywords = [...c.keywords];
     if (c.week !== undefined) out.week = c.week;
     return out;

@@ -80,9 +80,6 @@ export function basisFromBasis(ctx: Ctx, sets: readonly (readonly string[])[]): 
   return checkBasis(ctx, sets.map((set, i) => toBits(ctx, set, `basis[${i}]`)), 'basis');
 }
 
-/** Upper bound on the family size accepted by the `states` form (its check is quadratic-ish). */
-export const MAX_FAMILY_STATES = 200_000;
-
 /**
  * Basis of a family given state by state. The basis is the set of atoms (for each item x, the minimal
  * states containing x); the family is a knowledge space exactly when it contains ∅ and Q and every
@@ -90,59 +87,155 @@ export const MAX_FAMILY_STATES = 200_000;
  * the shortest missing union B1 ∪ … ∪ Bk gives the pair S = B1 ∪ … ∪ B(k−1), B = Bk).
  */
 export function basisFromStates(ctx: Ctx, sets: readonly (readonly string[])[]): Uint32Array[] {
+  const rows = sets.map((set, i) => toBits(ctx, set, `states[${i}]`));
+  return familyBasis(ctx, rows.length, (i, out) => out.set(rows[i]!));
+}
+
+/**
+ * The basis of a family of `rows` states, row i written into `out` by `fill` (all zero before the
+ * call), with no limit on the family's size but memory: the rows are kept packed (n/32 words and one
+ * hash slot each, so 787,355 states over 28 items take about 10 MB), never as ID lists. Checks, with
+ * the messages of the `states` form (rows named `states[i]`): no repeated row, ∅ and Q present, and
+ * closure under union. Every row K is the union of the atoms inside it (each x ∈ K has a minimal
+ * state containing it inside K), so the family lies inside the union closure of its atoms and is a
+ * knowledge space exactly when it has as many states as that closure; the closure is counted by the
+ * union-closure walk, stopped as soon as it passes the family's size. Only when the counts differ are
+ * the pairs S ∪ B searched for the missing union to name.
+ */
+export function familyBasis(ctx: Ctx, rows: number, fill: (i: number, out: Uint32Array) => void): Uint32Array[] {
   const n = ctx.ids.length;
-  if (sets.length > MAX_FAMILY_STATES) {
-    fail(ctx, `states lists ${sets.length} states; give families above ${MAX_FAMILY_STATES} states as a basis`);
-  }
-  const family: Uint32Array[] = [];
-  const keys = new Map<string, number>();
-  sets.forEach((set, i) => {
-    const bits = toBits(ctx, set, `states[${i}]`);
-    const key = bitsKey(bits);
-    const j = keys.get(key);
-    if (j !== undefined) fail(ctx, `states[${i}] repeats states[${j}] ${setLabel(ctx.ids, bits)}`);
-    keys.set(key, i);
-    family.push(bits);
-  });
-  const empty = emptyBits(n);
-  if (!keys.has(bitsKey(empty))) fail(ctx, 'states does not contain the empty state ∅ (not a knowledge space)');
-  const full = emptyBits(n);
-  for (let x = 0; x < n; x++) full[x >>> 5]! |= 1 << (x & 31);
-  if (!keys.has(bitsKey(full))) fail(ctx, 'states does not contain the full domain Q (not a knowledge space)');
-  const order = family.map((_, i) => i).sort((a, b) => compareItemSets(family[a]!, family[b]!));
-  const atomSet = new Set<number>();
   const words = wordsFor(n);
-  for (let x = 0; x < n; x++) {
-    const mask = 1 << (x & 31);
-    const minimal: number[] = [];
-    for (const i of order) {
-      const s = family[i]!;
-      if ((s[x >>> 5]! & mask) === 0) continue;
+  const packed = new Uint32Array(rows * words);
+  const row = (i: number): Uint32Array => packed.subarray(i * words, (i + 1) * words);
+  const set = new FamilySet(packed, words, rows);
+  for (let i = 0; i < rows; i++) {
+    fill(i, row(i));
+    const j = set.add(i);
+    if (j !== i) fail(ctx, `states[${i}] repeats states[${j}] ${setLabel(ctx.ids, row(i))}`);
+  }
+  const probe = new Uint32Array(words);
+  if (set.find(probe) < 0) fail(ctx, 'states does not contain the empty state ∅ (not a knowledge space)');
+  for (let x = 0; x < n; x++) probe[x >>> 5]! |= 1 << (x & 31);
+  if (set.find(probe) < 0) fail(ctx, 'states does not contain the full domain Q (not a knowledge space)');
+  // Rows by size (counting sort): a row is an atom at x when no smaller atom at x lies inside it.
+  const sizes = new Int32Array(rows);
+  const bySize = new Int32Array(n + 2);
+  for (let i = 0; i < rows; i++) {
+    let size = 0;
+    for (let w = 0; w < words; w++) size += popcount(packed[i * words + w]!);
+    sizes[i] = size;
+    bySize[size + 1]!++;
+  }
+  for (let k = 1; k < bySize.length; k++) bySize[k]! += bySize[k - 1]!;
+  const order = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) order[bySize[sizes[i]!]!++] = i;
+  const atomsAt: number[][] = Array.from({ length: n }, () => []);
+  const isAtom = new Uint8Array(rows);
+  for (const i of order) {
+    const o = i * words;
+    for (let x = 0; x < n; x++) {
+      if ((packed[o + (x >>> 5)]! & (1 << (x & 31))) === 0) continue;
+      const list = atomsAt[x]!;
       let dominated = false;
-      for (const j of minimal) {
-        const t = family[j]!;
+      for (let k = 0; k < list.length && !dominated; k++) {
+        const a = list[k]! * words;
         let inside = true;
-        for (let w = 0; w < words; w++) if ((t[w]! & ~s[w]!) !== 0) inside = false;
-        if (inside) {
-          dominated = true;
-          break;
+        for (let w = 0; w < words; w++) if ((packed[a + w]! & ~packed[o + w]!) !== 0) inside = false;
+        dominated = inside;
+      }
+      if (!dominated) {
+        list.push(i);
+        isAtom[i] = 1;
+      }
+    }
+  }
+  const basisRows: number[] = [];
+  for (let i = 0; i < rows; i++) if (isAtom[i]) basisRows.push(i);
+  const basis = basisRows.map((i) => row(i).slice());
+  if (unionClosureExceeds(basisModel(n, basis), rows)) {
+    const union = new Uint32Array(words);
+    for (let i = 0; i < rows; i++) {
+      for (const b of basisRows) {
+        for (let w = 0; w < words; w++) union[w] = packed[i * words + w]! | packed[b * words + w]!;
+        if (set.find(union) < 0) {
+          fail(ctx, `states is not closed under union: states[${i}] ∪ states[${b}] = ${setLabel(ctx.ids, union)} is not in the family`);
         }
       }
-      if (!dominated) minimal.push(i);
     }
-    for (const i of minimal) atomSet.add(i);
   }
-  const basisIdx = [...atomSet].sort((a, b) => a - b);
-  const union = new Uint32Array(words);
-  for (let i = 0; i < family.length; i++) {
-    for (const b of basisIdx) {
-      for (let w = 0; w < words; w++) union[w] = family[i]![w]! | family[b]![w]!;
-      if (!keys.has(bitsKey(union))) {
-        fail(ctx, `states is not closed under union: states[${i}] ∪ states[${b}] = ${setLabel(ctx.ids, union)} is not in the family`);
+  return basis.sort(compareItemSets);
+}
+
+/**
+ * familyBasis for callers outside a domain file (a kstIO space file streamed row by row): the basis of
+ * the family as ID lists in canonical order, sorted; messages start with `where` and name rows
+ * `states[i]`.
+ */
+export function basisOfStateRows(ids: readonly string[], rows: number, fill: (i: number, out: Uint32Array) => void, where: string): string[][] {
+  const ctx: Ctx = { where, file: where, ids, index: new Map(ids.map((id, i) => [id, i])) };
+  return familyBasis(ctx, rows, fill).map((bits) => ids.filter((_, x) => (bits[x >>> 5]! & (1 << (x & 31))) !== 0));
+}
+
+/** True when the union closure of the basis has more than `limit` states (the walk stops there). */
+function unionClosureExceeds(model: BasisModel, limit: number): boolean {
+  const stop = new Error('limit passed');
+  let states = 0;
+  try {
+    forEachUnionState(model, () => {
+      if (++states > limit) throw stop;
+    });
+  } catch (err) {
+    if (err === stop) return true;
+    throw err;
+  }
+  return false;
+}
+
+/** An open-addressing hash set of the rows of a packed bitset family (row indices; -1 = free slot). */
+class FamilySet {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  constructor(
+    private readonly packed: Uint32Array,
+    private readonly words: number,
+    rows: number,
+  ) {
+    let size = 16;
+    while (size < 2 * rows) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+  }
+  private hash(bits: Uint32Array, offset: number): number {
+    let h = 0x811c9dc5;
+    for (let w = 0; w < this.words; w++) h = Math.imul(h ^ bits[offset + w]!, 0x01000193) ^ (h >>> 15);
+    return Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  }
+  private equal(i: number, bits: Uint32Array, offset: number): boolean {
+    for (let w = 0; w < this.words; w++) if (this.packed[i * this.words + w] !== bits[offset + w]) return false;
+    return true;
+  }
+  /** Adds row i; returns i, or the earlier row equal to it. */
+  add(i: number): number {
+    let slot = this.hash(this.packed, i * this.words) & this.mask;
+    for (;;) {
+      const j = this.slots[slot]!;
+      if (j < 0) {
+        this.slots[slot] = i;
+        return i;
       }
+      if (this.equal(j, this.packed, i * this.words)) return j;
+      slot = (slot + 1) & this.mask;
     }
   }
-  return basisIdx.map((i) => family[i]!).sort(compareItemSets);
+  /** The row equal to `bits`, or -1. */
+  find(bits: Uint32Array): number {
+    let slot = this.hash(bits, 0) & this.mask;
+    for (;;) {
+      const j = this.slots[slot]!;
+      if (j < 0 || this.equal(j, bits, 0)) return j;
+      slot = (slot + 1) & this.mask;
+    }
+  }
 }
 
 /**

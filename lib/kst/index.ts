@@ -2,7 +2,7 @@
  * Knowledge Space Theory core: domain files, surmise/cover relations, knowledge-space enumeration,
  * fringes, state sampling and presentation permutations. See lib/kst/README.md.
  */
-export { ComponentSchema, DomainFileSchema, STRUCTURE_FORMS, buildDomain, loadDomain, loadDomainDir, parseDomain } from './domain';
+export { ComponentSchema, DomainFileSchema, IdSchema, STRUCTURE_FORMS, buildDomain, loadDomain, loadDomainDir, parseDomain } from './domain';
 export type { Component, Domain, DomainFile } from './domain';
 export { compileStructure, idsToBits, bitsToIds, unknownIds } from './structure';
 export type { CompiledStructure } from './structure';
@@ -25,9 +25,10 @@ export type { SampleOptions, StateSample } from './sampling';
 export { presentation, presentationOrders, presentationSeed } from './presentation';
 export type { Presentation } from './presentation';
 export type { StructureForm } from './forms';
+export { basisOfStateRows } from './forms';
 export { basisBits, checkSpace, domainBasisModel, knowledgeBasis, outerFringeNotions, reduceNotions, surmiseFunction } from './general';
 export type { SpaceCheck } from './general';
-export { atomCodes, basisModel, countUnionStates, forEachUnionState, innerFringeFromBasis, isStateFromBasis, outerFringeFromBasis } from './basis';
+export { atomCodes, basisModel, countUnionStates, decisionOrder, forEachUnionState, innerFringeFromBasis, isStateFromBasis, outerFringeFromBasis } from './basis';
 export type { BasisModel } from './basis';
 export { MAX_UNIFORM_SAMPLE_STATES, UNIFORM_SCHEME } from './sampling';
 export { BudgetError, DEFAULT_WORK_BUDGET, UNLIMITED, requireBudget, spend, workBudget } from './budget';

@@ -143,6 +143,10 @@ function uniformSample(domain: Domain, s: ReturnType<typeof compileStructure>, s
     }
     all.push(bits.slice());
   });
+  // Draw from a fixed order (size, then lexicographic), not the walk's: a sample depends on the seed
+  // and the space only, whatever order the union-closure walk visits states in.
+  const sizeOf = (bits: Uint32Array): number => bits.reduce((t, w) => t + popcount32(w), 0);
+  all.sort((a, b) => sizeOf(a) - sizeOf(b) || compareSameSize(a, b));
   const counts = new Map<number, number>();
   for (let d = 0; d < size; d++) {
     const i = Math.min(all.length - 1, Math.floor(rng() * all.length));

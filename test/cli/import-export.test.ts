@@ -30,7 +30,7 @@ test('import writes a domain file from an SRBT basis and an items CSV; export wr
 
 test('import refuses a malformed file with file:line, exit 1, and writes nothing', () => {
   const dir = tempDir();
-  writeFileSync(join(dir, 'bad.bas'), '#SRBT v2.0 basis\n4\n6\n1000\n01x0\n');
+  writeFileSync(join(dir, 'bad.bas'), '#SRBT v2.0 basis\n4\n2\n1000\n01x0\n');
   const out = join(dir, 'bad.json');
   const r = kstbench(['import', join(dir, 'bad.bas'), '--id', 'bad', '--out', out]);
   assert.equal(r.code, 1);
@@ -58,4 +58,20 @@ test('sample writes the state-sample file that collect --states reads, reproduci
   assert.equal(parsed.states.get('slope')!.length, sample.states.length);
   assert.equal(parsed.domains.slope!.seed, seed);
   assert.equal(kstbench(['sample', '--domain', slope, '--n', '0', '--seed', 's']).code, 2);
+});
+
+test('import writes only domain files that space --check reads: names that are not IDs are mapped, a bad --id is refused naming it', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'named.csv'), '\ufeff"I 1","I 2"\n0,0\n1,0\n1,1\n');
+  const out = join(dir, 'named.json');
+  const r = kstbench(['import', join(dir, 'named.csv'), '--id', 'named', '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const check = kstbench(['space', '--domain', out, '--check']);
+  assert.equal(check.code, 0, check.stderr);
+  assert.equal(JSON.parse(check.stdout).knowledgeSpace, true);
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')).components.map((c: { id: string; label?: string }) => [c.id, c.label]), [['I_1', 'I 1'], ['I_2', 'I 2']]);
+  const bad = kstbench(['import', join(dir, 'named.csv'), '--id', 'bad id', '--out', join(dir, 'bad.json')]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /the domain ID "bad id" is not a valid ID/);
+  assert.equal(existsSync(join(dir, 'bad.json')), false);
 });

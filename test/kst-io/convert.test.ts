@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildDomain, countStates, enumerateStates, surmiseFunction } from '../../lib/kst';
-import { detectFormat, exportStructure, importStructure, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
+import seedrandom from 'seedrandom';
+import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
+import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
 import { tiny } from '../kst/random-poset';
 import { BASIS_ROWS, SPACE_ROWS, exported, items, load, refuses, srbtBasis } from './helpers';
 
@@ -71,30 +72,47 @@ test('a surmise relation file (transposed: column j is the minimal state of j) i
 
 test('malformed files are refused with file:line and the reason', () => {
   const cases: Array<[string, string, RegExp, MatrixFormat?]> = [
-    ['no final newline', '#SRBT v2.0 space ASCII\n2\n1\n00', /x:4: the last line has no newline/],
-    ['wrong count', '#SRBT v2.0 space ASCII\n2\n3\n00\n11\n', /x: wrong count: the header announces 3 row\(s\), the file has 2/],
-    ['ragged row', '#SRBT v2.0 space ASCII\n2\n2\n00\n1\n', /x:5: ragged row: 1 symbol\(s\) where the file has 2 item\(s\)/],
-    ['bad symbol', '2\n2\n00\n1x\n', /x:4: symbol "x" in column 2 \(allowed: 0, 1, 2\)/, 'kst'],
-    ['2 in a space', '#SRBT v2.0 space ASCII\n2\n2\n00\n12\n', /x:5: symbol "2" in column 2 \(allowed: 0, 1\)/],
-    ['bad item count', '#SRBT v2.0 basis\nfour\n2\n', /x:2: expected the number of items as a positive integer, found "four"/],
-    ['unknown struct', '#SRBT v2.0 lattice ASCII\n2\n1\n00\n', /x:1: unknown SRBT struct "lattice"/],
-    ['missing ASCII', '#SRBT v2.0 space\n2\n1\n00\n', /x:1: an SRBT space header must name the encoding/],
-    ['CSV ragged', 'a,b\n0,1\n1\n', /x:3: ragged row: 1 field\(s\) where the header has 2/],
-    ['CSV bad value', 'a,b\n0,1\n1,y\n', /x:3: value "y" for item "b"/],
-    ['CSV duplicate header', 'a,a\n0,1\n', /x:1: the header names item "a" twice/],
-    ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /x:2: the clause belongs to "z", which is not in the header/],
-    ['data file', '#SRBT v2.0 data ASCII\n2\n1\n01\n', /x:1: an SRBT data file holds response patterns/],
+    ['too few rows', '#SRBT v2.0 space ASCII\n2\n3\n00\n11\n', /^x:3: wrong count: line 3 announces 3 row\(s\), but the file ends after 2 \(its last line is 5\)$/],
+    ['too many rows', '#SRBT v2.0 space ASCII\n2\n1\n00\n11\n', /^x:3: wrong count: line 3 announces 1 row\(s\), but line 5 is row 2 \(the file has 2\)$/],
+    ['KST count past the rows', '2\n3\n00\n11\n', /^x:2: wrong count: line 2 announces 3 row\(s\), but the file ends after 2 \(its last line is 4\)$/],
+    ['KST bad count, not a matrix', '3\n7\n000\n111\n', /^x:2: wrong count: line 2 announces 7 row\(s\)/],
+    ['relation count', '#SRBT v2.0 relation\n2\n10\n01\n11\n', /^x:2: wrong count: line 2 announces 2 row\(s\), but line 5 is row 3/],
+    ['ragged row', '#SRBT v2.0 space ASCII\n2\n2\n00\n1\n', /^x:5: ragged row: 1 symbol\(s\) where the file has 2 item\(s\)$/],
+    ['blank line inside', '00\n\n11\n', /^x:2: blank line where a row of 2 symbol\(s\) is expected$/],
+    ['bad symbol', '2\n2\n00\n1x\n', /^x:4: symbol "x" in column 2 \(allowed: 0, 1, 2\)$/, 'kst'],
+    ['invisible symbol', '2\n2\n00\n1\u00a0\n', /^x:4: symbol "\\u\{00A0\}" in column 2/, 'kst'],
+    ['2 in a space', '#SRBT v2.0 space ASCII\n2\n2\n00\n12\n', /^x:5: symbol "2" in column 2 \(allowed: 0, 1\)$/],
+    ['bad item count', '#SRBT v2.0 basis\nfour\n2\n', /^x:2: expected the number of items as a positive integer, found "four"$/],
+    ['unknown struct', '#SRBT v2.0 lattice ASCII\n2\n1\n00\n', /^x:1: unknown SRBT struct "lattice"/],
+    ['zero-width space in the header', '#SRBT v2.0 space\u200b ASCII\n2\n1\n00\n', /^x:1: unknown SRBT struct "space\\u\{200B\}"/],
+    ['missing ASCII', '#SRBT v2.0 space\n2\n1\n00\n', /^x:1: an SRBT space header must name the encoding/],
+    ['CSV ragged', 'a,b\n0,1\n1\n', /^x:3: ragged row: 1 field\(s\) where the header has 2$/],
+    ['CSV bad value', 'a,b\n0,1\n1,y\n', /^x:3: value "y" for item "b"/],
+    ['CSV duplicate header', 'a,a\n0,1\n', /^x:1: the header names item "a" twice$/],
+    ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /^x:2: the clause belongs to "z", which is not in the header$/],
+    ['data file', '#SRBT v2.0 data ASCII\n2\n1\n01\n', /^x:1: an SRBT data file holds response patterns/],
+    ['code 2 in a space file', '#SRBT v2.0 space ASCII\n2\n2\n00\n11\n'.replace('space ASCII', 'structure ASCII').replace('11', '12'), /^x:5: symbol "2"/],
   ];
   for (const [name, text, pattern, format] of cases) {
-    refuses(() => importStructure(text, 'x', { id: 'x', ...(format ? { format } : {}) }), pattern);
-    void name;
+    assert.throws(() => importStructure(text, 'x', { id: 'x', ...(format ? { format } : {}) }), (err: unknown) => {
+      assert.ok(err instanceof Error && pattern.test(err.message), `${name}: ${String(err)}`);
+      return true;
+    });
   }
+  // Clause errors of a surmise CSV name the clause's row: d's clause {a, d} lacks c's route.
+  refuses(
+    () => load('"Item","a","b","c","d"\n"c",1,0,1,0\n"d",0,0,1,1\n', 's.csv'),
+    /^s\.csv:3: .*the clause of d on line 3/,
+  );
+  // A relation written as a plain matrix: refused as a family, with the hint to say --kind relation.
+  refuses(() => load('1110\n0110\n0010\n0001\n', 'rel.mat'), /^rel\.mat: .*looks like: import it with --kind relation/);
+  assert.equal(load('1110\n0110\n0010\n0001\n', 'rel.mat', { kind: 'relation' }).form, 'prerequisites');
   // Structure problems carry the file line of the row.
   refuses(() => load('#SRBT v2.0 basis\n4\n3\n1000\n0100\n1100\n', 'u.bas'), /u\.bas:6: line 6 \{a, b\} is the union of other basis elements|u\.bas: component "c" is in no basis element/);
   refuses(() => load(`#SRBT v2.0 basis\n4\n6\n${['1000', '0100', '1010', '0210', '2021', '0221'].join('\n')}\n`, 'c.bas'), /c\.bas:6: item a is coded 1, but another basis state containing it lies inside this one \(code 2\)/);
   refuses(() => load('#SRBT v2.0 structure ASCII\n4\n4\n0000\n1100\n0110\n1111\n', 's.str'), /s\.str:5: the family is not closed under union: line 5 ∪ line 6 = \{a, b, c\} is not in the family/);
   // The items CSV must match a CSV header, and give the right number of items otherwise.
-  refuses(() => load('a,b,x,d\n0,0,0,0\n1,1,1,1\n', 'h.csv'), /h\.csv:1: the header's items \(a, b, x, d\) do not match the items of items\.csv/);
+  refuses(() => load('a,b,x,d\n0,0,0,0\n1,1,1,1\n', 'h.csv'), /h\.csv:1: the header.s items \("a", "b", "x", "d"\) do not match the items of items\.csv/);
   refuses(() => load('000\n111\n', 'n.mat'), /n\.mat: the structure has 3 item\(s\), items\.csv lists 4/);
   refuses(() => readItemDescriptions('id,text\na,x\n', 'i.csv'), /i\.csv:1: expected the header id,description/);
   refuses(() => readItemDescriptions('id,description\na,x\na,y\n', 'i.csv'), /i\.csv:3: item "a" listed twice/);
@@ -115,11 +133,97 @@ test('streamStates: one 0/1 line per state, cells joined by the separator, count
   // A → B over {A, B, C}: states ∅, A, C, AB, AC, ABC (6) as A B C codes
   const d = tiny(['A', 'B', 'C'], [['A', 'B']]);
   const chunks: string[] = [];
-  assert.equal(streamStates(d, ',', (c) => chunks.push(c)), 6);
+  assert.equal(streamStates(d, ',', (c) => chunks.push(typeof c === 'string' ? c : Buffer.from(c).toString('latin1'))), 6);
   assert.equal(chunks.length, 1, 'six lines fit in one batch');
   assert.deepEqual(chunks[0]!.split('\n').filter(Boolean).sort(), ['0,0,0', '0,0,1', '1,0,0', '1,0,1', '1,1,0', '1,1,1']);
   let plain = '';
-  streamStates(d, '', (c) => (plain += c));
+  streamStates(d, '', (c) => (plain += typeof c === 'string' ? c : Buffer.from(c).toString('latin1')));
   assert.ok(plain.endsWith('\n'));
   assert.deepEqual(plain.split('\n').filter(Boolean).sort(), ['000', '001', '100', '101', '110', '111']);
+});
+
+test('import maps item names the loader would refuse by the documented rule, keeps them as labels, and refuses a bad --id or --id-prefix naming it', () => {
+  assert.deepEqual(itemIdsFromNames(['a b', 'a_b', ' "q" ', 'é', 'x', '-y']), {
+    ids: ['a_b_2', 'a_b', 'q_', 'I4', 'x', 'y'],
+    labels: ['a b', undefined, ' "q" ', 'é', undefined, '-y'],
+  });
+  const file = importStructure('"I 1","I 2"\n0,0\n1,0\n1,1\n', 'h.csv', { id: 'h' });
+  assert.deepEqual(file.components.map((c) => [c.id, c.label]), [['I_1', 'I 1'], ['I_2', 'I 2']]);
+  assert.equal(parseDomain(JSON.stringify(file), 'h.json').ids.join(','), 'I_1,I_2');
+  refuses(() => importStructure('00\n10\n11\n', 'm.mat', { id: 'bad id' }), /^the domain ID "bad id" is not a valid ID/);
+  refuses(() => importStructure('00\n10\n11\n', 'm.mat', { id: 'm', idPrefix: 'item ' }), /^the ID prefix "item " is not a valid ID/);
+  // An items file with a name that is not an ID: mapped, its description kept.
+  const named = importStructure('00\n10\n11\n', 'm.mat', { id: 'm', items: readItemDescriptions('id,description\na b,first\nc,second\n', 'i.csv') });
+  assert.deepEqual(named.components, [{ id: 'a_b', description: 'first', label: 'a b' }, { id: 'c', description: 'second' }]);
+});
+
+test('a UTF-8 BOM is stripped and quoted CSV headers are unquoted (R write.csv, Excel)', () => {
+  const csv = importStructure('\ufeff"I1","I2"\r\n0,0\r\n1,0\r\n1,1\r\n', 'bom.csv', { id: 'bom' });
+  assert.deepEqual(csv.components.map((c) => c.id), ['I1', 'I2']);
+  const srbt = load(`\ufeff${srbtBasis}`, 'bom.bas');
+  assert.equal(countStates(srbt), 10);
+  assert.equal(detectFormat(`\ufeff${srbtBasis}`), 'srbt');
+});
+
+test('a trailing blank line and a missing final newline are read, as kstIO reads them (hand-made fixtures)', () => {
+  const space = `#SRBT v2.0 space ASCII\n4\n10\n${SPACE_ROWS.join('\n')}`;
+  for (const [name, text] of [
+    ['no final newline', space],
+    ['one trailing blank line', `${space}\n\n`],
+    ['blank lines with spaces and CRLF', `${space}\r\n  \r\n\r\n`],
+    ['rows with spaces around them', space.replace('1111', ' 1111\t')],
+  ]) {
+    assert.equal(countStates(load(text!, 'x.spc')), 10, name);
+  }
+  assert.equal(countStates(load(`${SPACE_ROWS.join('\n')}\n\n`, 'x.mat')), 10, 'matrix with a trailing blank line');
+  assert.equal(detectFormat(`${SPACE_ROWS.join('\n')}\n\n`), 'matrix');
+});
+
+test('property: every domain file import writes loads and passes the space check (seeded random names: spaces, quotes, unicode, prefixes of one another)', () => {
+  const seed = 'kst-io-import-names';
+  const rng = seedrandom(seed);
+  const pieces = ['a', 'b', 'I', '1', ' ', '"', "'", ',', 'é', 'Ω', '\u00a0', '-', '_', '.', '数', 'x y', '🙂'];
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+  for (let round = 0; round < 60; round++) {
+    const n = 2 + Math.floor(rng() * 5);
+    const names: string[] = [];
+    while (names.length < n) {
+      // Often extend an earlier name, so that names are prefixes of one another.
+      let name = names.length > 0 && rng() < 0.4 ? pick(names) : '';
+      const len = 1 + Math.floor(rng() * 3);
+      for (let k = 0; k < len; k++) name += pick(pieces);
+      if (name.trim() !== '' && !names.includes(name)) names.push(name);
+    }
+    // A chain space on the names, written as R's write.csv would: quoted header, then the rows.
+    const rows = Array.from({ length: n + 1 }, (_, k) => names.map((_, j) => (j < k ? 1 : 0)).join(','));
+    const text = `${names.map((x) => `"${x.replace(/"/g, '""')}"`).join(',')}\n${rows.join('\n')}\n`;
+    const written = `${JSON.stringify(importStructure(text, 'random.csv', { id: 'random' }), null, 2)}\n`;
+    const domain = parseDomain(written, 'random.json');
+    assert.equal(checkSpace(domain).knowledgeSpace, true, `seed ${seed}, round ${round}: ${JSON.stringify(names)}`);
+    assert.equal(countStates(domain), n + 1);
+    assert.deepEqual(domain.components.map((c) => c.label ?? c.id), names, 'every original name is kept (as the ID or as the label)');
+  }
+});
+
+test('a space file with more than 200,000 states streams into its basis (no silent limit)', () => {
+  // 18 free items: 2^18 = 262,144 states, basis the 18 singletons; then one route more: item 18 after
+  // item 0 or item 1 (basis adds {0,18}, {1,18}).
+  const free = buildDomain({ id: 'big', title: 'big', source: 'test', components: Array.from({ length: 19 }, (_, i) => ({ id: `I${i + 1}`, description: 'x' })), basis: [...Array.from({ length: 18 }, (_, i) => [`I${i + 1}`]), ['I1', 'I19'], ['I2', 'I19']] });
+  const total = countStates(free);
+  assert.ok(total > 200_000, `${total} states`);
+  const text = exported(free, 'space', 'srbt');
+  const imported = importStructure(text, 'big.spc', { id: 'big' });
+  assert.deepEqual(imported.basis, free.basis);
+  // One state removed: no longer closed under union, and the refusal names the two lines.
+  const lines = text.split('\n');
+  const dropped = lines.findIndex((l) => l === '1100000000000000001');
+  assert.ok(dropped > 0);
+  const broken = [...lines.slice(0, 2), String(total - 1), ...lines.slice(3).filter((_, k) => k + 3 !== dropped)].join('\n');
+  refuses(() => importStructure(broken, 'big.spc', { id: 'big' }), /^big\.spc:\d+: the family is not closed under union: line \d+ ∪ line \d+ = \{I1, I2, I19\} is not in the family$/);
+});
+
+test('export refuses an SRBT comment with a line break (it would start a line no reader expects)', () => {
+  const d = load(srbtBasis, 'two.bas');
+  refuses(() => exported(d, 'space', 'srbt', 'two\nroutes'), /^--comment "two\\nroutes": an SRBT header comment is one line/);
+  assert.ok(exported(d, 'space', 'srbt', 'two routes').startsWith('#SRBT v2.0 space ASCII two routes\n'));
 });

@@ -26,7 +26,7 @@ export function load(text: string, file: string, options: Partial<Parameters<typ
 
 export function exported(domain: Domain, what: Parameters<typeof exportStructure>[1], format: MatrixFormat, comment?: string): string {
   let out = '';
-  exportStructure(domain, what, format, (c) => (out += c), comment);
+  exportStructure(domain, what, format, (c) => (out += typeof c === 'string' ? c : Buffer.from(c).toString('latin1')), comment);
   return out;
 }
 

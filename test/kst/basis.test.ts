@@ -17,6 +17,8 @@ import {
   reduceNotions,
   type Domain,
 } from '../../lib/kst';
+import { countUnionStates, decisionOrder, forEachUnionState, isStateFromBasis } from '../../lib/kst/basis';
+import { domainBasisModel } from '../../lib/kst';
 import { randomDomain, taskComponents } from './random-poset';
 
 const ids4 = ['a', 'b', 'c', 'd'];
@@ -211,4 +213,26 @@ test('counting avoids enumeration: a star of 1 + 40 tasks has 2^40 + 1 states', 
   });
   // hub out → every leaf out: 1 state; hub in → leaves free: 2^40.
   assert.equal(countStates(star), 2 ** 40 + 1);
+});
+
+test('union closure over more than 32 items (the word walk, renumbered into decision order) visits each state once, in original item indices', () => {
+  // z after x OR after y (7 states: ∅, x, y, xy, xz, yz, xyz), beside a chain c1 < c2 < … < c30
+  // (31 states): 33 items, 7 · 31 = 217 states. z, x, y come first in the file but lie in two basis
+  // elements each, c1 in thirty: the decision order is not the index order.
+  const chain = Array.from({ length: 30 }, (_, i) => `c${i + 1}`);
+  const ids = ['z', 'x', 'y', ...chain];
+  const basis = [['x'], ['y'], ['x', 'z'], ['y', 'z'], ...chain.map((_, i) => chain.slice(0, i + 1))];
+  const d = buildDomain({ id: 'routes-and-chain', title: 't', source: 'test', components: taskComponents(ids), basis });
+  const model = domainBasisModel(d);
+  assert.notDeepEqual(Array.from(decisionOrder(model)), ids.map((_, i) => i), 'the decision order is not the index order here');
+  const seen = new Set<string>();
+  const count = forEachUnionState(model, (bits) => {
+    assert.ok(isStateFromBasis(model, bits), `visited ${Array.from(bits).join(',')} is a union of basis elements (original indices)`);
+    seen.add(Array.from(bits).join(','));
+  });
+  assert.equal(count, 217);
+  assert.equal(seen.size, 217, 'no state visited twice');
+  assert.equal(countUnionStates(model), 217);
+  // {x, z, c1, c2}: bits 1, 0, 3, 4.
+  assert.ok(seen.has([0b11011, 0].join(',')));
 });
