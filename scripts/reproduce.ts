@@ -31,8 +31,13 @@ Executes the notebooks (all of notebooks/*.ipynb in file-name order, or those na
 or prefix such as 01) headless with tslab's TypeScript, writes them back with outputs, refreshes
 environment.md (full runs only).
 
-  -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook (value read as JSON
-                                      when it parses, else as a string); NOTEBOOK:NAME for one notebook
+  -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook that declares it;
+                                      NOTEBOOK:NAME for one notebook. The value is read as the type
+                                      of the notebook's default: string as given (-p seed 7 is "7"),
+                                      number, true/false, array as JSON or comma-separated (a,b),
+                                      object as JSON; a default with no literal type takes JSON when
+                                      it parses, else the string. A value that does not fit stops the
+                                      run before anything executes
   --notebooks-dir DIR                 where the notebooks are (default notebooks)
   --output-dir DIR                    write executed notebooks there instead of in place
   --environment FILE                  where environment.md goes (default environment.md)
