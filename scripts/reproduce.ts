@@ -66,44 +66,57 @@ export function selectNotebooks(dir: string, wanted: readonly string[]): string[
   return all.filter((n) => picked.has(n)).map((n) => join(dir, n));
 }
 
+/**
+ * Everything `reproduce` checks before a cell runs: the options, the notebooks named, and every
+ * parameter value coerced to its notebook's declared type (InputError naming the notebook, the
+ * parameter and a working example otherwise). The docs' command test calls it on the documented
+ * `npm run reproduce -- ...` lines, which are too slow to run whole.
+ */
+export function planRun(argv: readonly string[], root: string) {
+  const { params, rest } = parseParameterArgs(argv);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'notebooks-dir': { type: 'string' },
+      'output-dir': { type: 'string' },
+      environment: { type: 'string' },
+      'no-environment': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { help: true as const };
+  const notebooksDir = resolve(values['notebooks-dir'] ?? join(root, 'notebooks'));
+  const files = selectNotebooks(notebooksDir, positionals);
+  const stems = new Set(files.map((f) => basename(f, '.ipynb')));
+  for (const stem of Object.keys(params.byNotebook)) {
+    if (!stems.has(stem)) throw new InputError(`-p ${stem}:...: no notebook ${stem}.ipynb is being run`, { item: stem });
+  }
+  const notebooks = new Map(files.map((f) => [f, parseNotebook(readFileSync(f, 'utf8'), relative(root, f))]));
+  const declared = new Map([...notebooks].map(([f, nb]) => [basename(f, '.ipynb'), parameterNames(nb, relative(root, f))]));
+  checkGlobalParameters(params, declared);
+  // Every value is coerced to its notebook's declared type before anything runs, so a bad value
+  // stops the run with nothing changed.
+  const typed = new Map(
+    files.map((f) => {
+      const stem = basename(f, '.ipynb');
+      return [f, coerceParameters(notebooks.get(f)!, parametersFor(params, stem, declared.get(stem)!), relative(root, f))];
+    }),
+  );
+  return { help: false as const, values, positionals, notebooksDir, files, notebooks, typed };
+}
+
 export async function main(argv: string[]): Promise<number> {
   let session: NotebookSession | undefined;
   try {
-    const { params, rest } = parseParameterArgs(argv);
-    const { values, positionals } = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'notebooks-dir': { type: 'string' },
-        'output-dir': { type: 'string' },
-        environment: { type: 'string' },
-        'no-environment': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
+    const root = projectRoot();
+    const plan = planRun(argv, root);
+    if (plan.help) {
       process.stdout.write(HELP);
       return 0;
     }
-    const root = projectRoot();
-    const notebooksDir = resolve(values['notebooks-dir'] ?? join(root, 'notebooks'));
-    const files = selectNotebooks(notebooksDir, positionals);
-    const stems = new Set(files.map((f) => basename(f, '.ipynb')));
-    for (const stem of Object.keys(params.byNotebook)) {
-      if (!stems.has(stem)) throw new InputError(`-p ${stem}:...: no notebook ${stem}.ipynb is being run`, { item: stem });
-    }
-    const notebooks = new Map(files.map((f) => [f, parseNotebook(readFileSync(f, 'utf8'), relative(root, f))]));
-    const declared = new Map([...notebooks].map(([f, nb]) => [basename(f, '.ipynb'), parameterNames(nb, relative(root, f))]));
-    checkGlobalParameters(params, declared);
-    // Every value is coerced to its notebook's declared type before anything runs, so a bad value
-    // stops the run with nothing changed.
-    const typed = new Map(
-      files.map((f) => {
-        const stem = basename(f, '.ipynb');
-        return [f, coerceParameters(notebooks.get(f)!, parametersFor(params, stem, declared.get(stem)!), relative(root, f))];
-      }),
-    );
+    const { values, positionals, notebooksDir, files, notebooks, typed } = plan;
     const outputDir = values['output-dir'] ? resolve(values['output-dir']) : undefined;
     const full = positionals.length === 0;
     // What the notebooks write (figures/, data/processed/, ...) is remembered, so that a run that
