@@ -133,7 +133,7 @@ export function toHtmlTable(table: Table, options: { caption?: string; digits?: 
   // Wide tables: numeric headers wrap within 8em (the numbers under them are short); text columns keep
   // the width of their contents.
   const headStyle = (j: number) =>
-    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : `${align(j)};vertical-align:bottom`;
+    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em;overflow-wrap:anywhere` : `${align(j)};vertical-align:bottom`;
   const head = table.columns.map((c, j) => `<th style="${headStyle(j)}">${escapeHtml(c)}</th>`).join('');
   const body = table.rows
     .map((r) => `<tr>${r.map((v, j) => `<td style="${align(j)}">${escapeHtml(htmlCell(v, formats[j]!.digits))}</td>`).join('')}</tr>`)
