@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { inspect } from 'node:util';
+import { outputBase } from './output-root';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { escapeHtml } from '../io/html';
@@ -207,7 +208,7 @@ export function saveTable(name: string, input: TableInput, options: SaveTableOpt
   }
   if (options.title !== undefined && typeof options.title !== 'string') throw new InputError(`table ${name}: title must be a string`, { item: name });
   const root = projectRoot();
-  const dir = options.dir ?? join(root, 'data', 'processed', 'tables');
+  const dir = options.dir ?? join(outputBase(root), 'data', 'processed', 'tables');
   const table = toTable(input);
   const csv = toCsv(table);
   const what = options.simulatedWhat ?? 'data';
