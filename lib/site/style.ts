@@ -36,6 +36,7 @@ pre.output.error, pre.output.stderr { border-color: var(--differ); background: v
 .plotly-figure { width: 100%; min-height: 300px; overflow-x: auto; }
 .table-scroll, table.facts, table.md-table { display: block; max-width: 100%; overflow-x: auto; }
 th[style*="max-width"] { overflow-wrap: anywhere; }
+table.paper-items td:nth-child(-n+2) { white-space: nowrap; }
 main, .cell, .outputs, .output { min-width: 0; max-width: 100%; }
 .output.html { overflow-x: auto; }
 table { border-collapse: collapse; margin: .5rem 0; font-size: .88rem; }
