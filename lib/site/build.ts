@@ -179,7 +179,9 @@ export function renderNotebookPage(
       [
         `<div class="cell code"${cellId}>`,
         `<div class="prompt">In [${cell.execution_count ?? ' '}]:${label}</div>`,
-        `<pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre>`,
+        sourceHidden(cell.metadata)
+          ? `<details class="hidden-source"><summary>solution (the cell is collapsed in the notebook; click to show its code)</summary><pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre></details>`
+          : `<pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre>`,
         outputs ? `<div class="outputs">\n${outputs}\n</div>` : '',
         '</div>',
       ].join('\n'),
@@ -200,6 +202,12 @@ export function renderNotebookPage(
     `<footer class="pager">${pager.join('')}</footer>`,
   ].join('\n');
   return { html: layout(title.replace(/[*_`]/g, ''), body, { interactive: ctx.interactive }), figures, interactive: ctx.interactive };
+}
+
+/** True for a cell Jupyter shows collapsed (`metadata.jupyter.source_hidden`), as the exercises' solutions are. */
+export function sourceHidden(metadata: Record<string, unknown>): boolean {
+  const jupyter = metadata['jupyter'];
+  return typeof jupyter === 'object' && jupyter !== null && (jupyter as { source_hidden?: unknown }).source_hidden === true;
 }
 
 /** A figure's own interactive page in report/figures/. */
