@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 /**
  * An error in user-supplied input (a domain file, a responses file, a command-line value).
  * The CLI turns it into exit code 1 and prints `message`, which always names where the problem is
@@ -10,6 +12,15 @@ export class InputError extends Error {
     readonly where: { file?: string; line?: number; item?: string } = {},
   ) {
     super(message);
+  }
+
+  /**
+   * How console.log/console.error (and so a notebook kernel showing an uncaught error) print it: the
+   * one line `InputError: message`, as the CLI does, not a stack trace through lib/ internals. The
+   * stack is still on `.stack` for a developer who asks for it.
+   */
+  [inspect.custom](): string {
+    return `${this.name}: ${this.message}`;
   }
 }
 

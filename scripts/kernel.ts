@@ -68,6 +68,8 @@ export function installKernel(options: { prefix?: string; name?: string; root?: 
 /** Starts tslab's kernel in the project's notebooks/ (the folder Jupyter chose is kept in KSTBENCH_NOTEBOOK_DIR). */
 function startKernel(connectionFile: string): void {
   process.env['KSTBENCH_NOTEBOOK_DIR'] = process.cwd();
+  // A student's session: figures and tables go to tmp/notebook-outputs/ unless they ask (lib/figures/output-root.ts).
+  process.env['KSTBENCH_INTERACTIVE'] = '1';
   process.chdir(notebookCompileRoot(projectRoot()));
   const tslab = require('tslab/dist/main') as {
     startKernel(o: { configPath: string; enableFindLocal: boolean; jsKernel: boolean; globalVersion: string }): void;

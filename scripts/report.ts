@@ -15,7 +15,7 @@
 import { expectedFailure } from '../cli/common';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
@@ -127,7 +127,20 @@ export function siteFiles(root: string, options: { notebooks?: SiteNotebook[]; e
     sourceFingerprint: sourceFingerprint(root, notebooks),
     ...(options.commit ? { commit: options.commit } : {}),
     plotlyBundle: () => readFileSync(require.resolve('plotly.js-dist-min/plotly.min.js'), 'utf8'),
+    katexAssets,
   });
+}
+
+/**
+ * KaTeX's stylesheet and its WOFF2 fonts from the installed package (every browser the report
+ * targets reads WOFF2, so the WOFF and TTF fallbacks are left out of the copy and of the CSS).
+ */
+export function katexAssets(): Map<string, string | Buffer> {
+  const dist = dirname(require.resolve('katex/dist/katex.min.css'));
+  const css = readFileSync(join(dist, 'katex.min.css'), 'utf8').replace(/,url\(fonts\/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)/g, '');
+  const out = new Map<string, string | Buffer>([['katex.min.css', css]]);
+  for (const font of readdirSync(join(dist, 'fonts')).filter((f) => f.endsWith('.woff2')).sort()) out.set(`fonts/${font}`, readFileSync(join(dist, 'fonts', font)));
+  return out;
 }
 
 function filesUnder(dir: string): string[] {

@@ -31,8 +31,13 @@ Executes the notebooks (all of notebooks/*.ipynb in file-name order, or those na
 or prefix such as 01) headless with tslab's TypeScript, writes them back with outputs, refreshes
 environment.md (full runs only).
 
-  -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook (value read as JSON
-                                      when it parses, else as a string); NOTEBOOK:NAME for one notebook
+  -p NAME VALUE, --param NAME=VALUE   override a parameter of every notebook that declares it;
+                                      NOTEBOOK:NAME for one notebook. The value is read as the type
+                                      of the notebook's default: string as given (-p seed 7 is "7"),
+                                      number, true/false, array as JSON or comma-separated (a,b),
+                                      object as JSON; a default with no literal type takes JSON when
+                                      it parses, else the string. A value that does not fit stops the
+                                      run before anything executes
   --notebooks-dir DIR                 where the notebooks are (default notebooks)
   --output-dir DIR                    keep the run apart: the executed notebooks, every file they
                                       wrote (same paths below DIR), DIR/environment.md and the
@@ -109,7 +114,7 @@ interface ReproducePlan {
   full: boolean;
 }
 
-function planRun(root: string, options: ReproduceOptions): ReproducePlan {
+function planNotebooks(root: string, options: ReproduceOptions): ReproducePlan {
   const notebooksDir = resolve(options.notebooksDir ?? join(root, 'notebooks'));
   const files = selectNotebooks(notebooksDir, options.positionals);
   const stems = new Set(files.map((f) => basename(f, '.ipynb')));
@@ -128,6 +133,17 @@ function planRun(root: string, options: ReproduceOptions): ReproducePlan {
     }),
   );
   return { root, notebooksDir, files, notebooks, typed, full: options.positionals.length === 0 };
+}
+
+/**
+ * Everything `reproduce` checks before a cell runs: the options, the notebooks named, and every
+ * parameter value coerced to its notebook's declared type (InputError naming the notebook, the
+ * parameter and a working example otherwise). The docs' command test calls it on the documented
+ * `npm run reproduce -- ...` lines, which are too slow to run whole.
+ */
+export function planRun(argv: readonly string[], root: string): ReproducePlan | 'help' {
+  const options = parseReproduceArgs([...argv]);
+  return options === 'help' ? 'help' : planNotebooks(root, options);
 }
 
 interface ExecutedNotebook {
@@ -261,7 +277,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    return await runPlan(options, planRun(projectRoot(), options));
+    return await runPlan(options, planNotebooks(projectRoot(), options));
   } catch (err) {
     const code = expectedFailure('reproduce', err, `\n${HELP}`);
     if (code !== null) return code;

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import { z } from 'zod';
 import { describeZodIssues, InputError, locate } from '../lib/errors';
 
@@ -11,6 +12,13 @@ test('InputError carries its name, message and where; where defaults to {}', () 
   assert.deepEqual(e.where, { file: 'd.json', line: 3, item: 'x' });
   assert.deepEqual(new InputError('m').where, {});
   assert.match(String(e), /^InputError: d\.json:3: bad$/);
+});
+
+test('an InputError prints as one line (console.error, a notebook kernel); a plain Error keeps its stack', () => {
+  const e = new InputError('slope.json: not a knowledge state: SL3 is in the state but its prerequisite SL2 is not');
+  assert.equal(inspect(e), 'InputError: slope.json: not a knowledge state: SL3 is in the state but its prerequisite SL2 is not');
+  assert.ok((e.stack ?? '').split('\n').length > 1, 'the stack is still there for a developer');
+  assert.ok(inspect(new Error('x')).split('\n').length > 1, 'other errors are printed with their stack');
 });
 
 test('locate: "file:line: ", "file: " or nothing', () => {

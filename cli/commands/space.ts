@@ -23,7 +23,7 @@ millions of states work:
 --check prints the structure checks (knowledge space, quasi-ordinal, learning space, notions) as JSON.
 
 Options:
-  --domain FILE     a domain file (see README, "Domain files")
+  --domain FILE     a domain file (see docs/domain-files.md)
   --format F        jsonl or srbt (default jsonl)
   --out FILE        write to FILE (atomically: nothing is left on failure) instead of standard output
   --count           print the number of states and exit

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { outputBase } from './output-root';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
@@ -180,7 +181,7 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
     throw new InputError(`figure ${name}: options need a title (string) and simulated (boolean)`, { item: name });
   }
   const root = projectRoot();
-  const dir = options.dir ?? join(root, 'figures');
+  const dir = options.dir ?? join(outputBase(root), 'figures');
   const html = figureHtml(name, spec, options);
   const drawn = finalSpec(spec, options);
   const size = figureSize(drawn, options);

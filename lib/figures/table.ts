@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { inspect } from 'node:util';
+import { outputBase } from './output-root';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { csvField, csvText } from '../io/csv';
@@ -125,7 +126,7 @@ export function toHtmlTable(table: Table, options: { caption?: string; digits?: 
   // Wide tables: numeric headers wrap within 8em (the numbers under them are short); text columns keep
   // the width of their contents.
   const headStyle = (j: number) =>
-    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em` : `${align(j)};vertical-align:bottom`;
+    !wide ? align(j) : formats[j]!.numeric ? `${align(j)};vertical-align:bottom;white-space:normal;max-width:8em;overflow-wrap:anywhere` : `${align(j)};vertical-align:bottom`;
   const head = table.columns.map((c, j) => `<th style="${headStyle(j)}">${escapeHtml(c)}</th>`).join('');
   const body = table.rows
     .map((r) => `<tr>${r.map((v, j) => `<td style="${align(j)}">${escapeHtml(htmlCell(v, formats[j]!.digits))}</td>`).join('')}</tr>`)
@@ -199,7 +200,7 @@ export function saveTable(name: string, input: TableInput, options: SaveTableOpt
   }
   if (options.title !== undefined && typeof options.title !== 'string') throw new InputError(`table ${name}: title must be a string`, { item: name });
   const root = projectRoot();
-  const dir = options.dir ?? join(root, 'data', 'processed', 'tables');
+  const dir = options.dir ?? join(outputBase(root), 'data', 'processed', 'tables');
   const table = toTable(input);
   const csv = toCsv(table);
   const what = options.simulatedWhat ?? 'data';

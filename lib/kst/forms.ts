@@ -277,11 +277,7 @@ export function basisFromSurmise(ctx: Ctx, surmise: Readonly<Record<string, read
       for (let r = 0; r < n; r++) {
         if (r === q || (c[r >>> 5]! & (1 << (r & 31))) === 0) continue;
         if (!clauses[r]!.some((own) => inside(own, c))) {
-          fail(
-            ctx,
-            `surmise.${ctx.ids[q]}[${k}] is not closed: it contains ${ctx.ids[r]}, but none of ${ctx.ids[r]}'s clauses lies inside ${setLabel(ctx.ids, c)}`,
-            ctx.ids[q],
-          );
+          fail(ctx, notClosedMessage(ctx, q, k, r, c, clauses[r]!), ctx.ids[q]);
         }
       }
     }
@@ -289,6 +285,21 @@ export function basisFromSurmise(ctx: Ctx, surmise: Readonly<Record<string, read
   const unique = new Map<string, Uint32Array>();
   for (const list of clauses) for (const c of list) unique.set(bitsKey(c), c);
   return [...unique.values()].sort(compareItemSets);
+}
+
+/**
+ * Why clause k of item q is not closed, with the clauses that would be: a clause is a whole route, so
+ * `d: [["c"]]` when c needs a or b must be written `[["a", "c"], ["b", "c"]]`.
+ */
+function notClosedMessage(ctx: Ctx, q: number, k: number, r: number, clause: Uint32Array, ownClauses: readonly Uint32Array[]): string {
+  const [item, other] = [ctx.ids[q]!, ctx.ids[r]!];
+  const routes = ownClauses.map((own) => {
+    const merged = clause.slice();
+    for (let w = 0; w < merged.length; w++) merged[w]! |= own[w]!;
+    merged[q >>> 5]! &= ~(1 << (q & 31));
+    return JSON.stringify(ctx.ids.filter((_, i) => (merged[i >>> 5]! & (1 << (i & 31))) !== 0));
+  });
+  return `surmise.${item}[${k}] is not closed: it contains ${other}, but none of ${other}'s clauses lies inside ${setLabel(ctx.ids, clause)}; a clause spells out a whole route, e.g. ${routes.join(' or ')}`;
 }
 
 function setOf(n: number, items: readonly number[]): Uint32Array {

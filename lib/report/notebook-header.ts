@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { outputBase } from '../figures/output-root';
 import { InputError } from '../errors';
 import { showHtml } from '../figures/display';
 import { toHtmlTable, toTable } from '../figures/table';
@@ -45,6 +47,10 @@ function readText(file: string): string {
 
 export function notebookHeader(): NotebookHeader {
   const root = enterProjectRoot();
+  const base = outputBase(root);
+  if (base !== root) {
+    console.log(`Interactive session: this notebook's figures and tables go to ${relative(root, base)}/ (not the project's figures/ and data/processed/); run saveToProject() to write the project's own.`);
+  }
   return {
     root,
     notebookDir: process.env['KSTBENCH_NOTEBOOK_DIR'] ?? `${root}/notebooks`,

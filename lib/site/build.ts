@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { cellSource, cellTags, sortKeysDeep, type Notebook } from '../notebook/ipynb';
 import type { EnvironmentTables } from '../notebook/environment';
 import { escapeHtml } from '../io/html';
-import { renderInline, renderMarkdown } from './markdown';
+import { hasMath, renderInline, renderMarkdown } from './markdown';
 import { renderOutput, rewriteNotebookLink, type OutputContext } from './outputs';
 import { claimIndex } from './compare';
-import { SITE_CSS, SITE_JS } from './style';
+import { PAPER_ITEMS } from './paper-items';
+import { COLOUR_WORDS, SITE_CSS, SITE_JS } from './style';
 
 /**
  * The reviewers' report: a static site built from the executed notebooks, by pure functions (the same
@@ -34,6 +35,8 @@ export interface SiteInput {
   commit?: string;
   /** plotly.js (the minified bundle), written once when some figure is interactive. */
   plotlyBundle?: () => string;
+  /** KaTeX's stylesheet and fonts by path below katex/, written once when some page has maths. */
+  katexAssets?: () => Map<string, string | Buffer>;
 }
 
 /** A page's file name: `notebooks/04-table3-figure1.ipynb` → `04-table3-figure1.html`. */
@@ -69,6 +72,7 @@ function layout(title: string, body: string, options: { depth?: number; interact
     `<title>${escapeHtml(title)}</title>`,
     '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="${up}style.css">`,
+    ...(hasMath(body) ? [`<link rel="stylesheet" href="${up}katex/katex.min.css">`] : []),
     ...(options.interactive ? [`<script src="${up}plotly.min.js"></script>`, `<script src="${up}site.js" defer></script>`] : []),
     '</head>',
     '<body>',
@@ -177,7 +181,9 @@ export function renderNotebookPage(
       [
         `<div class="cell code"${cellId}>`,
         `<div class="prompt">In [${cell.execution_count ?? ' '}]:${label}</div>`,
-        `<pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre>`,
+        sourceHidden(cell.metadata)
+          ? `<details class="hidden-source"><summary>solution (the cell is collapsed in the notebook; click to show its code)</summary><pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre></details>`
+          : `<pre class="source"><code class="language-typescript">${escapeHtml(source)}</code></pre>`,
         outputs ? `<div class="outputs">\n${outputs}\n</div>` : '',
         '</div>',
       ].join('\n'),
@@ -200,6 +206,12 @@ export function renderNotebookPage(
   return { html: layout(title.replace(/[*_`]/g, ''), body, { interactive: ctx.interactive }), figures, interactive: ctx.interactive };
 }
 
+/** True for a cell Jupyter shows collapsed (`metadata.jupyter.source_hidden`), as the exercises' solutions are. */
+export function sourceHidden(metadata: Record<string, unknown>): boolean {
+  const jupyter = metadata['jupyter'];
+  return typeof jupyter === 'object' && jupyter !== null && (jupyter as { source_hidden?: unknown }).source_hidden === true;
+}
+
 /** A figure's own interactive page in report/figures/. */
 function figurePage(name: string, spec: unknown): string {
   const json = JSON.stringify(sortKeysDeep(spec)).replace(/</g, '\\u003c');
@@ -214,14 +226,31 @@ function indexPage(input: SiteInput): string {
   });
   const body = [
     '<header><h1>kstbench: the notebooks, executed</h1>',
-    '<p>Every page below is one notebook of this project as <code>npm run reproduce</code> executed it: the prose, the code, and its outputs (tables and figures). Where a paper publishes a number, it stands beside the computed one; agreeing cells are marked <span class="agrees">green</span>, differing ones <span class="differs">orange</span> with the difference Δ = computed − published.</p></header>',
+    `<p>Every page below is one notebook of this project as <code>npm run reproduce</code> executed it: the prose, the code, and its outputs (tables and figures). Where a paper publishes a number, it stands beside the computed one; agreeing cells are marked <span class="agrees">${COLOUR_WORDS.agrees}</span>, differing ones <span class="differs">${COLOUR_WORDS.differs}</span> with the difference Δ = computed − published.</p></header>`,
     // A run on collected responses only (a study of one's own with real models) has no simulated notice.
     input.notebooks.some(({ notebook }) => showsSimulatedData(notebook)) ? SIMULATED_NOTICE : '',
     `<main><ol class="notebooks">\n${items.join('\n')}\n</ol>`,
+    paperItemsTable(input),
     claimsLink(input),
     `<p>Software, parameters, seeds and the SHA-256 of every input: <a href="environment.html">environment and inputs</a>. Source fingerprint <code>${escapeHtml(input.sourceFingerprint)}</code>${input.commit ? `, commit <code>${escapeHtml(input.commit)}</code>` : ''}.</p></main>`,
   ].join('\n');
   return layout('kstbench report', body);
+}
+
+/** Every table and figure of both papers beside the page that has it (a supplement's contents). */
+function paperItemsTable(input: SiteInput): string {
+  const pages = new Map(input.notebooks.map(({ file, notebook }) => [file.split('/').pop()!.replace(/\.ipynb$/, ''), { file, notebook }]));
+  const rows = PAPER_ITEMS.map((p) => {
+    const nb = pages.get(p.notebook);
+    const where = nb ? `<a href="${pageName(nb.file)}">${renderInline(notebookTitle(nb.notebook, nb.file))}</a>` : `<span class="unlinked">${escapeHtml(p.notebook)} (not in this report)</span>`;
+    return `<tr><td>[${p.paper}]</td><td class="paper-item">${escapeHtml(p.item)}</td><td>${escapeHtml(p.shows)}</td><td>${where}${p.note ? ` <span class="hint">(${escapeHtml(p.note)})</span>` : ''}</td></tr>`;
+  });
+  return [
+    '<h2 id="paper-items">Every table and figure of the two papers</h2>',
+    '<div class="table-scroll"><table class="paper-items"><thead><tr><th>paper</th><th>item</th><th>what it shows</th><th>page</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table></div>',
+  ].join('\n');
 }
 
 /** The notebook cell that opens the claims ledger (id `claims-md`), as a link for the index; '' without one. */
@@ -251,6 +280,10 @@ export function buildSite(input: SiteInput): Map<string, string | Buffer> {
   files.set('index.html', indexPage(input));
   files.set('environment.html', environmentPage(input));
   files.set('style.css', SITE_CSS);
+  if ([...files.values()].some((f) => typeof f === 'string' && hasMath(f))) {
+    if (!input.katexAssets) throw new Error('a page has maths but no KaTeX assets were given');
+    for (const [name, data] of input.katexAssets()) files.set(`katex/${name}`, data);
+  }
   if (interactive) {
     if (!input.plotlyBundle) throw new Error('a figure is interactive but no plotly bundle was given');
     files.set('plotly.min.js', input.plotlyBundle());

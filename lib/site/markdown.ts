@@ -2,18 +2,38 @@
  * A small Markdown renderer for the notebooks' prose and `text/markdown` outputs — the subset they use
  * (CommonMark-like): ATX headings, paragraphs, `*`/`-` and `1.` lists (nested by indentation), `>`
  * quotes, fenced code, pipe tables (with `\|` escapes), `---` rules; inline code, links, `**bold**`,
- * `*italic*`/`_italic_`, and `$…$` maths shown as italic text. Raw HTML is escaped, never passed
+ * `*italic*`/`_italic_`, and `$…$` maths typeset by KaTeX (HTML + MathML, no script on the page; its
+ * stylesheet and fonts are copied into the report by `katexAssets`). Raw HTML is escaped, never passed
  * through: the prose is text, and the report must not run anything a notebook's author did not mean.
  *
  * Links go through `rewriteLink`, so the report can point a notebook's relative links at its own
  * pages (or drop them when the target is not part of the report).
  */
 
+import katex from 'katex';
 import { escapeHtml } from '../io/html';
 
 export interface MarkdownOptions {
   /** Maps a link target as written to the one the page uses; null renders the text without a link. */
   rewriteLink?: (href: string) => string | null;
+}
+
+/**
+ * One `$…$` formula as KaTeX HTML (with MathML for screen readers). A formula KaTeX cannot parse is
+ * shown as its TeX in red with the parser's message as a tooltip (KaTeX's `throwOnError: false`), so
+ * a typo shows on the page instead of stopping the build.
+ *
+ * @example
+ * renderMath('K^O').includes('class="katex"'); // => true
+ * renderMath('K^O').includes('<annotation encoding="application/x-tex">K^O</annotation>'); // => true
+ */
+export function renderMath(tex: string): string {
+  return katex.renderToString(tex, { throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+}
+
+/** True when an HTML page contains KaTeX output (so it needs the KaTeX stylesheet). */
+export function hasMath(html: string): boolean {
+  return html.includes('class="katex"');
 }
 
 /**
@@ -64,7 +84,7 @@ export function renderInline(text: string, options: MarkdownOptions = {}): strin
       const end = text.indexOf('$', i + 1);
       if (end > i + 1 && !/\s/.test(text[i + 1]!) && !/\s/.test(text[end - 1]!)) {
         flush();
-        out.push(`<span class="math">${escapeHtml(text.slice(i + 1, end).replace(/[{}]/g, ''))}</span>`);
+        out.push(renderMath(text.slice(i + 1, end)));
         i = end + 1;
         continue;
       }

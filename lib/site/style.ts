@@ -1,3 +1,9 @@
+/**
+ * The one colour vocabulary of the report, the index and docs/figures-and-browser.md: the word for
+ * each comparison colour of SITE_CSS (`--agree`, `--differ`).
+ */
+export const COLOUR_WORDS = { agrees: 'blue', differs: 'orange' } as const;
+
 /** The report's one stylesheet (report/style.css). Colours: the Okabe–Ito colour-blind-safe pair (blue for agreement, orange for a difference). */
 export const SITE_CSS = `:root { --fg: #1b1b1b; --muted: #5b5b5b; --line: #d9d9d9; --bg-code: #f6f8fa; --agree: #0072b2; --agree-bg: #e3f0f8; --differ: #a45200; --differ-bg: #fdebd3; --warn-bg: #fff4d6; --warn-line: #e69f00; }
 * { box-sizing: border-box; }
@@ -27,7 +33,11 @@ pre.output { background: #fff; border: 1px solid var(--line); }
 pre.output.error, pre.output.stderr { border-color: var(--differ); background: var(--differ-bg); }
 .figure { margin: .5rem 0; }
 .figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
-.plotly-figure { width: 100%; min-height: 300px; }
+.plotly-figure { width: 100%; min-height: 300px; overflow-x: auto; }
+.table-scroll, table.facts, table.md-table { display: block; max-width: 100%; overflow-x: auto; }
+th[style*="max-width"] { overflow-wrap: anywhere; }
+table.paper-items td:nth-child(-n+2) { white-space: nowrap; }
+main, .cell, .outputs, .output { min-width: 0; max-width: 100%; }
 .output.html { overflow-x: auto; }
 table { border-collapse: collapse; margin: .5rem 0; font-size: .88rem; }
 caption { caption-side: top; text-align: left; font-weight: bold; padding: .3rem 0; }

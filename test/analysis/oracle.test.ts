@@ -1,6 +1,6 @@
 /**
  * Differential test of `kstbench analyze` against the independent Python oracle
- * (test/oracle/kst_analysis.py, written from the README specification only, exact rational arithmetic,
+ * (test/oracle/kst_analysis.py, written from the docs/cli.md specification only, exact rational arithmetic,
  * brute-force knowledge states and an exact sign-flip p by full enumeration).
  *
  * Each case draws (seeded) random domains — random DAGs on 2–7 components whose canonical order is

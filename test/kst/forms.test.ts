@@ -29,7 +29,7 @@ test('malformed structures are refused naming the state, item or clause', () => 
     [{ states: [[], ['a'], ['b'], ['a', 'b', 'c']] }, /not closed under union: states\[\d\] ∪ states\[\d\] = \{a, b\}/],
     [{ surmise: { c: [['a'], ['a', 'b']] } }, /surmise\.c\[1\] contains surmise\.c\[0\]/],
     [{ surmise: { c: [['c']] } }, /surmise\.c\[0\] contains c itself/],
-    [{ surmise: { b: [['a']], c: [['b']] } }, /surmise\.c\[0\] is not closed: it contains b, but none of b's clauses lies inside \{b, c\}/],
+    [{ surmise: { b: [['a']], c: [['b']] } }, /surmise\.c\[0\] is not closed: it contains b, but none of b's clauses lies inside \{b, c\}; a clause spells out a whole route, e.g. \["a","b"\]$/],
     [{ surmise: { c: [] } }, /surmise\.c has no clause/],
   ];
   for (const [form, pattern] of cases) assert.throws(() => buildDomain({ ...base, ...form } as never), pattern, JSON.stringify(form));

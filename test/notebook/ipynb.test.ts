@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { kernelSpec } from '../../scripts/kernel';
 import { InputError } from '../../lib/errors';
 import { cellSource, cellTags, parseNotebook, serializeNotebook, splitLinesKeepEnds, type Notebook } from '../../lib/notebook/ipynb';
 
@@ -104,4 +107,35 @@ test('parseNotebook names the file and the offending field', () => {
   );
   const v3 = JSON.stringify({ nbformat: 3, nbformat_minor: 0, metadata: {}, cells: [] });
   assert.throws(() => parseNotebook(v3, 'old.ipynb'), /old\.ipynb: not a version-4 Jupyter notebook: nbformat/);
+});
+
+test('every notebook asks for the kernel `npm run kernel` installs and records the language_info tslab reports, so the classic Notebook 6.4 opens it without "unsaved changes"', () => {
+  // Notebook 6.4 marks a notebook dirty on load when its kernelspec differs from the kernel's spec
+  // (spec_changed.Kernel) or its language_info from the kernel's info_reply (kernel_ready.Kernel).
+  const spec = kernelSpec('/x');
+  const wantSpec = { display_name: spec['display_name'], language: spec['language'], name: 'tslab' };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const tslab = require('tslab/dist/jupyter') as { JupyterHandlerImpl: new (executor: unknown, isJs: boolean) => { handleKernel(): { language_info: unknown } } };
+  const wantInfo = new tslab.JupyterHandlerImpl({}, false).handleKernel().language_info;
+  const dir = join(__dirname, '..', '..', 'notebooks');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ipynb'));
+  assert.ok(files.length >= 10);
+  const wrong = files.flatMap((f) => {
+    const meta = (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { metadata: { kernelspec?: unknown; language_info?: unknown } }).metadata;
+    return isDeepStrictEqual(meta.kernelspec, wantSpec) && isDeepStrictEqual(meta.language_info, wantInfo) ? [] : [f];
+  });
+  assert.deepEqual(wrong, []);
+  assert.ok(!isDeepStrictEqual({ ...wantSpec, display_name: 'TypeScript' }, wantSpec), 'the old display name would be caught');
+});
+
+test('notebook 01 has at least five predict-then-check exercises, each with a check cell and a collapsed solution', () => {
+  const nb = parseNotebook(readFileSync(join(__dirname, '..', '..', 'notebooks', '01-kst-foundations.ipynb'), 'utf8'), '01');
+  const checks = nb.cells.filter((c) => c.cell_type === 'code' && /exerciseFeedback\(check\w+\(.*answer\d/.test(cellSource(c)));
+  const solutions = nb.cells.filter((c) => cellTags(c).includes('solution'));
+  assert.ok(checks.length >= 5, `${checks.length} exercise check cells`);
+  assert.equal(solutions.length, checks.length, 'one solution per exercise');
+  for (const s of solutions) {
+    assert.deepEqual((s.metadata['jupyter'] as { source_hidden?: boolean } | undefined)?.source_hidden, true, `solution ${s.id} is not collapsed`);
+    assert.match(cellSource(s), /exerciseFeedback\(check\w+\(/, `solution ${s.id} does not run the check on the solution`);
+  }
 });

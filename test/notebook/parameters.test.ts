@@ -118,7 +118,7 @@ const typedNb = (): Notebook => ({
 
 test('command-line texts are coerced to the type of the declared default', () => {
   const given = {
-    seed: '7', // the README's `-p seed 7`: a string parameter gets the string "7", not the number 7
+    seed: '7', // docs/parameters.md's `-p seed 7`: a string parameter gets the string "7", not the number 7
     resamples: '2000',
     quick: 'true',
     domains: 'slope,graph-to-equation',

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference implementation ("oracle") of `kstbench analyze`, for differential testing.
 
-Written only from the specification (README "`kstbench analyze`: input and definitions", the
+Written only from the specification (docs/cli.md "`kstbench analyze`: input and definitions", the
 command's --help, and [KST-2026] sections 3.1-3.3 and 4.4), without reading the TypeScript sources.
 Standard library only. Every score and mean is computed exactly with fractions.Fraction and
 converted to a float only when written, so the oracle's numbers are the correctly rounded values.

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cell, Notebook } from '../../lib/notebook/ipynb';
-import { buildSite, fingerprint, notebookTitle, pageName, renderNotebookPage, showsSimulatedData, type SiteInput } from '../../lib/site/build';
+import { buildSite, fingerprint, notebookTitle, pageName, renderNotebookPage, showsSimulatedData, sourceHidden, type SiteInput } from '../../lib/site/build';
 import { SITE_CSS, SITE_JS } from '../../lib/site/style';
 
 const md = (id: string, source: string): Cell => ({ cell_type: 'markdown', id, metadata: {}, source });
@@ -104,4 +104,18 @@ test('fingerprint: SHA-256 over sorted (name, SHA-256 of bytes) lines, whatever 
   assert.equal(fingerprint([{ name: 'b.txt', data: 'two' }, { name: 'a.txt', data: 'one' }]), expected);
   assert.equal(fingerprint([]), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'); // sha256 of nothing
   assert.notEqual(fingerprint([{ name: 'a.txt', data: 'one!' }, { name: 'b.txt', data: 'two' }]), expected);
+});
+
+test('a cell collapsed in Jupyter (metadata.jupyter.source_hidden) is collapsed on its page too; others are not', () => {
+  assert.equal(sourceHidden({ jupyter: { source_hidden: true } }), true);
+  assert.equal(sourceHidden({ jupyter: { source_hidden: false } }), false);
+  assert.equal(sourceHidden({}), false);
+  assert.equal(sourceHidden({ jupyter: 'x' }), false);
+});
+
+test('a solution cell is inside <details> on the page, an ordinary cell is not', () => {
+  const hidden: Cell = { ...code('sol', 'const solution = 1;'), metadata: { jupyter: { source_hidden: true }, tags: ['solution'] } };
+  const page = renderNotebookPage({ ...input(), notebooks: [{ file: 'notebooks/01-kst-foundations.ipynb', notebook: nb([md('t', '# T'), hidden, code('open', 'const shown = 2;')]) }] }, 0).html;
+  assert.match(page, /<details class="hidden-source"><summary>solution[^<]*<\/summary><pre class="source"><code class="language-typescript">const solution = 1;<\/code><\/pre><\/details>/);
+  assert.doesNotMatch(page, /<details[^>]*><summary>[^<]*<\/summary><pre class="source"><code class="language-typescript">const shown = 2;/);
 });

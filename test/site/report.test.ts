@@ -11,9 +11,42 @@ import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figur
 import type { Notebook } from '../../lib/notebook/ipynb';
 import { projectRoot } from '../../lib/notebook/project';
 import { readSiteNotebooks, siteDifferences, siteFiles, writeSite } from '../../scripts/report';
+import { PAPER_ITEMS } from '../../lib/site/paper-items';
+import { COLOUR_WORDS } from '../../lib/site/style';
 import { pngPixels } from '../support/png';
 
 const root = projectRoot();
+
+/**
+ * Run in the page: what is wrong with its layout. The page must not scroll sideways; no element may
+ * stick out of its parent unless an ancestor scrolls or clips it (a wide table scrolls in its own
+ * box); no table cell may clip its text (a header narrower than its word); no `$…$` may be left as raw
+ * TeX outside code.
+ */
+// A string, not a function: tsx would wrap the inner functions in a helper the page does not have.
+const LAYOUT_PROBLEMS = `(() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways (' + document.documentElement.scrollWidth + ' px wide)');
+  const name = (el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '') + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+  const insideScroller = (el) => {
+    for (let a = el.parentElement; a; a = a.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(a).overflowX)) return true;
+    return false;
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    const parent = el.parentElement;
+    const box = el.getBoundingClientRect();
+    if (!parent || box.width === 0 || el.closest('.katex')) continue;
+    if (box.right > parent.getBoundingClientRect().right + 1 && !insideScroller(el)) out.push(name(el) + ' is wider than its container');
+    if ((el.tagName === 'TH' || el.tagName === 'TD') && el.scrollWidth > el.clientWidth + 1) out.push(name(el) + ' clips its text');
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement && n.parentElement.closest('pre, code, .katex, script, style')) continue;
+    const tex = /\\$[^\\s$][^$]*[^\\s$]\\$|\\$[^\\s$]\\$/.exec(n.textContent || '');
+    if (tex) out.push('raw TeX ' + tex[0] + ' (not rendered)');
+  }
+  return out;
+})()`;
 
 /** A notebook whose outputs carry the figure bundles other viewers may get: plotly JSON, PNG, an <img> in HTML. */
 function synthetic(png: string): Notebook {
@@ -93,6 +126,10 @@ test('every report page loads without console errors, every link resolves, every
           shots.push({ where: `${page} figure ${i + 1}`, png: await f.screenshot() });
         }
         interactiveSeen += (await p.$$('.plotly-figure .main-svg')).length;
+        for (const width of [1280, 820]) {
+          await p.setViewportSize({ width, height: 900 });
+          problems.push(...((await p.evaluate(LAYOUT_PROBLEMS)) as string[]).map((m) => `at ${width} px: ${m}`));
+        }
         return p.evaluate(() => {
           type El = { getAttribute(n: string): string | null; href?: string; src?: string };
           const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
@@ -130,5 +167,49 @@ test('every report page loads without console errors, every link resolves, every
   } finally {
     await closeFigureBrowser();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the index names every table and figure of both papers beside the page that has it, in the one colour vocabulary', () => {
+  const index = siteFiles(root).get('index.html') as string;
+  // The papers' inventory: [KST-2026] Tables 1-4, Figures 1-3; [PSI-2026] Tables I-VI, Fig. 1.
+  const want = ['Table 1', 'Table 2', 'Table 3', 'Table 4', 'Figure 1', 'Figure 2', 'Figure 3'].map((i) => `KST-2026 ${i}`)
+    .concat(['Table I', 'Table II', 'Table III', 'Table IV', 'Table V', 'Table VI', 'Fig. 1'].map((i) => `PSI-2026 ${i}`));
+  assert.deepEqual(PAPER_ITEMS.map((p) => `${p.paper} ${p.item}`).sort(), [...want].sort());
+  for (const p of PAPER_ITEMS) {
+    const row = new RegExp(`<tr><td>\\[${p.paper}\\]</td><td class="paper-item">${p.item.replace('.', '\\.')}</td><td>[^<]*</td><td><a href="${p.notebook}\\.html">`);
+    assert.match(index, row, `${p.paper} ${p.item} is not listed with a link to ${p.notebook}.html`);
+  }
+  // Every table or figure the published numbers cite is in the inventory.
+  const cited = new Set<string>();
+  for (const f of readdirSync(join(root, 'data', 'published')).filter((n) => n.endsWith('.json'))) {
+    const paper = f.startsWith('psi') ? 'PSI-2026' : 'KST-2026';
+    for (const m of readFileSync(join(root, 'data', 'published', f), 'utf8').matchAll(/"where": "[^"]*"/g)) {
+      for (const t of m[0].matchAll(/\b(Table [0-9IVX]+|Figure [0-9]+)\b/g)) cited.add(`${paper} ${paper === 'PSI-2026' ? t[1]!.replace('Figure', 'Fig.') : t[1]}`);
+    }
+  }
+  assert.ok(cited.size >= 10);
+  assert.deepEqual([...cited].filter((c) => !want.includes(c)), []);
+  assert.match(index, new RegExp(`<span class="agrees">${COLOUR_WORDS.agrees}</span>, differing ones <span class="differs">${COLOUR_WORDS.differs}</span>`));
+  const docs = readFileSync(join(root, 'docs', 'figures-and-browser.md'), 'utf8');
+  assert.match(docs, new RegExp(`agreeing\\s+cells ${COLOUR_WORDS.agrees}, differing ones ${COLOUR_WORDS.differs}`), 'docs/figures-and-browser.md says other colours than the report');
+});
+
+test('the layout check flags sideways scroll, an element wider than its box, a clipped header and raw TeX; a scrolling box is fine', { timeout: 120_000 }, async () => {
+  try {
+    const problems = await withPage(async (p) => {
+      await p.setViewportSize({ width: 820, height: 600 });
+      await p.setContent(`<body style="margin:0"><div style="width:300px"><div style="width:900px">wide</div></div>
+        <div style="overflow-x:auto;width:300px"><table><tr><td style="white-space:nowrap">${'x'.repeat(200)}</td></tr></table></div>
+        <table><tr><th style="max-width:3em;overflow:hidden">simulated:sim-tutor-a</th></tr></table><p>the fringe $K^O$ here</p><code>$not tex$</code></body>`);
+      return (await p.evaluate(LAYOUT_PROBLEMS)) as string[];
+    });
+    assert.ok(problems.some((m) => /page scrolls sideways/.test(m)), problems.join('; '));
+    assert.ok(problems.some((m) => /div "wide" is wider than its container/.test(m)));
+    assert.ok(problems.some((m) => /th "simulated:sim-tutor-a" clips its text/.test(m)));
+    assert.ok(problems.some((m) => /raw TeX \$K\^O\$/.test(m)));
+    assert.ok(!problems.some((m) => /xxxx/.test(m) || /not tex/.test(m)), 'a table inside a scrolling box, and TeX in code, are not problems');
+  } finally {
+    await closeFigureBrowser();
   }
 });
