@@ -135,6 +135,45 @@ function failureFrom(reported: unknown[][], root: string): { ename: string; eval
 }
 
 /**
+ * Runs one cell's source with the process's stdout/stderr and tslab's display hook pointed at
+ * `collector`; an exception is pushed to `reported`. Always puts the streams back. True when the
+ * executor reports success.
+ */
+async function runCapturedCell(
+  executor: { execute(source: string): Promise<boolean> },
+  source: string,
+  collector: OutputCollector,
+  jupyter: { lastWriteDisplayData: unknown },
+  reported: unknown[][],
+): Promise<boolean> {
+  const stdoutWrite = process.stdout.write;
+  const stderrWrite = process.stderr.write;
+  const capture = (name: 'stdout' | 'stderr') =>
+    ((chunk: string | Uint8Array) => {
+      collector.stream(name, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = capture('stdout');
+  process.stderr.write = capture('stderr');
+  jupyter.lastWriteDisplayData = (
+    msg: { data: Record<string, unknown>; metadata?: Record<string, unknown>; transient?: { display_id?: string } },
+    update?: boolean,
+  ) => collector.display(msg.data, msg.metadata ?? {}, msg.transient?.display_id, update === true);
+  try {
+    const ok = await executor.execute(source);
+    // Let already-settled rejections and timers of this cell surface before judging it.
+    await new Promise((r) => setImmediate(r));
+    return ok;
+  } catch (err) {
+    reported.push([err]);
+    return false;
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+  }
+}
+
+/**
  * Runs notebooks one after another, reusing tslab's TypeScript converter per working directory
  * (creating one costs ~2 s); every notebook still gets a fresh executor, i.e. fresh top-level state, as
  * with a new kernel. Call `close()` at the end (the converter watches files and keeps Node alive).
@@ -205,30 +244,8 @@ export class NotebookSession {
         cell.execution_count = ++count;
         reported = [];
         asyncError = undefined;
-        const capture = (name: 'stdout' | 'stderr') =>
-          ((chunk: string | Uint8Array) => {
-            collector.stream(name, typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-            return true;
-          }) as typeof process.stdout.write;
-        process.stdout.write = capture('stdout');
-        process.stderr.write = capture('stderr');
-        jupyter.lastWriteDisplayData = (
-          msg: { data: Record<string, unknown>; metadata?: Record<string, unknown>; transient?: { display_id?: string } },
-          update?: boolean,
-        ) => collector.display(msg.data, msg.metadata ?? {}, msg.transient?.display_id, update === true);
         const t0 = process.hrtime.bigint();
-        let ok: boolean;
-        try {
-          ok = await executor.execute(source);
-          // Let already-settled rejections and timers of this cell surface before judging it.
-          await new Promise((r) => setImmediate(r));
-        } catch (err) {
-          ok = false;
-          reported.push([err]);
-        } finally {
-          process.stdout.write = stdoutWrite;
-          process.stderr.write = stderrWrite;
-        }
+        let ok = await runCapturedCell(executor, source, collector, jupyter, reported);
         if (ok && asyncError) {
           ok = false;
           reported.push(asyncError);

@@ -58,10 +58,12 @@ test(`lock race: two collectors × stale lock × ${TRIALS} trials — never a ce
   for (let trial = 0; trial < TRIALS; trial++) {
     const out = tempDir('kstbench-lockrace-');
     writeFileSync(join(out, '.collect.lock'), dead);
-    const racers = [startChild(domainsDir, out), startChild(domainsDir, out)];
-    await Promise.all(racers.map((r) => r.ready));
-    for (const r of racers) r.go();
-    const [a, b] = await Promise.all(racers.map((r) => r.done));
+    const first = startChild(domainsDir, out);
+    const second = startChild(domainsDir, out);
+    await Promise.all([first.ready, second.ready]);
+    first.go();
+    second.go();
+    const [a, b] = await Promise.all([first.done, second.done]);
     for (const r of [a, b]) assert.ok(r.code === 0 || r.code === 3, `trial ${trial}: unexpected exit ${r.code}: ${r.stderr}`);
     assert.ok(a.code === 0 || b.code === 0, `trial ${trial}: neither collector ran`);
     if (a.code === 0 && b.code === 0) bothRan += 1; // one finished before the other started: the second resumed
