@@ -8,6 +8,7 @@ import { benchKst } from './bench/kst';
 import { benchKstBasis } from './bench/kst-basis';
 import { benchNotebooks } from './bench/notebooks';
 import { benchStats } from './bench/stats';
+import { benchStudy } from './bench/study';
 
 type Section = (print: (line: string) => void) => Promise<void>;
 
@@ -18,6 +19,7 @@ const sections: Array<[string, Section]> = [
   ['Analysis', benchAnalyze],
   ['Collector', benchCollect],
   ['Notebooks', benchNotebooks],
+  ['Study', benchStudy],
 ];
 
 async function main(): Promise<void> {
