@@ -10,7 +10,8 @@
  * realised corpus; `--seeds` adds a column with the mean over several seeds, i.e. what the habits imply
  * rather than what one draw happened to give — a habit change should improve both columns.
  * Deterministic: the same arguments print the same bytes. Tuning is done by editing
- * lib/simulation/psi-tutor/profiles.ts and re-running this script; nothing is fitted automatically.
+ * lib/simulation/psi-tutor/profiles.ts and re-running this script; scripts/fit-psi.ts searches the
+ * habits on the stated objective J (lib/simulation/psi-tutor/fit.ts) and prints J before and after.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -16,8 +16,9 @@
  *
  * All probabilities are per response (or per element where stated). They were tuned by hand against
  * this project's PSI scorer (lib/psi/score.ts) with `node --import tsx lib/simulation/psi-tutor/calibrate.ts --seeds
- * 1,2,3,4,5`, which runs the whole study and prints achieved vs published numbers; lib/simulation/psi-tutor/README.md
- * records the result. No score is set directly: every number comes from the text the habits produce.
+ * 1,2,3,4,5`. A fitted alternative (lib/simulation/psi-tutor/fit.ts, scripts/fit-psi.ts) was searched
+ * and did not beat them on held-out seeds, so these stay; lib/simulation/psi-tutor/README.md records both.
+ * No score is set directly: every number comes from the text the habits produce.
  * Bump `version` when a habit changes (it is recorded as `model_version` in every record).
  */
 

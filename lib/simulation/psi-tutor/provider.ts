@@ -45,8 +45,7 @@ export function getTutorProfile(model: string): TutorProfile {
  * Writes one simulated tutoring response, called as
  * `simulateTutorResponse('sim-tutor-a', { course, scenario, variant: 'standard', round: 1, seed: '1' })`.
  */
-export function simulateTutorResponse(model: string, req: PsiTutorRequest): string {
-  const profile = getTutorProfile(model);
+export function simulateTutorResponse(model: string, req: PsiTutorRequest, profile: TutorProfile = getTutorProfile(model)): string {
   const material = SIMULATED_MATERIAL[req.scenario.id];
   if (!material) throw new InputError(`simulated tutor has no material for scenario "${req.scenario.id}"`, { item: req.scenario.id });
   const base = `psi-tutor|${req.seed ?? '0'}|${model}|${req.scenario.id}|${req.variant}`;

@@ -18,7 +18,7 @@ import { selectWeakCases } from '../../psi/selection';
 import { mean } from '../../stats/mean';
 import { simulateTutorResponse } from './provider';
 import { paperModelStoodInFor } from '../paper-models';
-import { TUTOR_PROFILE_IDS, type TutorProfileId } from './profiles';
+import { TUTOR_PROFILE_IDS, type TutorProfile, type TutorProfileId } from './profiles';
 
 /** A scored simulated record (round 1 or 2) with the text the tutor wrote. */
 export interface SimulatedScoredRecord extends ScoredRecord {
@@ -43,8 +43,15 @@ function scored(
   text: string,
   course: PsiCourse,
   parent?: string,
+  cache?: Map<string, ReturnType<typeof scoreResponse>>,
 ): SimulatedScoredRecord {
-  const s = scoreResponse(text, scenario, course);
+  // The fit (fit.ts) re-runs studies where most texts are unchanged; scoring is the cost, so it caches by text.
+  const key = `${scenario.id}\u0000${text}`;
+  let s = cache?.get(key);
+  if (s === undefined) {
+    s = scoreResponse(text, scenario, course);
+    cache?.set(key, s);
+  }
   return {
     run_id: runId(round, scenario.id, variant, spec),
     round,
@@ -66,16 +73,26 @@ function scored(
  */
 export function simulatePsiStudy(
   course: PsiCourse,
-  options: { seed?: string; threshold?: number; profiles?: readonly TutorProfileId[] } = {},
+  options: {
+    seed?: string;
+    threshold?: number;
+    profiles?: readonly TutorProfileId[];
+    /** Habits to use instead of TUTOR_PROFILES (the fit tries parameter values this way). */
+    habits?: Partial<Record<TutorProfileId, TutorProfile>>;
+    /** Scores by scenario and text, shared across studies (the fit's cache; scoring is pure). */
+    scoreCache?: Map<string, ReturnType<typeof scoreResponse>>;
+  } = {},
 ): { round1: SimulatedScoredRecord[]; round2: SimulatedScoredRecord[] } {
   const seed = options.seed ?? '1';
   const profiles = options.profiles ?? TUTOR_PROFILE_IDS;
+  const habitsOf = (id: string) => options.habits?.[id as TutorProfileId];
+  const cache = options.scoreCache;
   const round1: SimulatedScoredRecord[] = [];
   for (const scenario of course.scenarios) {
     for (const variant of ['standard', 'defective'] as const) {
       for (const profile of profiles) {
-        const text = simulateTutorResponse(profile, { course, scenario, variant, round: 1, seed });
-        round1.push(scored(1, scenario, variant, simulatedModelSpec(profile), text, course));
+        const text = simulateTutorResponse(profile, { course, scenario, variant, round: 1, seed }, habitsOf(profile));
+        round1.push(scored(1, scenario, variant, simulatedModelSpec(profile), text, course, undefined, cache));
       }
     }
   }
@@ -84,8 +101,8 @@ export function simulatePsiStudy(
     const scenario = course.scenarioById.get(c.scenario)!;
     const prompt = buildRegenerationPrompt(scenario, c.variant, c.text, { psi: c.psi, subscores: c.subscores, evidence: c.evidence });
     const profile = c.model.replace(/^simulated:/, '');
-    const text = simulateTutorResponse(profile, { course, scenario, variant: c.variant, round: 2, checklist: prompt.checklist, seed });
-    return scored(2, scenario, c.variant, c.model, text, course, c.run_id);
+    const text = simulateTutorResponse(profile, { course, scenario, variant: c.variant, round: 2, checklist: prompt.checklist, seed }, habitsOf(profile));
+    return scored(2, scenario, c.variant, c.model, text, course, c.run_id, cache);
   });
   return { round1, round2 };
 }

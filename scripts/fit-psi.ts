@@ -1,0 +1,38 @@
+/**
+ * Fits the simulated PSI tutors (lib/simulation/psi-tutor/fit.ts) and prints the fit table before and
+ * after, confirmed on held-out seeds (`confirm1` …, never used by the search, which uses `fit1` …), and
+ * the fitted habits as JSON (copied into lib/simulation/psi-tutor/profiles.ts by hand, so the shipped
+ * profiles stay readable).
+ *
+ *   node --import tsx scripts/fit-psi.ts [--search-replicates 6] [--confirm-replicates 8] [--steps 0.8,1.25] [--min-gain 1] [--no-search]
+ */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { projectRoot } from '../lib/notebook/project';
+import { loadPsiCourse } from '../lib/psi/schema';
+import { TUTOR_PROFILES, TUTOR_PROFILE_IDS } from '../lib/simulation/psi-tutor/profiles';
+import { psiFitSearch, psiFitTable, psiObjective, type PsiFitPublished, type PsiFitRow } from '../lib/simulation/psi-tutor/fit';
+
+const fmt = (x: number, d: number) => x.toFixed(d);
+const table = (rows: PsiFitRow[]) =>
+  ['| target | published | expected | sd | z |', '|---|---:|---:|---:|---:|', ...rows.map((r) => `| ${r.target} | ${fmt(r.published, r.decimals)} | ${fmt(r.expected, r.decimals + 1)} | ${fmt(r.sd, r.decimals + 1)} | ${r.z >= 0 ? '+' : ''}${r.z.toFixed(2)} |`)].join('\n');
+
+function main(argv: string[]): void {
+  const { values } = parseArgs({ args: argv, options: { 'search-replicates': { type: 'string' }, 'confirm-replicates': { type: 'string' }, steps: { type: 'string' }, 'min-gain': { type: 'string' }, 'no-search': { type: 'boolean' } } });
+  const root = projectRoot();
+  const course = loadPsiCourse(join(root, 'data/raw/psi'));
+  const published = JSON.parse(readFileSync(join(root, 'data/published/psi-2026.json'), 'utf8')) as PsiFitPublished;
+  const confirm = Number(values['confirm-replicates'] ?? 8);
+  const start = { ...TUTOR_PROFILES };
+  const before = psiFitTable(course, published, start, confirm, 'confirm');
+  process.stdout.write(`## before (${confirm} held-out replicates): J = ${psiObjective(before).toFixed(1)}\n\n${table(before)}\n\n`);
+  if (values['no-search']) return;
+  const steps = (values.steps ?? '0.8,1.25').split(',').map(Number);
+  const fitted = psiFitSearch(course, published, start, { replicates: Number(values['search-replicates'] ?? 6), scaleReplicates: 8, minGain: Number(values['min-gain'] ?? 1), steps, log: (s) => process.stderr.write(`${s}\n`) });
+  const after = psiFitTable(course, published, fitted, confirm, 'confirm');
+  process.stdout.write(`## after (${confirm} held-out replicates): J = ${psiObjective(after).toFixed(1)}\n\n${table(after)}\n\n`);
+  for (const id of TUTOR_PROFILE_IDS) process.stdout.write(`${id}: ${JSON.stringify({ habits: fitted[id].habits, defective: fitted[id].defective, regeneration: fitted[id].regeneration })}\n`);
+}
+
+main(process.argv.slice(2));
