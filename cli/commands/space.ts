@@ -58,7 +58,7 @@ export const command: Command = {
     requireBudget(budget, total, `streaming the ${total} states of ${file} (count them with --count, sample them with 'kstbench sample')`);
     const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
     try {
-      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, total);
+      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, total <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(total) : undefined);
       else streamJsonLines(domain, total, (c) => sink.write(c));
       sink.commit();
     } catch (err) {

@@ -1,7 +1,8 @@
 import { CONDITIONS, type Condition } from '../../lib/conditions';
 import { loadStudy } from '../../lib/study/manifest';
 import { formatPlan, planStudy } from '../../lib/study/plan-study';
-import { intOption, parseOptions, UsageError } from '../common';
+import { parseOptions, UsageError } from '../common';
+import { flag } from '../flags';
 import type { Subcommand } from './study';
 
 const HELP = `Usage: kstbench study plan DIR [options]
@@ -32,17 +33,21 @@ Options:
   -h, --help        show this help
 `;
 
-function number(v: unknown, name: string, fallback: number, ok: (x: number) => boolean): number {
-  if (v === undefined) return fallback;
-  const x = typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-  if (!Number.isFinite(x) || !ok(x)) throw new UsageError(`--${name}: ${JSON.stringify(v)} is out of range`);
-  return x;
+/** The largest candidate states or repeats: each sizes a simulated study, so it is capped like any count flag. */
+const MAX_CANDIDATE = 100_000;
+
+/** A contrast of size zero has nothing to detect. */
+function nonZero(effect: number): number {
+  if (effect === 0) throw new UsageError('--effect must be a size other than 0 (e.g. --effect 0.05)');
+  return effect;
 }
 
 function ints(v: unknown, name: string): number[] | undefined {
   if (v === undefined) return undefined;
   const xs = String(v).split(',').map((s) => s.trim());
-  if (xs.some((s) => !/^[1-9]\d*$/.test(s))) throw new UsageError(`--${name}: expected whole numbers ≥ 1 separated by commas, got ${JSON.stringify(v)}`);
+  if (xs.some((s) => !/^[1-9]\d*$/.test(s) || Number(s) > MAX_CANDIDATE)) {
+    throw new UsageError(`--${name} must be whole numbers in 1..${MAX_CANDIDATE} separated by commas (e.g. --${name} 20,50), got ${JSON.stringify(v)}`);
+  }
   return [...new Set(xs.map(Number))].sort((a, b) => a - b);
 }
 
@@ -59,29 +64,27 @@ function rates(v: unknown): Partial<Record<Condition, number>> | undefined {
   return out;
 }
 
+const PLAN_FLAGS = {
+  contrast: flag.enum(['P1-P0', 'P2-P1', 'P3-P2'] as const),
+  effect: flag.number(-0.99, 0.99, 0.05),
+  rates: flag.string(),
+  profiles: flag.string(),
+  states: flag.string(),
+  repeats: flag.string(),
+  studies: flag.int(1, 100_000, 1000),
+  flips: flag.int(1, 1_000_000, 2000),
+  alpha: flag.number(0, 1, 0.05, true),
+  'state-sd': flag.number(0, 10, 0.5),
+  target: flag.number(0, 0.999, 0.8, true),
+  seed: flag.seed(),
+  'no-figure': flag.boolean(),
+} as const;
+
 export const plan: Subcommand = {
   help: HELP,
+  flags: PLAN_FLAGS,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        contrast: { type: 'string' },
-        effect: { type: 'string' },
-        rates: { type: 'string' },
-        profiles: { type: 'string' },
-        states: { type: 'string' },
-        repeats: { type: 'string' },
-        studies: { type: 'string' },
-        flips: { type: 'string' },
-        alpha: { type: 'string' },
-        'state-sd': { type: 'string' },
-        target: { type: 'string' },
-        seed: { type: 'string' },
-        'no-figure': { type: 'boolean' },
-      },
-      HELP,
-      true,
-    );
+    const parsed = parseOptions(argv, PLAN_FLAGS, HELP, true);
     if (!parsed) return 0;
     const v = parsed.values;
     if (parsed.positionals.length !== 1) throw new UsageError(`study plan takes one study folder (got ${parsed.positionals.length} arguments)`);
@@ -91,16 +94,16 @@ export const plan: Subcommand = {
       study,
       {
         ...(v.contrast !== undefined ? { contrast: v.contrast } : {}),
-        effect: number(v.effect, 'effect', 0.05, (x) => x !== 0 && Math.abs(x) < 1),
+        effect: nonZero(v.effect ?? 0.05),
         ...(given ? { rates: given } : {}),
         ...(v.profiles !== undefined ? { profiles: String(v.profiles).split(',').map((s) => (s.includes(':') ? s.trim() : `simulated:${s.trim()}`)) } : {}),
         ...(v.states !== undefined ? { stateCounts: ints(v.states, 'states')! } : {}),
         repeats: ints(v.repeats, 'repeats') ?? [1, 2, 3],
-        studies: intOption(v, 'studies', 1000, 1),
-        flips: intOption(v, 'flips', 2000, 1),
-        alpha: number(v.alpha, 'alpha', 0.05, (x) => x > 0 && x < 1),
-        stateSd: number(v['state-sd'], 'state-sd', 0.5, (x) => x >= 0 && x <= 10),
-        target: number(v.target, 'target', 0.8, (x) => x > 0 && x < 1),
+        studies: v.studies ?? 1000,
+        flips: v.flips ?? 2000,
+        alpha: v.alpha ?? 0.05,
+        stateSd: v['state-sd'] ?? 0.5,
+        target: v.target ?? 0.8,
         seed: v.seed ?? '20260908',
         figure: !v['no-figure'],
       },

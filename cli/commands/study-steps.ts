@@ -6,7 +6,8 @@ import { drawStudyFigures } from '../../lib/study/figures';
 import { initStudy } from '../../lib/study/init';
 import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
 import { buildStudyReport } from '../../lib/study/report';
-import { intOption, parseOptions, UsageError } from '../common';
+import { parseOptions, UsageError } from '../common';
+import { flag } from '../flags';
 import { reportRun, runShell } from './collect';
 import type { Subcommand } from './study';
 
@@ -21,7 +22,7 @@ function list(value: unknown): string[] {
 }
 
 function parseStep(argv: string[], sub: string, help: string): Study | null {
-  const parsed = parseOptions(argv, {}, help, true);
+  const parsed = parseOptions(argv, NO_FLAGS, help, true);
   if (!parsed) return null;
   return loadStudy(studyDir(parsed.positionals, sub));
 }
@@ -49,27 +50,28 @@ Options:
   -h, --help          show this help
 `;
 
+const INIT_FLAGS = {
+  domains: flag.string(),
+  models: flag.string(),
+  'models-file': flag.path(),
+  responses: flag.path(),
+  title: flag.string(),
+  conditions: flag.string(),
+  orders: flag.int(1, 1000, 2),
+  sample: flag.int(1, 10_000_000, 100),
+  'sample-seed': flag.seed(),
+  seed: flag.seed(),
+  replicates: flag.string(),
+} as const;
+
+/** The study steps that take only the study folder. */
+const NO_FLAGS = {} as const;
+
 export const init: Subcommand = {
   help: INIT_HELP,
+  flags: INIT_FLAGS,
   async run(argv) {
-    const parsed = parseOptions(
-      argv,
-      {
-        domains: { type: 'string' },
-        models: { type: 'string' },
-        'models-file': { type: 'string' },
-        responses: { type: 'string' },
-        title: { type: 'string' },
-        conditions: { type: 'string' },
-        orders: { type: 'string' },
-        sample: { type: 'string' },
-        'sample-seed': { type: 'string' },
-        seed: { type: 'string' },
-        replicates: { type: 'string' },
-      },
-      INIT_HELP,
-      true,
-    );
+    const parsed = parseOptions(argv, INIT_FLAGS, INIT_HELP, true);
     if (!parsed) return 0;
     const v = parsed.values;
     const dir = studyDir(parsed.positionals, 'init');
@@ -88,8 +90,8 @@ export const init: Subcommand = {
       ...(v['models-file'] !== undefined ? { modelsFile: v['models-file'] } : {}),
       ...(v.responses !== undefined ? { responses: v.responses } : {}),
       ...(conditions ? { conditions: conditions as Condition[] } : {}),
-      ...(v.orders !== undefined ? { orders: intOption(v, 'orders', 2, 1) } : {}),
-      ...(v.sample !== undefined ? { sample: { size: intOption(v, 'sample', 1, 1), seed: v['sample-seed'] ?? '1' } } : {}),
+      ...(v.orders !== undefined ? { orders: v.orders } : {}),
+      ...(v.sample !== undefined ? { sample: { size: v.sample, seed: v['sample-seed'] ?? '1' } } : {}),
       ...(v.seed !== undefined ? { seed: v.seed } : {}),
       ...(replicates.length > 0 ? { replicates: replicates as PaperKey[] } : {}),
     });
@@ -109,6 +111,7 @@ catalogue's typical output out; an upper bound at max_output_tokens).
 
 export const check: Subcommand = {
   help: CHECK_HELP,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'check', CHECK_HELP);
     if (!study) return 0;
@@ -139,6 +142,7 @@ async function collectOnly(study: Study): Promise<number> {
 
 export const collect: Subcommand = {
   help: COLLECT_HELP,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'collect', COLLECT_HELP);
     return study ? collectOnly(study) : 0;
@@ -155,6 +159,7 @@ function analyzeOnly(study: Study): number {
 
 export const analyze: Subcommand = {
   help: `Usage: kstbench study analyze DIR\n\nScores the collected (or imported) responses and writes the tables and study-results.json to the study's output/analysis folder.\n`,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'analyze', this.help);
     return study ? analyzeOnly(study) : 0;
@@ -169,6 +174,7 @@ async function figuresOnly(study: Study): Promise<number> {
 
 export const figures: Subcommand = {
   help: `Usage: kstbench study figures DIR\n\nDraws Figures 1–3 equivalents and the P1 verdicts from the analysis, in the pinned Chromium (SVG, PNG, manifest JSON).\n`,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'figures', this.help);
     return study ? figuresOnly(study) : 0;
@@ -182,6 +188,7 @@ function reportOnly(study: Study): number {
 
 export const report: Subcommand = {
   help: `Usage: kstbench study report DIR\n\nBuilds the static report (index.html, its figures and CSV tables) in the study's report folder; it opens offline from file://.\n`,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'report', this.help);
     return study ? reportOnly(study) : 0;
@@ -196,6 +203,7 @@ the first step that did not do its job, with its exit code; re-running resumes t
 
 export const run: Subcommand = {
   help: RUN_HELP,
+  flags: NO_FLAGS,
   async run(argv) {
     const study = parseStep(argv, 'run', RUN_HELP);
     if (!study) return 0;

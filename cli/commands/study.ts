@@ -1,4 +1,5 @@
 import { UsageError, type Command } from '../common';
+import type { FlagSpecs } from '../flags';
 
 /**
  * `kstbench study <subcommand> DIR`: a study as a folder (docs/study.md). Like the top-level
@@ -7,12 +8,14 @@ import { UsageError, type Command } from '../common';
  */
 export interface Subcommand {
   help: string;
+  /** Its declared flags (cli/flags.ts), walked by the flag parser's property test. */
+  flags: FlagSpecs;
   run(argv: string[]): Promise<number>;
 }
 
 const steps = async () => await import('./study-steps');
 
-const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
   init: { summary: 'write a working, commented DIR/study.json from flags', load: async () => (await steps()).init },
   check: { summary: 'validate domains, models, keys; count the cells; estimate the cost (sends and writes nothing)', load: async () => (await steps()).check },
   run: { summary: 'collect (or import), analyse, draw the figures and build DIR/report/index.html', load: async () => (await steps()).run },
@@ -44,6 +47,8 @@ export const command: Command = {
   get help() {
     return help();
   },
+  // The subcommands declare their own flags (SUBCOMMANDS); the first argument picks one.
+  flags: {},
   async run(argv) {
     const [name, ...rest] = argv;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

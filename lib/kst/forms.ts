@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { atomsByItem, basisModel, countUnionStates, forEachUnionState, isStateFromBasis, type BasisModel } from './basis';
-import { bitsKey, compareItemSets, emptyBits, wordsFor } from './bitset';
+import { bitsKey, compareItemSets, emptyBits, popcount32, wordsFor } from './bitset';
 
 /**
  * The four ways a domain file may give its knowledge structure, all reduced here to one validated basis
@@ -122,7 +122,7 @@ export function familyBasis(ctx: Ctx, rows: number, fill: (i: number, out: Uint3
   const bySize = new Int32Array(n + 2);
   for (let i = 0; i < rows; i++) {
     let size = 0;
-    for (let w = 0; w < words; w++) size += popcount(packed[i * words + w]!);
+    for (let w = 0; w < words; w++) size += popcount32(packed[i * words + w]!);
     sizes[i] = size;
     bySize[size + 1]!++;
   }

@@ -11,6 +11,7 @@ import seedrandom from 'seedrandom';
 import { checkFlag, flag, MAX_SEED, MAX_TIMER_MS, seedFromText, type FlagSpec } from '../../cli/flags';
 import { commands, runCommand } from '../../cli/kstbench';
 import { SUBCOMMANDS } from '../../cli/commands/psi';
+import { SUBCOMMANDS as STUDY_SUBCOMMANDS } from '../../cli/commands/study';
 import { UsageError } from '../../cli/common';
 import { kstbench } from '../support/cli';
 
@@ -18,10 +19,10 @@ import { kstbench } from '../support/cli';
 async function everyCommand(): Promise<Array<{ name: string; flags: Record<string, FlagSpec>; run: (argv: string[]) => Promise<number> }>> {
   const out: Array<{ name: string; flags: Record<string, FlagSpec>; run: (argv: string[]) => Promise<number> }> = [];
   for (const name of Object.keys(commands)) {
-    if (name === 'psi') {
-      for (const [sub, entry] of Object.entries(SUBCOMMANDS)) {
+    if (name === 'psi' || name === 'study') {
+      for (const [sub, entry] of Object.entries(name === 'psi' ? SUBCOMMANDS : STUDY_SUBCOMMANDS)) {
         const loaded = await entry.load();
-        out.push({ name: `psi ${sub}`, flags: loaded.flags as Record<string, FlagSpec>, run: (argv) => runCommand('psi', [sub, ...argv]) });
+        out.push({ name: `${name} ${sub}`, flags: loaded.flags as Record<string, FlagSpec>, run: (argv) => runCommand(name, [sub, ...argv]) });
       }
       continue;
     }
