@@ -19,9 +19,8 @@ import type { ProgressSink } from './progress';
 import type { BatchTransport } from './batch-transport';
 import { reservedTokens } from './engine';
 import { EmptyDesignError } from './lifecycle';
-import { runPreflights, type PreflightProvider } from './preflight';
 import { createBatchClient, createProvider } from './providers';
-import type { CompletionRequest, Provider } from '../provider/contract';
+import type { Provider } from '../provider/contract';
 import { parseModelSpec } from '../provider/contract';
 import type { RetryPolicy } from './retry';
 import { resolveModelTargets, type ModelOptions, type ResolvedTargets } from './providers/endpoints';
@@ -142,12 +141,15 @@ export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTok
   }
 }
 
-/** The first pending request of each model, for the pre-flight (null when the model has nothing pending). */
-export function firstPendingRequest(pending: ReadonlyArray<Job<unknown>>, maxOutputTokens: number, timeoutMs: number): (model: string) => CompletionRequest | null {
-  return (model) => {
-    const job = pending.find((j) => j.model === model);
-    return job ? { ...job.request(), runId: job.runId, maxOutputTokens, timeoutMs } : null;
-  };
+/** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
+export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
+  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
+}
+
+/** The output cap the settings name for a model (a cut-off answer may be retried up to it), null when unknown. */
+export function outputCapOf(settings: Record<string, unknown> | undefined): number | null {
+  const cap = settings?.['output_cap'];
+  return typeof cap === 'number' && Number.isInteger(cap) && cap > 0 ? cap : null;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
@@ -325,13 +327,11 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
   for (const note of targets.notes) deps.onNote?.('routing', note);
   const deterministic = [...providers.values()].every((p) => p.simulated);
   checkTokenBudget(prepared.jobs, params.maxOutputTokens, params.tokensPerMinute);
-  const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
-  if (!params.noPreflight) {
-    const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-    const pending = pendingJobs(prepared.jobs, completed, params.retryMissing);
-    await runPreflights(params.models, (m) => providers.get(m)!, firstPendingRequest(pending, params.maxOutputTokens, params.timeoutMs), deps.onNote);
-  }
+  const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
+  printNotes(params.models, (m) => providers.get(m)!, deps.onNote);
   const result = await runCollection({
+    preflight: !params.noPreflight,
+    outputCapFor: (m) => outputCapOf(settings?.[m]),
     dir: params.outDir,
     jobs: prepared.jobs,
     providerFor: (model) => providers.get(model)!,

@@ -7,7 +7,7 @@ import { abortError, connectionError, providerErrorFromHttp, translateRemainingE
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
-import { preflightWith } from './preflight';
+import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
@@ -125,7 +125,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     model: options.model,
     simulated: false,
     complete,
-    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    notes: () => settingsNotes(settings, options.notes ?? []),
     settings: () => ({ ...settings, stream: 'when the SDK requires it (max_tokens above its non-streaming limit)' }),
   };
 }

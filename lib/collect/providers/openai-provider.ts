@@ -10,7 +10,7 @@ import { abortError, connectionError, providerErrorFromHttp, translateRemainingE
 import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
 import { openAIChatBody, openAIResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
-import { preflightWith } from './preflight';
+import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
@@ -117,7 +117,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     model: options.model,
     simulated: false,
     complete,
-    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    notes: () => settingsNotes(settings, options.notes ?? []),
     settings: () => ({ ...settings }),
   };
 }
