@@ -38,6 +38,7 @@ export const INVALID_REASONS = [
   'truncated',
   'refusal',
   'content_filter',
+  'response_too_large',
   'extra_prose',
   'malformed_json',
   'schema_violation',
@@ -55,6 +56,8 @@ export interface ValidationContext {
   finishReason?: string | null;
   /** The provider's refusal field (OpenAI `message.refusal`), if any. */
   refusal?: string | null;
+  /** The body passed the collector's cap and was not read. */
+  tooLarge?: { limitBytes: number };
 }
 
 export type ValidationResult =
@@ -81,7 +84,7 @@ const REFUSAL_TEXT =
 /** Validates one response text; see the module comment for the order in which problems are reported. */
 export function validateResponse(text: string, ctx: ValidationContext): ValidationResult {
   // Cut off, refused or filtered: the one answer-outcome rule both studies share.
-  const outcome = answerOutcome({ finishReason: ctx.finishReason ?? null, refusal: ctx.refusal ?? null });
+  const outcome = answerOutcome({ finishReason: ctx.finishReason ?? null, refusal: ctx.refusal ?? null, ...(ctx.tooLarge ? { tooLarge: ctx.tooLarge } : {}) });
   if (outcome.kind !== 'answer') return invalid(outcome.reason, outcome.detail);
 
   const extracted = extractJson(text);

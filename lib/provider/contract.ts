@@ -84,8 +84,10 @@ export interface CompletionRequest {
   /** JSON Schema of the answer object (top-level `type: "object"`). */
   jsonSchema: Record<string, unknown>;
   maxOutputTokens: number;
-  /** Deadline for the whole attempt (headers and body), in milliseconds. */
+  /** Deadline for the whole attempt (headers and body), in milliseconds; a streamed request has its own clock instead. */
   timeoutMs: number;
+  /** A streamed request: the longest silence between two events (default 2 min). */
+  streamIdleMs?: number;
   /** Extra input for the simulated provider only; real providers ignore it. */
   context?: unknown;
 }
@@ -109,6 +111,8 @@ export interface CompletionResult {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; reasoningTokens?: number } | null;
   httpStatus: number | null;
   requestId: string | null;
+  /** Set when the body passed the collector's cap and was not read (`text` is then empty): recorded invalid. */
+  tooLarge?: { limitBytes: number };
 }
 
 export interface Provider {

@@ -24,13 +24,14 @@ export const REFUSAL_FINISH_REASONS: readonly string[] = ['refusal'];
 export const FILTER_FINISH_REASONS: readonly string[] = ['content_filter', 'safety', 'prohibited_content', 'blocklist', 'spii'];
 
 /** The reason codes an answer outcome gives an `invalid` record. */
-export type AnswerOutcomeReason = 'truncated' | 'refusal' | 'content_filter';
+export type AnswerOutcomeReason = 'truncated' | 'refusal' | 'content_filter' | 'response_too_large';
 
 export type AnswerOutcome =
   | { kind: 'answer' }
   | { kind: 'cut_off'; reason: 'truncated'; detail: string }
   | { kind: 'refused'; reason: 'refusal'; detail: string }
-  | { kind: 'filtered'; reason: 'content_filter'; detail: string };
+  | { kind: 'filtered'; reason: 'content_filter'; detail: string }
+  | { kind: 'too_large'; reason: 'response_too_large'; detail: string };
 
 function shorten(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -39,14 +40,17 @@ function shorten(text: string, max = 80): string {
 
 /**
  * Judges an answer by its finish reason and refusal field (first rule that applies): cut off, then a
- * refusal field, then a refusal or filter finish reason; otherwise an answer whose content is judged next.
+ * refusal field, then a refusal or filter finish reason (a body above the cap comes first); otherwise an answer whose content is judged next.
  * @example
  * answerOutcome({ finishReason: 'length', refusal: null }).kind; // => 'cut_off'
  * answerOutcome({ finishReason: 'stop', refusal: "I can't help" }).kind; // => 'refused'
  * answerOutcome({ finishReason: 'content_filter', refusal: null }).kind; // => 'filtered'
  * answerOutcome({ finishReason: 'end_turn', refusal: null }).kind; // => 'answer'
  */
-export function answerOutcome(result: Pick<CompletionResult, 'finishReason' | 'refusal'>): AnswerOutcome {
+export function answerOutcome(result: Pick<CompletionResult, 'finishReason' | 'refusal' | 'tooLarge'>): AnswerOutcome {
+  if (result.tooLarge) {
+    return { kind: 'too_large', reason: 'response_too_large', detail: `the response body passed the ${result.tooLarge.limitBytes}-byte cap and was not read` };
+  }
   const finish = result.finishReason?.toLowerCase() ?? null;
   if (finish !== null && CUT_OFF_FINISH_REASONS.includes(finish)) {
     return { kind: 'cut_off', reason: 'truncated', detail: `finish reason "${result.finishReason}": the output allowance was exhausted` };

@@ -4,7 +4,8 @@
  */
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
-import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
+import { DEFAULT_STREAM_IDLE_MS, startDeadline, startStreamClock, streamOverallMs, tooLargeResult, validateRequest, type AttemptDeadline, type StreamClock } from './attempt';
+import { cappedFetch, tooLargeIn } from './capped-fetch';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
 import { settingsNotes } from './preflight';
@@ -36,6 +37,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
     openTelemetry: false,
+    fetch: cappedFetch(),
   });
 }
 
@@ -100,22 +102,43 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     if (signal?.aborted) throw abortError();
     const body = anthropicMessageBody(options.model, req, settings);
     const sdkTimeout = nonStreamingTimeoutMs(client, body.max_tokens);
+    if (sdkTimeout === null) return streamed(req, body, signal);
     const deadline = startDeadline(req.timeoutMs, signal);
     try {
-      if (sdkTimeout !== null) {
-        const { data, response, request_id } = await client.messages
-          .create(body, { signal: deadline.signal, timeout: Math.min(req.timeoutMs, sdkTimeout), maxRetries: 0 })
-          .withResponse();
-        return anthropicResult(data, schemaNameFor(req), response.status, request_id ?? null);
-      }
-      const stream = client.messages.stream(body, { signal: deadline.signal, timeout: req.timeoutMs, maxRetries: 0 });
-      const message = await stream.finalMessage();
-      const status = stream.response?.status ?? null;
-      return anthropicResult(message, schemaNameFor(req), status, stream.request_id ?? null);
+      const { data, response, request_id } = await client.messages
+        .create(body, { signal: deadline.signal, timeout: Math.min(req.timeoutMs, sdkTimeout), maxRetries: 0 })
+        .withResponse();
+      return anthropicResult(data, schemaNameFor(req), response.status, request_id ?? null);
     } catch (err) {
+      const big = tooLargeIn(err);
+      if (big) return tooLargeResult(big.limitBytes);
       throw translateAnthropicError(err, secrets, deadline, context);
     } finally {
       deadline.dispose();
+    }
+  };
+  /**
+   * A streamed request (the SDK requires it above its non-streaming limit) has its own clock: an idle
+   * timeout between events and an overall limit from the allowance, not `--timeout`
+   * (https://platform.claude.com/docs/en/build-with-claude/streaming: long requests stream).
+   */
+  const streamed = async (req: CompletionRequest, body: ReturnType<typeof anthropicMessageBody>, signal?: AbortSignal): Promise<CompletionResult> => {
+    const clock: StreamClock = startStreamClock(req.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS, streamOverallMs(body.max_tokens), signal);
+    try {
+      const stream = client.messages.stream(body, { signal: clock.signal, timeout: streamOverallMs(body.max_tokens), maxRetries: 0 });
+      stream.on('streamEvent', () => clock.tick());
+      const message = await stream.finalMessage();
+      return anthropicResult(message, schemaNameFor(req), stream.response?.status ?? null, stream.request_id ?? null);
+    } catch (err) {
+      const big = tooLargeIn(err);
+      if (big) return tooLargeResult(big.limitBytes);
+      if (clock.timedOut) {
+        const what = clock.idle ? `no stream event for ${Math.round((req.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS) / 1000)} s` : 'the stream passed its overall limit';
+        throw new ProviderError(`anthropic: ${what}`, 'timeout', { started: clock.started });
+      }
+      throw translateAnthropicError(err, secrets, clock, context);
+    } finally {
+      clock.dispose();
     }
   };
   /** With native JSON output there is no tool; with a strict tool the answer is the tool named after the schema. */
