@@ -116,12 +116,13 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   return { action: 'retry', delayMs, reason: errorClass };
 }
 
-/** No more attempts: `missing` when the model answers at all; otherwise held (or the run stops at the pre-flight). */
+/** No more attempts: `missing` when the model answered at all; a cell that never connected is held (at the pre-flight the run stops). */
 function endWithout(item: DecideItem, failure: AttemptFailure, state: DecideState, reason: string): Decision {
   if (failure.errorClass === 'connection' && !state.modelAnswered) {
     if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
     return { action: 'hold', why: 'never_connected', reason };
   }
-  if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
+  // A pre-flight cell that met only transient failures is a missing cell like any other: the model
+  // answers (or answered), so the run goes on.
   return { action: 'finish', outcome: 'missing', reason };
 }

@@ -126,7 +126,7 @@ test('rate-limit waits: x-ratelimit-reset-* of the exhausted window, anthropic-r
   assert.equal(parseShouldRetry(headers({ 'x-should-retry': 'false' })), false);
   const no = providerErrorFromHttp('openai', { status: 503, headers: headers({ 'x-should-retry': 'false' }) }, []);
   assert.equal(no.errorClass, 'server_error');
-  assert.equal(no.info.deterministic, true);
+  assert.equal(no.info.deterministic, undefined, 'x-should-retry: false means "do not retry", not "deterministic": the breaker does not count a 503');
   assert.equal(no.info.shouldRetry, false);
   const yes = providerErrorFromHttp('openai', { status: 400, headers: headers({ 'x-should-retry': 'true' }) }, []);
   assert.equal(yes.info.deterministic, false);
