@@ -19,7 +19,7 @@ import type { ProgressSink } from './progress';
 import type { BatchTransport } from './batch-transport';
 import { reservedTokens } from './engine';
 import { EmptyDesignError } from './lifecycle';
-import { createBatchClient, createProvider } from './providers';
+import { checkModelTarget, createBatchClient, createProvider } from './providers';
 import type { Provider } from '../provider/contract';
 import { parseModelSpec } from '../provider/contract';
 import type { RetryPolicy } from './retry';
@@ -76,6 +76,7 @@ export interface CollectParams {
  */
 export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P): { params: P; targets: ResolvedTargets } {
   const targets = resolveModelTargets(params.models, { baseUrl: params.baseUrl, ...(params.modelsFile !== undefined ? { modelsFile: params.modelsFile } : {}) });
+  for (const t of targets.targets) checkModelTarget(t.spec, t.baseUrl);
   return { params: { ...params, models: targets.targets.map((t) => t.spec) }, targets };
 }
 
@@ -284,12 +285,18 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
   // Every client up front, so a missing key fails before anything is written.
   const clients = new Map<string, BatchTransport>();
   for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }));
+  // The live providers of the same models send the pre-flight cell before the first batch.
+  const live = new Map<string, Provider>();
+  if (!params.noPreflight) for (const spec of params.models) live.set(spec, (deps.createProvider ?? createProvider)(spec, { ...targets.optionsFor(spec), env }));
   for (const note of targets.notes) deps.onNote?.('routing', note);
   const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
+  printNotes(params.models, (m) => live.get(m) ?? {}, deps.onNote);
   const result: BatchEngineResult = await runBatchCollection({
     dir: params.outDir,
     jobs: prepared.jobs,
     batchClientFor: (model) => clients.get(model)!,
+    ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
+    outputCapFor: (m: string) => outputCapOf(settings?.[m]),
     handler: kstResultHandler(() => false),
     maxOutputTokens: params.maxOutputTokens,
     timeoutMs: params.timeoutMs,
@@ -306,7 +313,7 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
     settingsFor: (m) => settings?.[m],
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
-    redact: makeRedactor(env),
+    redact: makeRedactor(env, targets.keyVariables),
     progress: deps.progress,
     interrupt: deps.interrupt,
   });
@@ -350,7 +357,7 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
     clockMs: deps.clockMs,
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
-    redact: makeRedactor(env),
+    redact: makeRedactor(env, targets.keyVariables),
     progress: deps.progress,
     interrupt: deps.interrupt,
     retryMissing: params.retryMissing,

@@ -20,6 +20,7 @@ import { checkUniqueJobs, EmptyDesignError, pendingJobs, type CellOutcome, type 
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { readCompleted, storePaths } from './store';
+import { makeRedactor } from './redact';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
 import { PsiRecordSchema } from '../records/psi-record';
 import { answerOutcome } from '../provider/outcome';
@@ -360,6 +361,7 @@ export async function collectPsi(rawParams: PsiCollectParams) {
     progress: params.progress,
     interrupt: params.interrupt,
     retryMissing: params.retryMissing,
+    redact: makeRedactor(process.env, targets.keyVariables),
   };
 
   if (params.batch) {
@@ -370,12 +372,15 @@ export async function collectPsi(rawParams: PsiCollectParams) {
         createBatchClient(spec, o));
     const clients = new Map<string, BatchTransport>();
     for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }));
+    const live = new Map<string, Provider>();
+    if (!params.noPreflight) for (const spec of params.models) live.set(spec, params.createProvider ? params.createProvider(spec) : createProvider(spec, targets.optionsFor(spec)));
     for (const note of targets.notes) params.onNote?.('routing', note);
     const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
     const result = await runBatchCollection<PsiCellMeta>({
       ...common,
       fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
       batchClientFor: (model) => clients.get(model)!,
+      ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
       handler: psiResultHandler(course, () => false, params.seed),
       pollIntervalMs: params.pollIntervalMs ?? 30_000,
       resubmitCancelled: params.resubmitCancelled,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { INVALID_REASONS, validateResponse, type Condition, type ValidationResult } from '../../lib/prompting';
 
 const n = 5;
-const ctx = (condition: Condition = 'P0', extra: { finishReason?: string | null; refusal?: string | null } = {}) => ({
+const ctx = (condition: Condition = 'P0', extra: { finishReason?: string | null; refusal?: string | null; tooLarge?: { limitBytes: number } } = {}) => ({
   condition,
   componentCount: n,
   ...extra,
