@@ -58,7 +58,7 @@ function memoryBatches(plan: Plan) {
 }
 
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
-  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, pollIntervalMs: 1, ...extra });
+  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, noPreflight: true, pollIntervalMs: 1, ...extra });
 }
 
 const ok = (r: CompletionRequest) => okResult(answerPosition1(r));
@@ -117,7 +117,7 @@ test('psi collect --batch and --dry-run: the same lifecycle as kstbench collect'
   assert.equal(dry.calls, 4, '2 scenarios × 2 variants × 1 model');
   assert.equal(dry.batch, true);
   const { client, sizes } = memoryBatches(() => ({ state: 'completed', answer: () => okResult(JSON.stringify({ answer: 'Try printing the value of x first.' })) }));
-  const r = await collectPsi({ ...base, batch: true, pollIntervalMs: 1, createBatchClient: () => client, sleep: async () => {} });
+  const r = await collectPsi({ ...base, batch: true, noPreflight: true, pollIntervalMs: 1, createBatchClient: () => client, sleep: async () => {} });
   assert.equal(r.status, 'complete', r.reason);
   assert.deepEqual(sizes, [4]);
   const records = readLines(r.outFile);

@@ -89,7 +89,7 @@ test('item 1: an OpenAI RPM 429 whose message mentions billing is a rate limit; 
   const s = await failure(p);
   assert.equal(s.errorClass, 'server_error');
   assert.equal(s.info.shouldRetry, false);
-  assert.equal(s.info.deterministic, true);
+  assert.equal(s.info.deterministic, undefined, 'x-should-retry: false is "do not retry", not deterministic (the breaker does not count a 503)');
 });
 
 test('item 3: Anthropic spend limits (429 enforced/contract, 400 usage limits) are quota; ramp limits and per-minute 429s are rate limits', async () => {
@@ -100,7 +100,7 @@ test('item 3: Anthropic spend limits (429 enforced/contract, 400 usage limits) a
   ] as const) {
     server.script(() => plan);
     const e = await failure(p);
-    assert.equal(e.errorClass, 'quota', code);
+    assert.equal(e.errorClass, 'quota', `${code}: ${e.message}`);
     assert.equal(e.info.code, code);
     assert.equal(e.info.httpStatus, 429);
   }
