@@ -74,9 +74,10 @@ export interface CollectParams {
  * specs that name the cells and the per-model provider options (providers/endpoints.ts: a key goes
  * only to its own host; a credential in a URL is refused). The params come back with plain specs.
  */
-export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P): { params: P; targets: ResolvedTargets } {
+export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P, check = true): { params: P; targets: ResolvedTargets } {
   const targets = resolveModelTargets(params.models, { baseUrl: params.baseUrl, ...(params.modelsFile !== undefined ? { modelsFile: params.modelsFile } : {}) });
-  for (const t of targets.targets) checkModelTarget(t.spec, t.baseUrl);
+  // Models the registry cannot build are refused here, before anything runs (an injected factory, in tests, knows its own).
+  if (check) for (const t of targets.targets) checkModelTarget(t.spec, t.baseUrl);
   return { params: { ...params, models: targets.targets.map((t) => t.spec) }, targets };
 }
 
@@ -322,7 +323,7 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
 }
 
 export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
-  const { params, targets } = resolveTargets(rawParams);
+  const { params, targets } = resolveTargets(rawParams, deps.createProvider === undefined);
   const prepared = prepareKstDesign(params);
   if (params.batch) return collectKstBatch(params, deps, prepared, targets);
   checkNoOpenBatches(params.outDir);

@@ -331,7 +331,7 @@ export function dryRunPsi(rawParams: PsiCollectParams): DryRunReport {
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */
 export async function collectPsi(rawParams: PsiCollectParams) {
-  const { params, targets } = resolveTargets(rawParams);
+  const { params, targets } = resolveTargets(rawParams, rawParams.createProvider === undefined);
   const design = preparePsiDesign(params);
   const { course, jobs, selection, fingerprint, outFile } = design;
   const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });

@@ -27,7 +27,7 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['a rate limit longer than the threshold: quota stop', {}, fail('rate_limit', { retryAfterMs: 11 * 60_000 }), {}, 'stop:quota_stopped'],
   ['a rate limit: retry with retry-after as the floor', {}, fail('rate_limit', { retryAfterMs: 7000 }), {}, 'retry:7000'],
   ['a rate limit past the horizon: quota stop', { waitedMs: 9.5 * 60_000 }, fail('rate_limit', { retryAfterMs: 60_000 }), {}, 'stop:quota_stopped'],
-  ['rate limits ignore maxRetries', { attempt: 9 }, fail('rate_limit', { retryAfterMs: 1000 }), {}, 'retry:1000'],
+  ['rate limits ignore maxRetries (the step is capped at 60 s)', { attempt: 9 }, fail('rate_limit', { retryAfterMs: 1000 }), {}, 'retry:30000'],
   ['client_error: hold (breaker counts it)', {}, fail('client_error'), {}, 'hold:deterministic'],
   ['auth: hold', {}, fail('auth'), {}, 'hold:deterministic'],
   ['provider-flagged deterministic 5xx: hold', {}, fail('server_error', { deterministic: true }), {}, 'hold:deterministic'],

@@ -183,7 +183,7 @@ test('duplicate PSI cells are refused at design time: a repeated scenario, two s
   const out = join(tempDir(), 'psi');
   await assert.rejects(collectPsi({ ...base, models: ['simulated:sim-tutor-a'], outDir: out, scenarios: ['S01', 'S01'] }), /--scenarios lists S01 twice/);
   await assert.rejects(
-    collectPsi({ ...base, models: ['openai-compatible:llama3.1:8b', 'openai-compatible:llama3.1/8b'], outDir: out }),
+    collectPsi({ ...base, models: ['openai-compatible:llama3.1:8b', 'openai-compatible:llama3.1/8b'], baseUrl: 'http://127.0.0.1:9/v1', outDir: out }),
     /map to the same run-ID token openai-compatible_llama3.1_8b/,
   );
   assert.equal(existsSync(out), false);
