@@ -19,7 +19,7 @@ import type { ProgressSink } from './progress';
 import type { BatchTransport } from './batch-transport';
 import { reservedTokens } from './engine';
 import { EmptyDesignError } from './lifecycle';
-import { checkModelTarget, createBatchClient, createProvider } from './providers';
+import { catalogueWarnings, checkModelTarget, createBatchClient, createProvider, loadCatalogue } from './providers';
 import type { Provider } from '../provider/contract';
 import { parseModelSpec } from '../provider/contract';
 import type { RetryPolicy } from './retry';
@@ -387,6 +387,14 @@ export interface DryRunReport {
   outputTokensAssumed: number;
   costUsd: number | null;
   costUpperBoundUsd: number | null;
+  /** Catalogue warnings per model: retired or retiring, Responses-only, unknown (catalogue.ts `catalogueWarnings`). */
+  warnings: string[];
+}
+
+/** The catalogue's warnings for the run's models (retired, Responses-only, not in the SDK, unknown). */
+export function modelWarnings(models: readonly string[]): string[] {
+  const catalogue = loadCatalogue();
+  return models.flatMap((m) => catalogueWarnings(catalogue, m));
 }
 
 /**
@@ -400,7 +408,7 @@ export function dryRunKst(rawParams: CollectParams): DryRunReport {
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
   const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-  return dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+  return { ...dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
 }
 
 /** The dry-run estimate of any study's jobs against the final records already in its store. */
@@ -438,6 +446,7 @@ export function dryRunJobs(
     outputTokensAssumed: lines.reduce((s, l) => s + l.outputTokensAssumed, 0),
     costUsd: sum((l) => l.costUsd),
     costUpperBoundUsd: sum((l) => l.costUpperBoundUsd),
+    warnings: [],
   };
 }
 
@@ -452,6 +461,7 @@ export function formatDryRun(report: DryRunReport): string {
     ...rows,
     `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`,
     `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,
+    ...report.warnings.map((w) => `  WARNING: ${w}`),
     '',
   ].join('\n');
 }

@@ -9,6 +9,7 @@ import {
   checkBatchModels,
   checkTokenBudget,
   dryRunJobs,
+  modelWarnings,
   outputCapOf,
   printNotes,
   modelSettings,
@@ -326,7 +327,7 @@ export function dryRunPsi(rawParams: PsiCollectParams): DryRunReport {
   if (params.batch) checkBatchModels(params.models);
   const design = preparePsiDesign(params);
   const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
-  return dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing);
+  return { ...dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
 }
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */

@@ -365,3 +365,11 @@ describe('collection edges (issue 21 §6)', () => {
     }
   });
 });
+
+test('the dry run warns on retired and Responses-only models (config/models.json, from node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js)', () => {
+  const report = dryRunKst({ ...params(join(tempDir(), 'never'), 'x'), models: ['anthropic:claude-sonnet-4-5', 'openai:gpt-5-pro', 'openai:gpt-4o'] });
+  const text = report.warnings.join('\n');
+  assert.match(text, /anthropic:claude-sonnet-4-5 (was retired on|retires) 2026-11-30/);
+  assert.match(text, /openai:gpt-5-pro is served by the Responses API only/);
+  assert.ok(!/openai:gpt-4o\b/.test(text), 'a current Chat Completions model gets no warning');
+});

@@ -16,7 +16,33 @@ import { ProviderError, type CompletionRequest, type CompletionResult, type Prov
  * `kstbench --help` or a simulated collect never need it (test/collect/startup.test.ts checks this).
  */
 export function anthropicSdk(): typeof import('@anthropic-ai/sdk') {
+  onceSdkWarnings();
   return require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
+}
+
+/** The SDK's per-request warnings about a model (`messages.create` in node_modules/@anthropic-ai/sdk/resources/messages/messages.js). */
+const SDK_MODEL_WARNING = /^(?:The model '[^']+' is deprecated|Using Claude with \S+ and 'thinking\.type=enabled' is deprecated)/;
+let warningsWrapped = false;
+
+/**
+ * The Anthropic SDK calls `console.warn` on every request to a deprecated model (two lines each), and
+ * offers no option to turn it off; a run of 10,000 cells would print 20,000 lines. This lets each such
+ * warning through once per distinct text (so once per model) and passes every other warning unchanged.
+ * The catalogue's own retirement note is printed once before the run as well.
+ */
+export function onceSdkWarnings(target: Pick<Console, 'warn'> = console): void {
+  if (target === console && warningsWrapped) return;
+  if (target === console) warningsWrapped = true;
+  const original = target.warn.bind(target);
+  const seen = new Set<string>();
+  target.warn = (...args: unknown[]) => {
+    const first = args[0];
+    if (typeof first === 'string' && SDK_MODEL_WARNING.test(first)) {
+      if (seen.has(first)) return;
+      seen.add(first);
+    }
+    original(...args);
+  };
 }
 
 export interface AnthropicClientOptions {
