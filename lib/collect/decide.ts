@@ -56,6 +56,8 @@ export interface DecideState {
   outputCap: number | null;
   /** The model answered at least once in this run (a cell that never connected is then `missing`, not held). */
   modelAnswered: boolean;
+  /** False for the simulated respondents: their cut-offs are drawn by the simulation, not caused by the allowance (and the corpus stays byte-identical). */
+  enlargeCutOff?: boolean;
 }
 
 export type Decision =
@@ -76,7 +78,7 @@ export function enlargedAllowance(current: number, cap: number | null): number |
 export function decide(item: DecideItem, outcome: AttemptOutcome, state: DecideState): Decision {
   if (outcome.kind === 'response') {
     const verdict = answerOutcome(outcome.result);
-    if (verdict.kind === 'cut_off' && !item.enlarged) {
+    if (verdict.kind === 'cut_off' && !item.enlarged && state.enlargeCutOff !== false) {
       const larger = enlargedAllowance(item.maxOutputTokens, state.outputCap);
       if (larger !== null) return { action: 'retry', delayMs: 0, reason: `answer cut off at ${item.maxOutputTokens} output tokens`, maxOutputTokens: larger };
     }

@@ -170,6 +170,7 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
             jitter: jitterDraw(options.seed, job.runId, attempt),
             outputCap: options.outputCapFor?.(job.model) ?? null,
             modelAnswered: ctx.breaker.hasAnswered(job.model),
+            enlargeCutOff: !provider.simulated,
           });
           logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision));
           const final = await cell.act(decision, outcome, attempt);

@@ -19,6 +19,7 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['a content filter is a result', {}, answer('content_filter'), {}, 'finish:response'],
   ['cut off: once more with twice the allowance', {}, answer('length'), {}, 'retry:2000'],
   ['cut off: the larger allowance stops at the cap', { maxOutputTokens: 3000 }, answer('max_tokens'), {}, 'retry:4000'],
+  ['cut off by a simulated respondent: a result (the simulation draws its cut-offs)', {}, answer('length'), { enlargeCutOff: false }, 'finish:response'],
   ['cut off at the cap: a result', { maxOutputTokens: 4000 }, answer('length'), {}, 'finish:response'],
   ['cut off after the enlarged retry: a result', { enlarged: true, maxOutputTokens: 2000 }, answer('length'), {}, 'finish:response'],
   ['cut off at the pre-flight after the enlarged retry: stop', { enlarged: true, preflight: true }, answer('length'), {}, 'stop:failed'],
