@@ -83,7 +83,9 @@ function usage(): string {
     ...lines,
     '',
     "Run 'kstbench <command> --help' for a command's options.",
-    'Exit codes: 0 ok, 1 bad input, 2 usage error.',
+    'Exit codes: 0 ok, 1 bad input or OS error, 2 usage error, 3 quota stop (collect: resume later),',
+    '  4 run failed (collect: fix the printed cause, then re-run), 5 incomplete (collect: some cells',
+    '  missing, re-run with --retry-missing), 130 interrupted (collect: re-run to resume).',
     '',
   ].join('\n');
 }

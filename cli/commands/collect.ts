@@ -3,7 +3,6 @@ import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type Col
 import type { EngineResult } from '../../lib/collect/lifecycle';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
-import { PreflightError } from '../../lib/collect/preflight';
 import { createProgress } from '../../lib/collect/progress';
 import { parseOptions, required, UsageError, type Command } from '../common';
 import { flag, type FlagValues } from '../flags';
@@ -20,6 +19,8 @@ export const EXIT_QUOTA_STOPPED = 3;
  * cause and re-running the same command resumes (failed cells have no record and are requested again).
  */
 export const EXIT_RUN_FAILED = 4;
+/** Exit code of a run that ended with every cell recorded but some `missing` (status `incomplete`): re-run with --retry-missing. */
+export const EXIT_INCOMPLETE = 5;
 /** Exit code after SIGINT/SIGTERM: in-flight calls were finished and recorded. */
 export const EXIT_INTERRUPTED = 130;
 
@@ -34,7 +35,8 @@ Files in --out DIR:
   responses.jsonl  one final record per cell: prompt, raw text, parsed answer, status
                    valid|invalid|missing, canonical recommendations, usage, cost, attempts
   extracted.jsonl  the cells in 'kstbench analyze --responses' form (+ "simulated")
-  run.json         parameters, seed, design size, status complete|quota_stopped|interrupted|failed
+  run.json         parameters, seed, design size, status
+                   complete|incomplete|quota_stopped|interrupted|failed
   batches.jsonl    --batch only: submitted batches, run ID ↔ custom_id maps, collections
   torn.jsonl       only if a killed writer left a torn last line (moved here on the next start)
 
@@ -74,11 +76,18 @@ ${MODELS_FILE_HELP}
                            estimate + the whole --max-output-tokens (OpenAI counts max_tokens)
   --retry-horizon MIN      minutes a cell keeps waiting out rate limits and transient errors
                            (default 10); a rate limit lasting longer is a quota stop (exit 3)
-  --no-preflight           skip the one cheap request per model made before dispatch
+  --no-preflight           do not send each real model's first cell alone before the others
+                           (the pre-flight: recorded and billed like any cell; a refusal, a
+                           cut-off answer or no connection stops the run there)
   -h, --help               show this help
 
 API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY,
-OPENAI_COMPATIBLE_API_KEY) and never written to any file.
+OPENAI_COMPATIBLE_API_KEY, or the variable a spec@URL=VAR entry or --models-file names for its
+host) and never written to any file.
+
+Exit codes: 0 complete, 1 bad input or OS error, 2 usage error, 3 quota stop (resume later with the
+same command), 4 run failed (pre-flight refused, breaker opened, deterministic failures; fix, then
+re-run), 5 incomplete (some cells missing: re-run with --retry-missing), 130 interrupted.
 
 Before dispatch each model gets one pre-flight request (model exists, schema, output cap and
 parameters accepted), when its provider supports it; a refusal stops the run before anything is
@@ -235,7 +244,7 @@ export interface ShellDeps {
 /**
  * Runs a collecting command under the shared shell: SIGINT/SIGTERM finish in-flight calls (a second
  * signal exits at once), pre-flight notes and progress go to stderr, and failures that are no bug are
- * one line each — an empty design (exit 2), a pre-flight refusal with its fix (exit 4), an OS error
+ * one line each — an empty design (exit 2), an OS error
  * naming the path with the resume command (exit 1).
  */
 export async function runShell(name: string, resumeCommand: string, body: (shell: { deps: ShellDeps }) => Promise<number>): Promise<number> {
@@ -264,10 +273,6 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     });
   } catch (err) {
     if (err instanceof EmptyDesignError) throw new UsageError(err.message);
-    if (err instanceof PreflightError) {
-      process.stderr.write(`kstbench ${name}: ${err.message}\n  fix: ${err.remedy}\nNothing was requested or written. After fixing it, run:\n  ${resumeCommand}\n`);
-      return EXIT_RUN_FAILED;
-    }
     if (isOsError(err)) {
       process.stderr.write(`kstbench ${name}: ${osErrorMessage(err, resumeCommand)}\n`);
       return 1;
@@ -279,7 +284,12 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
   }
 }
 
-/** Prints the summary of a finished run and returns its exit code (0, 3, 4 or 130). */
+/** The resume command with --retry-missing (added once). */
+export function withRetryMissing(command: string): string {
+  return /(^| )--retry-missing( |$)/.test(command) ? command : `${command} --retry-missing`;
+}
+
+/** Prints the summary of a finished run and returns its exit code (0, 3, 4, 5 or 130). */
 export function reportRun(name: string, result: EngineResult, resumeCommand: string, openBatches: readonly string[] = []): number {
   const counts = Object.entries(result.written)
     .map(([k, n]) => `${n} ${k}`)
@@ -307,6 +317,12 @@ export function reportRun(name: string, result: EngineResult, resumeCommand: str
         process.stderr.write(`kstbench ${name}: interrupted${result.reason && result.reason !== 'interrupted by signal' ? ` (${result.reason})` : ''}; ${result.remedy ? `${result.remedy}; ` : ''}resume with:\n  ${resumeCommand}\n`);
       }
       return EXIT_INTERRUPTED;
+    case 'incomplete':
+      process.stderr.write(
+        `kstbench ${name}: INCOMPLETE: ${result.reason ?? 'some cells are missing'}.\n` +
+          `Request them again with:\n  ${withRetryMissing(resumeCommand)}\n`,
+      );
+      return EXIT_INCOMPLETE;
     case 'failed':
       process.stderr.write(
         `kstbench ${name}: FAILED: ${result.reason ?? 'run failed'}\n` +

@@ -24,7 +24,9 @@ import {
   type RunContext,
   type Transport,
 } from './lifecycle';
-import { parseModelSpec, type CompletionResult } from '../provider/contract';
+import { parseModelSpec, type CompletionResult, type Provider } from '../provider/contract';
+import { liveTransport } from './engine';
+import { preflightCells } from './preflight';
 import { decideAfterFailure, jitterDraw } from './retry';
 
 /**
@@ -67,6 +69,15 @@ export interface BatchEngineOptions<M> extends LifecycleOptions<M> {
   maxBatchRequests?: number;
   /** Send the cells of batches cancelled at the provider again (otherwise they stay held). */
   resubmitCancelled?: boolean;
+  /**
+   * The live provider of a model, for the pre-flight: each model's first cell is sent live before
+   * any batch is submitted (preflight.ts), so a refused model, a cut-off answer or a quota stop costs
+   * one request instead of a whole batch. Absent, or `preflight: false` (--no-preflight): none.
+   */
+  preflightProviderFor?(model: string): Provider;
+  preflight?: boolean;
+  /** The model's output cap, for the pre-flight's one retry of a cut-off answer (engine.ts). */
+  outputCapFor?(model: string): number | null;
 }
 
 export interface BatchEngineResult extends EngineResult {
@@ -452,6 +463,16 @@ function batchTransport<M>(options: BatchEngineOptions<M>): Transport<M> & { sub
         ledger = readLedger(paths.batches);
         await ctx.event('batch_collected', { batch_id: batch.batch_id, state: status.state, final_records: finals.length, retry: retry.length });
       };
+
+      // The pre-flight: each model's first cell to submit goes live, alone, before any batch.
+      if (options.preflightProviderFor && options.preflight !== false) {
+        const cells = cellsToSubmit();
+        const firsts = preflightCells(cells, () => true).map((i) => cells[i]!);
+        if (firsts.length > 0) {
+          const live = liveTransport<M>({ ...options, providerFor: options.preflightProviderFor, concurrency: 1, preflight: true });
+          await live.run(Object.create(ctx, { pending: { value: firsts } }) as RunContext<M>);
+        }
+      }
 
       // The loop: submit what is not covered, poll the open batches, collect those that ended, sleep.
       while (!ctx.stopped) {

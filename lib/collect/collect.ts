@@ -19,9 +19,8 @@ import type { ProgressSink } from './progress';
 import type { BatchTransport } from './batch-transport';
 import { reservedTokens } from './engine';
 import { EmptyDesignError } from './lifecycle';
-import { runPreflights, type PreflightProvider } from './preflight';
-import { createBatchClient, createProvider } from './providers';
-import type { CompletionRequest, Provider } from '../provider/contract';
+import { catalogueWarnings, checkModelTarget, createBatchClient, createProvider, loadCatalogue } from './providers';
+import type { Provider } from '../provider/contract';
 import { parseModelSpec } from '../provider/contract';
 import type { RetryPolicy } from './retry';
 import { resolveModelTargets, type ModelOptions, type ResolvedTargets } from './providers/endpoints';
@@ -75,8 +74,10 @@ export interface CollectParams {
  * specs that name the cells and the per-model provider options (providers/endpoints.ts: a key goes
  * only to its own host; a credential in a URL is refused). The params come back with plain specs.
  */
-export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P): { params: P; targets: ResolvedTargets } {
+export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P, check = true): { params: P; targets: ResolvedTargets } {
   const targets = resolveModelTargets(params.models, { baseUrl: params.baseUrl, ...(params.modelsFile !== undefined ? { modelsFile: params.modelsFile } : {}) });
+  // Models the registry cannot build are refused here, before anything runs (an injected factory, in tests, knows its own).
+  if (check) for (const t of targets.targets) checkModelTarget(t.spec, t.baseUrl);
   return { params: { ...params, models: targets.targets.map((t) => t.spec) }, targets };
 }
 
@@ -142,12 +143,15 @@ export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTok
   }
 }
 
-/** The first pending request of each model, for the pre-flight (null when the model has nothing pending). */
-export function firstPendingRequest(pending: ReadonlyArray<Job<unknown>>, maxOutputTokens: number, timeoutMs: number): (model: string) => CompletionRequest | null {
-  return (model) => {
-    const job = pending.find((j) => j.model === model);
-    return job ? { ...job.request(), runId: job.runId, maxOutputTokens, timeoutMs } : null;
-  };
+/** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
+export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
+  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
+}
+
+/** The output cap the settings name for a model (a cut-off answer may be retried up to it), null when unknown. */
+export function outputCapOf(settings: Record<string, unknown> | undefined): number | null {
+  const cap = settings?.['output_cap'];
+  return typeof cap === 'number' && Number.isInteger(cap) && cap > 0 ? cap : null;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
@@ -282,12 +286,18 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
   // Every client up front, so a missing key fails before anything is written.
   const clients = new Map<string, BatchTransport>();
   for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }));
+  // The live providers of the same models send the pre-flight cell before the first batch.
+  const live = new Map<string, Provider>();
+  if (!params.noPreflight) for (const spec of params.models) live.set(spec, (deps.createProvider ?? createProvider)(spec, { ...targets.optionsFor(spec), env }));
   for (const note of targets.notes) deps.onNote?.('routing', note);
   const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
+  printNotes(params.models, (m) => live.get(m) ?? {}, deps.onNote);
   const result: BatchEngineResult = await runBatchCollection({
     dir: params.outDir,
     jobs: prepared.jobs,
     batchClientFor: (model) => clients.get(model)!,
+    ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
+    outputCapFor: (m: string) => outputCapOf(settings?.[m]),
     handler: kstResultHandler(() => false),
     maxOutputTokens: params.maxOutputTokens,
     timeoutMs: params.timeoutMs,
@@ -304,7 +314,7 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
     settingsFor: (m) => settings?.[m],
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
-    redact: makeRedactor(env),
+    redact: makeRedactor(env, targets.keyVariables),
     progress: deps.progress,
     interrupt: deps.interrupt,
   });
@@ -313,7 +323,7 @@ async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepare
 }
 
 export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
-  const { params, targets } = resolveTargets(rawParams);
+  const { params, targets } = resolveTargets(rawParams, deps.createProvider === undefined);
   const prepared = prepareKstDesign(params);
   if (params.batch) return collectKstBatch(params, deps, prepared, targets);
   checkNoOpenBatches(params.outDir);
@@ -325,13 +335,11 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
   for (const note of targets.notes) deps.onNote?.('routing', note);
   const deterministic = [...providers.values()].every((p) => p.simulated);
   checkTokenBudget(prepared.jobs, params.maxOutputTokens, params.tokensPerMinute);
-  const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
-  if (!params.noPreflight) {
-    const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-    const pending = pendingJobs(prepared.jobs, completed, params.retryMissing);
-    await runPreflights(params.models, (m) => providers.get(m)!, firstPendingRequest(pending, params.maxOutputTokens, params.timeoutMs), deps.onNote);
-  }
+  const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
+  printNotes(params.models, (m) => providers.get(m)!, deps.onNote);
   const result = await runCollection({
+    preflight: !params.noPreflight,
+    outputCapFor: (m) => outputCapOf(settings?.[m]),
     dir: params.outDir,
     jobs: prepared.jobs,
     providerFor: (model) => providers.get(model)!,
@@ -350,7 +358,7 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
     clockMs: deps.clockMs,
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
     sleep: deps.sleep,
-    redact: makeRedactor(env),
+    redact: makeRedactor(env, targets.keyVariables),
     progress: deps.progress,
     interrupt: deps.interrupt,
     retryMissing: params.retryMissing,
@@ -379,6 +387,14 @@ export interface DryRunReport {
   outputTokensAssumed: number;
   costUsd: number | null;
   costUpperBoundUsd: number | null;
+  /** Catalogue warnings per model: retired or retiring, Responses-only, unknown (catalogue.ts `catalogueWarnings`). */
+  warnings: string[];
+}
+
+/** The catalogue's warnings for the run's models (retired, Responses-only, not in the SDK, unknown). */
+export function modelWarnings(models: readonly string[]): string[] {
+  const catalogue = loadCatalogue();
+  return models.flatMap((m) => catalogueWarnings(catalogue, m));
 }
 
 /**
@@ -392,7 +408,7 @@ export function dryRunKst(rawParams: CollectParams): DryRunReport {
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
   const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-  return dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+  return { ...dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
 }
 
 /** The dry-run estimate of any study's jobs against the final records already in its store. */
@@ -430,6 +446,7 @@ export function dryRunJobs(
     outputTokensAssumed: lines.reduce((s, l) => s + l.outputTokensAssumed, 0),
     costUsd: sum((l) => l.costUsd),
     costUpperBoundUsd: sum((l) => l.costUpperBoundUsd),
+    warnings: [],
   };
 }
 
@@ -444,6 +461,7 @@ export function formatDryRun(report: DryRunReport): string {
     ...rows,
     `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`,
     `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,
+    ...report.warnings.map((w) => `  WARNING: ${w}`),
     '',
   ].join('\n');
 }

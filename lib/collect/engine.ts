@@ -1,7 +1,12 @@
 import type { CompletionRequest, Provider } from '../provider/contract';
+import type { Failure } from './lifecycle';
 import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
-import { decideAfterFailure, jitterDraw } from './retry';
+import { jitterDraw } from './retry';
+import { decide, type AttemptOutcome, type Decision, type DecideItem } from './decide';
+import { errorAttemptLine, responseAttemptLine, type AttemptBase } from './attempt-line';
+import { defaultRemedy } from './circuit-breaker';
+import { preflightCells } from './preflight';
 import {
   classify,
   runLifecycle,
@@ -55,6 +60,10 @@ export interface EngineOptions<M> extends LifecycleOptions<M> {
   tokensPerMinute?: number;
   /** Calm stretch after which a halved concurrency grows back by one (default 30 s). */
   calmMs?: number;
+  /** `--no-preflight` gives false: no model's first cell is sent alone first (preflight.ts). */
+  preflight?: boolean;
+  /** The model's output cap: a cut-off answer is retried once with up to twice the allowance, within it. */
+  outputCapFor?(model: string): number | null;
 }
 
 export function runCollection<M>(options: EngineOptions<M>): Promise<EngineResult> {
@@ -134,134 +143,60 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
         pendingCommits.add(tracked);
       };
 
-      const runJob = async (job: Job<M>, index: number): Promise<void> => {
-        const sink: unknown[] = [];
-        const request = ctx.requestFor(job);
-        const provider = options.providerFor(job.model);
+      const runJob = async (job: Job<M>, index: number, preflight = false): Promise<void> => {
+        const cell = new CellAttempts(ctx, options, job, preflight);
         const limiter = limiterFor(job.model);
-        let cellCost: number | null = 0;
-        let costNote: string | undefined;
-        let waitedMs = 0;
-        const addCellCost = (usd: number | null, note?: string) => {
-          cellCost = cellCost === null || usd === null ? null : roundUsd(cellCost + usd);
-          if (note) costNote = note;
-          ctx.addCost(usd);
-        };
+        const provider = options.providerFor(job.model);
         for (let attempt = 1; ; attempt++) {
-          if (ctx.breaker.isOpen(job.model) || ctx.stopped) {
-            track(commit(index, sink, null)); // the cell stays pending
-            return;
-          }
-          if (options.tokensPerMinute !== undefined && !(await budgetFor(job.model).reserve(reservedTokens(request), ctx.stopSignal))) {
-            track(commit(index, sink, null));
-            return;
-          }
-          if (!(await limiter.acquire(ctx.stopSignal))) {
-            track(commit(index, sink, null));
-            return;
-          }
-          const startedAt = ctx.stamp();
+          const request = cell.request();
+          if (!(await admitted(job.model, request, limiter))) return void track(commit(index, cell.sink, null)); // the cell stays pending
           const t0 = ctx.clockMs();
-          const base = { type: 'attempt', run_id: job.runId, model: job.model, attempt, started_at: startedAt };
+          const startedAt = ctx.stamp();
+          let outcome: AttemptOutcome;
           try {
-            let result;
-            try {
-              result = await provider.complete(request);
-            } finally {
-              limiter.release();
-            }
-            const latency = deterministic ? null : Math.round(ctx.clockMs() - t0);
+            outcome = { kind: 'response', result: await provider.complete(request) };
+          } catch (err) {
+            outcome = { kind: 'failure', failure: classify(err) };
+          } finally {
+            limiter.release();
+          }
+          const latency = deterministic ? null : Math.round(ctx.clockMs() - t0);
+          if (outcome.kind === 'response') {
             ctx.breaker.recordSuccess(job.model);
             limiter.onSuccess();
-            const cost = result.usage ? ctx.costOf(job.model, result.usage, {}) : { usd: null, note: 'provider reported no token usage' };
-            addCellCost(cost.usd, cost.note);
-            logAttempt(sink, {
-              ...base,
-              ended_at: ctx.stamp(),
-              latency_ms: latency,
-              outcome: 'response',
-              http_status: result.httpStatus,
-              error_class: null,
-              retry_after_ms: null,
-              request_id: result.requestId,
-              usage: result.usage,
-              finish_reason: result.finishReason,
-              billed_estimate: { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note },
-            });
-            const outcome: CellOutcome = { kind: 'response', result, attempts: attempt, costUsd: cellCost, costNote };
-            track(commit(index, sink, ctx.finalFor(job, request, outcome)));
-            return;
-          } catch (err) {
-            const latency = deterministic ? null : Math.round(ctx.clockMs() - t0);
-            const failure = classify(err);
-            // A timed-out attempt may still be billed: estimate input from the prompt, output from the assumption.
-            let billed: Record<string, unknown> | null = null;
-            if (failure.errorClass === 'timeout') {
-              const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(options.prices, job.model) };
-              const cost = ctx.costOf(job.model, tokens, {});
-              addCellCost(cost.usd, cost.note ?? 'includes an assumed charge for a timed-out attempt');
-              billed = { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
-            }
-            if (failure.errorClass === 'rate_limit') limiter.onRateLimit();
-            const decision = decideAfterFailure(failure, attempt, policy, jitterDraw(options.seed, job.runId, attempt), waitedMs);
-            logAttempt(sink, {
-              ...base,
-              ended_at: ctx.stamp(),
-              latency_ms: latency,
-              outcome: 'error',
-              http_status: failure.httpStatus ?? null,
-              error_class: failure.errorClass,
-              error_code: failure.code ?? null,
-              retry_after_ms: failure.retryAfterMs ?? null,
-              request_id: failure.requestId ?? null,
-              message: failure.message,
-              usage: null,
-              billed_estimate: billed,
-              decision: decision.action,
-              next_delay_ms: decision.action === 'retry' ? decision.delayMs : null,
-              ...(failure.remedy ? { remedy: failure.remedy } : {}),
-            });
-            if (decision.action === 'quota_stop') {
-              ctx.requestStop({ status: 'quota_stopped', reason: `${job.model}: ${decision.reason}` });
-              track(commit(index, sink, null));
-              return;
-            }
-            if (decision.action === 'deterministic') {
-              await ctx.deterministicFailure(job, failure);
-              track(commit(index, sink, null));
-              return;
-            }
-            if (failure.errorClass === 'connection' && (await ctx.connectionFailure(job, failure))) {
-              track(commit(index, sink, null)); // the server refuses every connection: the cell stays pending
-              return;
-            }
-            if (decision.action === 'give_up' && failure.errorClass === 'connection' && !ctx.breaker.hasAnswered(job.model)) {
-              // Never reached the server in this run: not a result of the cell, so no record (re-requested next run).
-              ctx.cellUnfinished(job, failure);
-              track(commit(index, sink, null));
-              return;
-            }
-            if (decision.action === 'give_up') {
-              const outcome: CellOutcome = {
-                kind: 'missing',
-                errorClass: failure.errorClass,
-                reason: `${decision.reason}: ${failure.message}`,
-                attempts: attempt,
-                costUsd: cellCost,
-                costNote,
-              };
-              track(commit(index, sink, ctx.finalFor(job, request, outcome)));
-              return;
-            }
-            waitedMs += decision.delayMs;
-            await ctx.sleep(decision.delayMs);
-            if (ctx.stopped) {
-              track(commit(index, sink, null)); // stopped while waiting: the cell stays pending
-              return;
-            }
+          } else if (outcome.failure.errorClass === 'rate_limit') limiter.onRateLimit();
+          const decision = decide(cell.item(attempt, request), outcome, {
+            policy,
+            jitter: jitterDraw(options.seed, job.runId, attempt),
+            outputCap: options.outputCapFor?.(job.model) ?? null,
+            modelAnswered: ctx.breaker.hasAnswered(job.model),
+            enlargeCutOff: !provider.simulated,
+          });
+          logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision));
+          const final = await cell.act(decision, outcome, attempt);
+          if (final === 'again') {
+            if (ctx.stopped) return void track(commit(index, cell.sink, null)); // stopped while waiting: the cell stays pending
+            continue;
           }
+          return void track(commit(index, cell.sink, final));
         }
       };
+
+      /** Waits for the model's breaker, the run's stop, the --tpm budget and a concurrency slot; false = do not send. */
+      const admitted = async (model: string, request: CompletionRequest, limiter: AdaptiveLimiter): Promise<boolean> => {
+        if (ctx.breaker.isOpen(model) || ctx.stopped) return false;
+        if (options.tokensPerMinute !== undefined && !(await budgetFor(model).reserve(reservedTokens(request), ctx.stopSignal))) return false;
+        return limiter.acquire(ctx.stopSignal);
+      };
+
+      // The pre-flight: each real model's first pending cell goes alone, before the pool (preflight.ts).
+      const preflightIndexes = options.preflight === false ? [] : preflightCells(pending, (m) => !options.providerFor(m).simulated);
+      for (const index of preflightIndexes) {
+        if (ctx.stopped) break;
+        await runJob(pending[index]!, index, true);
+        while (pendingCommits.size > 0) await Promise.all([...pendingCommits]);
+      }
+      const skip = new Set(preflightIndexes);
 
       // The pool: `concurrency` workers take the next pending job until none is left or a stop is requested.
       let next = 0;
@@ -272,6 +207,7 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
           while (pendingCommits.size >= concurrency) await Promise.race(pendingCommits);
           if (ctx.stopped || next >= pending.length) break;
           const index = next++;
+          if (skip.has(index)) continue;
           const job = pending[index]!;
           // A model whose breaker opened is not asked again (its slot in the reorder buffer is filled empty).
           if (ctx.breaker.isOpen(job.model)) track(commit(index, [], null));
@@ -291,4 +227,128 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
       if (writeError) throw writeError;
     },
   };
+}
+
+/** What the attempt line's `decision` says for each decision (the names attempts.jsonl has always used). */
+function decisionLabel(d: Decision): string {
+  switch (d.action) {
+    case 'retry':
+      return d.maxOutputTokens !== undefined ? 'retry_larger_allowance' : 'retry';
+    case 'stop':
+      return d.status === 'quota_stopped' ? 'quota_stop' : 'preflight_stop';
+    case 'hold':
+      return d.why === 'deterministic' ? 'deterministic' : 'give_up';
+    case 'finish':
+      return 'give_up';
+  }
+}
+
+/** One cell's attempts in the live transport: its request allowance, cost, waits and records. */
+class CellAttempts<M> {
+  /** Attempt lines (deterministic mode) or their pending writes. */
+  readonly sink: unknown[] = [];
+  private costUsd: number | null = 0;
+  private costNote: string | undefined;
+  private waitedMs = 0;
+  private allowance: number | null = null;
+
+  constructor(
+    private readonly ctx: RunContext<M>,
+    private readonly options: EngineOptions<M>,
+    private readonly job: Job<M>,
+    private readonly preflight: boolean,
+  ) {}
+
+  request(): CompletionRequest {
+    const r = this.ctx.requestFor(this.job);
+    return this.allowance === null ? r : { ...r, maxOutputTokens: this.allowance };
+  }
+
+  item(attempt: number, request: CompletionRequest): DecideItem {
+    return { model: this.job.model, attempt, waitedMs: this.waitedMs, maxOutputTokens: request.maxOutputTokens, enlarged: this.allowance !== null, preflight: this.preflight };
+  }
+
+  private addCost(usd: number | null, note?: string): void {
+    this.costUsd = this.costUsd === null || usd === null ? null : roundUsd(this.costUsd + usd);
+    if (note) this.costNote = note;
+    this.ctx.addCost(usd);
+  }
+
+  /** The attempt line (and its cost) for one attempt. */
+  line(base: AttemptBase, request: CompletionRequest, outcome: AttemptOutcome, decision: Decision): Record<string, unknown> {
+    const extra: Record<string, unknown> = {
+      ...(this.allowance !== null ? { max_output_tokens: this.allowance } : {}),
+      ...(this.preflight ? { preflight: true } : {}),
+    };
+    const responseExtra = {
+      ...extra,
+      ...(decision.action !== 'finish' ? { decision: decisionLabel(decision) } : {}),
+      ...(decision.action === 'retry' && decision.maxOutputTokens !== undefined ? { next_max_output_tokens: decision.maxOutputTokens } : {}),
+    };
+    if (outcome.kind === 'response') {
+      const { result } = outcome;
+      const cost = result.usage ? this.ctx.costOf(this.job.model, result.usage, {}) : { usd: null, note: 'provider reported no token usage' };
+      this.addCost(cost.usd, cost.note);
+      return responseAttemptLine(base, result, { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note }, responseExtra);
+    }
+    const failure = outcome.failure as Failure;
+    if (failure.transportFault) this.ctx.countTransportFault();
+    return errorAttemptLine(base, failure, this.timeoutCharge(request, failure), decisionLabel(decision), decision.action === 'retry' ? decision.delayMs : null, extra);
+  }
+
+  /**
+   * A timed-out attempt may still be billed: input from the prompt, output from the catalogue's
+   * assumption — unless the server never said it started (a stream that sent no message_start).
+   */
+  private timeoutCharge(request: CompletionRequest, failure: Failure): Record<string, unknown> | null {
+    if (failure.errorClass !== 'timeout' || failure.started === false) return null;
+    const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(this.options.prices, this.job.model) };
+    const cost = this.ctx.costOf(this.job.model, tokens, {});
+    this.addCost(cost.usd, cost.note ?? 'includes an assumed charge for a timed-out attempt');
+    return { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
+  }
+
+  /** Carries out a decision: the final record to write, null (no record), or 'again' (retry now). */
+  async act(decision: Decision, outcome: AttemptOutcome, attempts: number): Promise<Record<string, unknown> | null | 'again'> {
+    const { ctx, job } = this;
+    const request = this.request();
+    const allowanceNote = this.allowance !== null ? { max_output_tokens_used: this.allowance } : {};
+    switch (decision.action) {
+      case 'finish':
+        if (outcome.kind === 'response') {
+          return ctx.finalFor(job, request, { kind: 'response', result: outcome.result, attempts, costUsd: this.costUsd, costNote: this.costNote }, allowanceNote);
+        }
+        if (decision.outcome !== 'missing') throw new Error('internal: a failed attempt cannot finish as a response');
+        return ctx.finalFor(job, request, {
+          kind: 'missing',
+          errorClass: (outcome as { failure: Failure }).failure.errorClass,
+          reason: `${decision.reason}: ${(outcome as { failure: Failure }).failure.message}`,
+          attempts,
+          costUsd: this.costUsd,
+          costNote: this.costNote,
+        });
+      case 'retry':
+        if (decision.maxOutputTokens !== undefined) this.allowance = decision.maxOutputTokens;
+        this.waitedMs += decision.delayMs;
+        if (decision.delayMs > 0) await ctx.sleep(decision.delayMs);
+        return 'again';
+      case 'hold': {
+        const failure = (outcome as { failure: Failure }).failure;
+        if (decision.why === 'deterministic') await ctx.deterministicFailure(job, failure);
+        else ctx.cellUnfinished(job, failure);
+        return null;
+      }
+      case 'stop': {
+        const failure = outcome.kind === 'failure' ? (outcome.failure as Failure) : null;
+        const remedy =
+          decision.status === 'quota_stopped'
+            ? undefined
+            : failure
+              ? (failure.remedy ?? defaultRemedy(job.model, failure))
+              : 'raise --max-output-tokens (or max_output_tokens for this model in --models-file; a new --out directory, since the allowance is part of the design), lower the reasoning effort, or pass --no-preflight to collect cut-off answers as invalid';
+        ctx.requestStop({ status: decision.status, reason: `${job.model}: ${decision.reason}`, ...(remedy ? { remedy } : {}) });
+        return null;
+      }
+    }
+  }
 }

@@ -118,6 +118,7 @@ export function kstFinalRecord(
     componentCount: presentation.positions.length,
     finishReason: result.finishReason,
     refusal: result.refusal,
+    ...(result.tooLarge ? { tooLarge: result.tooLarge } : {}),
   });
   const valid = verdict.status === 'valid';
   return {

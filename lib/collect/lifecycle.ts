@@ -57,7 +57,8 @@ export interface ResultHandler<M = unknown> {
   recordSchema?: ZodType;
 }
 
-export type RunStatus = 'running' | 'complete' | 'quota_stopped' | 'interrupted' | 'failed';
+/** `incomplete`: every cell has a record, but some are `missing` (own exit code; resume with --retry-missing). */
+export type RunStatus = 'running' | 'complete' | 'incomplete' | 'quota_stopped' | 'interrupted' | 'failed';
 
 export type Stop = { status: 'quota_stopped' | 'failed' | 'interrupted'; reason: string; remedy?: string };
 
@@ -123,6 +124,8 @@ export interface EngineResult {
   attempts: number;
   /** Estimated cost of this run's attempts (null if some model has no price). */
   costUsd: number | null;
+  /** Transport faults (resets, cut bodies, DNS/connect failures) met and retried, counted apart from deterministic failures. */
+  transportFaults?: number;
   reason?: string;
   /** With status `failed`: the one-line fix to print next to the reason. */
   remedy?: string;
@@ -175,8 +178,8 @@ export interface RunContext<M> {
   deterministicFailure(job: Job<M>, failure: BreakerFailure): Promise<BreakerTrip | null>;
   /** A cell that ends without a record for a reason that is not its own (the run will end `failed`). */
   cellUnfinished(job: Job<M>, failure: BreakerFailure): void;
-  /** A connection failure (counted by the breaker); returns the trip if it opened. */
-  connectionFailure(job: Job<M>, failure: BreakerFailure): Promise<BreakerTrip | null>;
+  /** Counts a transport fault (reset, cut body, DNS/connect): retried like a 5xx, never by the breaker, reported apart. */
+  countTransportFault(): void;
 }
 
 export interface Transport<M> {
@@ -298,6 +301,12 @@ export interface Failure {
   code?: string;
   requestId?: string;
   deterministic?: boolean;
+  /** The server's `x-should-retry` header (wins over the class, both ways). */
+  shouldRetry?: boolean;
+  /** False when a timed-out request never started at the server (a stream with no message_start): not billed. */
+  started?: boolean;
+  /** A transport fault (reset, a body cut after its headers, DNS or connect failure): retried, counted apart. */
+  transportFault?: boolean;
   remedy?: string;
 }
 
@@ -313,6 +322,9 @@ export function classify(err: unknown): Failure {
       code: typeof info.code === 'string' ? info.code : undefined,
       requestId: typeof info.requestId === 'string' ? info.requestId : undefined,
       ...(info.deterministic === true ? { deterministic: true } : {}),
+      ...(typeof info.shouldRetry === 'boolean' ? { shouldRetry: info.shouldRetry } : {}),
+      ...(info.started === false ? { started: false } : {}),
+      ...(e.errorClass === 'connection' ? { transportFault: true } : {}),
       ...(typeof info.remedy === 'string' && info.remedy !== '' ? { remedy: info.remedy } : {}),
     };
   }
@@ -402,6 +414,7 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
     const written: Record<string, number> = {};
     const finishedThisRun = new Set<string>();
     let attemptCount = 0;
+    let transportFaults = 0;
     let costUsd: number | null = 0;
     let done = resumed;
     let progress: ProgressSink = silentProgress;
@@ -475,10 +488,8 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
       cellUnfinished(job, failure) {
         deterministicFailures.set(job.runId, { ...failure, model: job.model });
       },
-      async connectionFailure(job, failure) {
-        const trip = breaker.recordConnection(job.model, job.runId, failure);
-        if (trip) await event('circuit_open', { ...trip });
-        return trip;
+      countTransportFault() {
+        transportFaults += 1;
       },
     };
 
@@ -535,8 +546,16 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
       status = 'failed';
       reason = `every one of the ${written.missing} cells finished by this run is missing (no call succeeded)`;
       remedy = 'see attempts.jsonl for the errors; fix the cause, then re-run with --retry-missing';
+    } else if (stillPending > 0) {
+      status = 'interrupted';
     } else {
-      status = stillPending === 0 ? 'complete' : 'interrupted';
+      // Every cell has a record, but some are `missing` (retries or the horizon ran out): not complete.
+      const missing = records.filter((r) => r.status === 'missing').length;
+      if (missing > 0) {
+        status = 'incomplete';
+        reason = `${missing} of ${total} cell(s) are missing (no answer within the retry horizon)`;
+        remedy = 're-run the same command with --retry-missing to request them again';
+      } else status = 'complete';
     }
     const extra = transport.endDetail?.(ctx) ?? {};
     await event('run_end', { status, written, attempts: attemptCount, pending: stillPending, ...extra, reason: reason ?? null, ...(remedy ? { remedy } : {}) });
@@ -550,6 +569,7 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
         pending: stillPending,
         attempts: attemptCount,
         cost_usd_this_run: costUsd,
+        ...(transportFaults > 0 ? { transport_faults: transportFaults } : {}),
         ...extra,
         reason: reason ?? null,
         ...(remedy ? { remedy } : {}),
@@ -564,6 +584,7 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
       pending: stillPending,
       attempts: attemptCount,
       costUsd,
+      transportFaults,
       reason,
       ...(remedy ? { remedy } : {}),
       ...(trips.length > 0 ? { breakerTrips: trips } : {}),

@@ -1,55 +1,36 @@
-import { InputError } from '../errors';
-import type { CompletionRequest, Provider } from '../provider/contract';
-
 /**
- * Pre-flight: before a design is dispatched, each model whose provider offers `preflight` is asked
- * once (a cheap request the provider shapes itself) whether the model exists and accepts the schema,
- * the output cap and the parameters. Notes are printed; a refusal stops the run before any cell is
- * requested or any file is written (PreflightError, exit 4 in the CLI), with the provider's message
- * and its fix. `--no-preflight` skips it.
+ * The pre-flight: before the pool starts, each real (not simulated) model's first pending cell is
+ * sent alone, through the same attempt path as every cell. It runs after the lock and the
+ * fingerprint check (inside the lifecycle), its attempt lines are in attempts.jsonl with
+ * `preflight: true`, and its cost is in the run's cost. Batch mode sends it live before the first
+ * batch is submitted (batch-mode.ts).
+ *
+ * Why the first real cell rather than a tiny probe: it costs nothing extra — its answer is kept as the
+ * cell's final record, so nothing is paid twice — and it checks exactly what every cell will meet: the
+ * real allowance, reasoning effort, schema and prompt size. A tiny probe with the smallest allowance
+ * cannot see the failure that matters most (answers cut off at the real allowance: a reasoning model's
+ * tiny probe is always cut off), nor an allowance above the model's cap.
+ *
+ * What stops the run (exit 4, or 3 for quota), with the provider's message and a fix, before any other
+ * cell is sent: a failure the provider declares deterministic (unknown model, parameter or cap refused,
+ * bad key), a cell that never reaches the server after its retries, an answer still cut off after the
+ * one retry with a larger allowance. A transient failure (429, 5xx, reset, cut body) is retried with
+ * backoff like any cell. `--no-preflight` skips it (the first cells then go with the pool).
  */
 
-export type PreflightResult = { ok: true; notes: string[] } | { ok: false; message: string; remedy: string };
-
 /**
- * The optional provider hooks of the providers contract (lib/collect/providers implements them where
- * the API allows): `preflight`, and `settings` — every setting that defines a cell (API, sampling,
- * reasoning effort, thinking, output cap), recorded in the fingerprint and each final record.
+ * Indexes (into `pending`) of the pre-flight cells: the first pending cell of each model that
+ * `needsPreflight` (real models; the simulation has nothing to check).
+ * @example
+ * preflightCells([{ model: 'a' }, { model: 'a' }, { model: 'b' }, { model: 's' }], (m) => m !== 's'); // => [0, 2]
  */
-export type PreflightProvider = Provider & {
-  preflight?(req: CompletionRequest): Promise<PreflightResult>;
-  settings?(): Record<string, unknown>;
-};
-
-export class PreflightError extends InputError {
-  constructor(
-    readonly model: string,
-    readonly providerMessage: string,
-    readonly remedy: string,
-  ) {
-    super(`pre-flight check of ${model} failed: ${providerMessage}`, { item: model });
-  }
-}
-
-/**
- * Runs the pre-flight of every model in `models` that has a pending request (`firstRequest` gives
- * it, or null when nothing of that model is pending). Returns the notes per model.
- */
-export async function runPreflights(
-  models: readonly string[],
-  providerFor: (model: string) => PreflightProvider,
-  firstRequest: (model: string) => CompletionRequest | null,
-  onNote: (model: string, note: string) => void = () => {},
-): Promise<Record<string, string[]>> {
-  const notes: Record<string, string[]> = {};
-  for (const model of models) {
-    const provider = providerFor(model);
-    const request = firstRequest(model);
-    if (typeof provider.preflight !== 'function' || request === null) continue;
-    const result = await provider.preflight(request);
-    if (!result.ok) throw new PreflightError(model, result.message, result.remedy);
-    notes[model] = result.notes;
-    for (const note of result.notes) onNote(model, note);
-  }
-  return notes;
+export function preflightCells(pending: ReadonlyArray<{ model: string }>, needsPreflight: (model: string) => boolean): number[] {
+  const seen = new Set<string>();
+  const out: number[] = [];
+  pending.forEach((job, index) => {
+    if (seen.has(job.model)) return;
+    seen.add(job.model);
+    if (needsPreflight(job.model)) out.push(index);
+  });
+  return out;
 }

@@ -9,18 +9,22 @@ import {
   checkBatchModels,
   checkTokenBudget,
   dryRunJobs,
-  firstPendingRequest,
+  modelWarnings,
+  outputCapOf,
+  printNotes,
   modelSettings,
   resolveTargets,
   retryPolicyFor,
   type DryRunReport,
 } from './collect';
 import { checkUniqueJobs, EmptyDesignError, pendingJobs, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
-import { runPreflights, type PreflightProvider } from './preflight';
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { readCompleted, storePaths } from './store';
+import { makeRedactor } from './redact';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
+import { PsiRecordSchema } from '../records/psi-record';
+import { answerOutcome } from '../provider/outcome';
 import { runBatchCollection } from './batch-mode';
 import { runCollection } from './engine';
 import { loadPriceTable } from './prices';
@@ -140,39 +144,59 @@ export function round2Jobs(
   return { jobs, perModel: selection.perModel, considered: selection.considered };
 }
 
-/** The tutor's answer: the `answer` field when the text is that JSON object, else the text itself. */
-export function extractAnswer(text: string): string {
+/**
+ * The tutor's answer: the `answer` field when the text is that JSON object (what the answer schema
+ * asks a real model for); null otherwise. The simulated tutors answer in plain Markdown, so for them
+ * the text itself is the answer (`plainTextAllowed`); a real model's text that is not the answer
+ * object is an unreadable answer (`invalid`), never scored as if it were prose.
+ */
+export function extractAnswer(text: string, plainTextAllowed = true): string | null {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     try {
       const value = JSON.parse(trimmed) as { answer?: unknown };
       if (value && typeof value.answer === 'string') return value.answer;
     } catch {
-      // not JSON: the text is the answer
+      // not JSON
     }
   }
-  return text;
+  return plainTextAllowed ? text : null;
 }
 
-/** Builds PSI records from engine outcomes, scoring every valid answer with the current scorer. */
+/**
+ * Builds PSI records from engine outcomes. An answer that is no answer (cut off, refused, filtered:
+ * lib/provider/outcome.ts, the rule the KST study shares) or not the answer object is `invalid` with
+ * its reason and never scored; every other answer is scored with the current scorer.
+ */
 export function psiResultHandler(course: PsiCourse, isSimulated: (model: string) => boolean, seed: string): ResultHandler<PsiCellMeta> {
   return {
+    recordSchema: PsiRecordSchema,
     finalRecord(job: Job<PsiCellMeta>, _request: CompletionRequest, outcome: CellOutcome): Record<string, unknown> {
       const m = job.meta;
+      const simulated = isSimulated(job.model);
       const record: Record<string, unknown> = {
         run_id: job.runId,
         round: m.round,
         scenario: m.scenario,
         variant: m.variant,
         model: job.model,
-        simulated: isSimulated(job.model),
+        simulated,
         seed,
       };
       if (m.parentRunId !== undefined) record['parent_run_id'] = m.parentRunId;
       if (outcome.kind === 'missing') {
         return { ...record, status: 'missing', text: '', missing_reason: outcome.reason, error_class: outcome.errorClass, attempts: outcome.attempts };
       }
-      const text = extractAnswer(outcome.result.text);
+      const { result } = outcome;
+      const answered = { finish_reason: result.finishReason, model_version: result.modelVersion, attempts: outcome.attempts };
+      const verdict = answerOutcome(result);
+      if (verdict.kind !== 'answer') {
+        return { ...record, status: 'invalid', reason: verdict.reason, detail: verdict.detail, text: '', raw_text: result.text, ...answered };
+      }
+      const text = extractAnswer(result.text, simulated);
+      if (text === null) {
+        return { ...record, status: 'invalid', reason: 'malformed_json', detail: 'the answer is not the {"answer": …} object the schema asks for', text: '', raw_text: result.text, ...answered };
+      }
       if (text.trim() === '') {
         return { ...record, status: 'missing', text: '', missing_reason: 'empty answer', attempts: outcome.attempts };
       }
@@ -184,9 +208,7 @@ export function psiResultHandler(course: PsiCourse, isSimulated: (model: string)
         text,
         scores: { psi: scoring.psi, ...scoring.subscores },
         ...(m.checklist !== undefined ? { checklist: m.checklist } : {}),
-        finish_reason: outcome.result.finishReason,
-        model_version: outcome.result.modelVersion,
-        attempts: outcome.attempts,
+        ...answered,
       };
     },
   };
@@ -305,12 +327,12 @@ export function dryRunPsi(rawParams: PsiCollectParams): DryRunReport {
   if (params.batch) checkBatchModels(params.models);
   const design = preparePsiDesign(params);
   const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
-  return dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing);
+  return { ...dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
 }
 
 /** Runs one round; returns the engine result plus the selection counts of round 2. */
 export async function collectPsi(rawParams: PsiCollectParams) {
-  const { params, targets } = resolveTargets(rawParams);
+  const { params, targets } = resolveTargets(rawParams, rawParams.createProvider === undefined);
   const design = preparePsiDesign(params);
   const { course, jobs, selection, fingerprint, outFile } = design;
   const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });
@@ -340,6 +362,7 @@ export async function collectPsi(rawParams: PsiCollectParams) {
     progress: params.progress,
     interrupt: params.interrupt,
     retryMissing: params.retryMissing,
+    redact: makeRedactor(process.env, targets.keyVariables),
   };
 
   if (params.batch) {
@@ -350,12 +373,15 @@ export async function collectPsi(rawParams: PsiCollectParams) {
         createBatchClient(spec, o));
     const clients = new Map<string, BatchTransport>();
     for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }));
+    const live = new Map<string, Provider>();
+    if (!params.noPreflight) for (const spec of params.models) live.set(spec, params.createProvider ? params.createProvider(spec) : createProvider(spec, targets.optionsFor(spec)));
     for (const note of targets.notes) params.onNote?.('routing', note);
     const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
     const result = await runBatchCollection<PsiCellMeta>({
       ...common,
       fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
       batchClientFor: (model) => clients.get(model)!,
+      ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
       handler: psiResultHandler(course, () => false, params.seed),
       pollIntervalMs: params.pollIntervalMs ?? 30_000,
       resubmitCancelled: params.resubmitCancelled,
@@ -377,13 +403,11 @@ export async function collectPsi(rawParams: PsiCollectParams) {
   const deterministic = [...providers.values()].every((p) => p.simulated);
   const isSimulated = (m: string) => providers.get(m)!.simulated;
   checkTokenBudget(jobs, params.maxOutputTokens, params.tokensPerMinute);
-  const settings = modelSettings(params.models, (m) => (providers.get(m) as PreflightProvider).settings?.());
-  if (!params.noPreflight) {
-    const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
-    const pending = pendingJobs(jobs, completed, params.retryMissing);
-    await runPreflights(params.models, (m) => providers.get(m)!, firstPendingRequest(pending, params.maxOutputTokens, params.timeoutMs), params.onNote);
-  }
+  const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
+  printNotes(params.models, (m) => providers.get(m)!, params.onNote);
   const result = await runCollection<PsiCellMeta>({
+    preflight: !params.noPreflight,
+    outputCapFor: (m) => outputCapOf(settings?.[m]),
     ...common,
     fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
     providerFor: (model) => providers.get(model)!,

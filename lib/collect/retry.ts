@@ -157,7 +157,3 @@ export function decideAfterFailure(
   }
   return { action: 'retry', delayMs };
 }
-
-/** Real sleep, abortable. Tests inject a fake that records the requested delays. */
-export type Sleep = (ms: number) => Promise<void>;
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

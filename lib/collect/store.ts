@@ -22,7 +22,7 @@ import { ensureDir } from '../io/dirs';
  * Crash safety: each record is serialised to one line and handed to the kernel in ONE `write` on a file
  * opened with O_APPEND, then fsync'ed before the call returns. A process killed at any point therefore
  * leaves either the whole line or (rarely, e.g. power loss) a torn final fragment without its newline;
- * `openAppender` repairs that on the next open (see `repairTail`). Nothing is ever rewritten in place.
+ * the next run repairs it before reading (see `repairTail`). Nothing is ever rewritten in place.
  */
 
 /** What `repairTail` found and did at the end of a file. */

@@ -1,3 +1,4 @@
+import { answerOutcome, CUT_OFF_FINISH_REASONS, FILTER_FINISH_REASONS, REFUSAL_FINISH_REASONS as PROVIDER_REFUSALS } from '../provider/outcome';
 import { describeZodIssues } from '../errors';
 import type { Condition } from '../conditions';
 import { responseSchema, type ParsedResponse } from './schema';
@@ -12,7 +13,9 @@ import { responseSchema, type ParsedResponse } from './schema';
  *  1. `truncated`       finish reason says the output allowance ran out (`length`, `max_tokens`,
  *                       `max_output_tokens`); nothing after a cut can be trusted.
  *  2. `refusal`         the provider flagged a refusal (non-empty `refusal` field, or finish reason
- *                       `refusal` / `content_filter` / `safety` / ...).
+ *                       `refusal`); `content_filter` a provider filter blocked it (`content_filter`,
+ *                       `safety`, ...). Rules 1–2 are lib/provider/outcome.ts `answerOutcome`, shared
+ *                       with the PSI study.
  *  3. `extra_prose`     the text is not pure JSON but contains a parsable JSON object — surrounded by
  *                       prose, or wrapped in a Markdown code fence. Fences count as extra prose: the
  *                       prompt asks for the bare object, and the paper's format check was strict.
@@ -34,6 +37,8 @@ import { responseSchema, type ParsedResponse } from './schema';
 export const INVALID_REASONS = [
   'truncated',
   'refusal',
+  'content_filter',
+  'response_too_large',
   'extra_prose',
   'malformed_json',
   'schema_violation',
@@ -51,6 +56,8 @@ export interface ValidationContext {
   finishReason?: string | null;
   /** The provider's refusal field (OpenAI `message.refusal`), if any. */
   refusal?: string | null;
+  /** The body passed the collector's cap and was not read. */
+  tooLarge?: { limitBytes: number };
 }
 
 export type ValidationResult =
@@ -64,18 +71,11 @@ export type ValidationResult =
     }
   | { status: 'invalid'; reason: InvalidReason; detail: string; parsed?: unknown };
 
-/** Finish reasons meaning "the output allowance was exhausted" (OpenAI, Anthropic, Gemini, OpenAI Responses). */
-export const TRUNCATION_FINISH_REASONS: readonly string[] = ['length', 'max_tokens', 'max_output_tokens', 'model_context_window_exceeded'];
+/** Finish reasons meaning "the output allowance was exhausted" (the shared rule: lib/provider/outcome.ts). */
+export const TRUNCATION_FINISH_REASONS: readonly string[] = CUT_OFF_FINISH_REASONS;
 
 /** Finish reasons meaning the provider refused or blocked the answer. */
-export const REFUSAL_FINISH_REASONS: readonly string[] = [
-  'refusal',
-  'content_filter',
-  'safety',
-  'prohibited_content',
-  'blocklist',
-  'spii',
-];
+export const REFUSAL_FINISH_REASONS: readonly string[] = [...PROVIDER_REFUSALS, ...FILTER_FINISH_REASONS];
 
 /** Openings of a plain-text refusal, checked only when the text holds no JSON object. */
 const REFUSAL_TEXT =
@@ -83,16 +83,9 @@ const REFUSAL_TEXT =
 
 /** Validates one response text; see the module comment for the order in which problems are reported. */
 export function validateResponse(text: string, ctx: ValidationContext): ValidationResult {
-  const finish = ctx.finishReason?.toLowerCase() ?? null;
-  if (finish !== null && TRUNCATION_FINISH_REASONS.includes(finish)) {
-    return invalid('truncated', `finish reason "${ctx.finishReason}": the output allowance was exhausted`);
-  }
-  if (typeof ctx.refusal === 'string' && ctx.refusal.trim() !== '') {
-    return invalid('refusal', `provider refusal: ${shorten(ctx.refusal)}`);
-  }
-  if (finish !== null && REFUSAL_FINISH_REASONS.includes(finish)) {
-    return invalid('refusal', `finish reason "${ctx.finishReason}"`);
-  }
+  // Cut off, refused or filtered: the one answer-outcome rule both studies share.
+  const outcome = answerOutcome({ finishReason: ctx.finishReason ?? null, refusal: ctx.refusal ?? null, ...(ctx.tooLarge ? { tooLarge: ctx.tooLarge } : {}) });
+  if (outcome.kind !== 'answer') return invalid(outcome.reason, outcome.detail);
 
   const extracted = extractJson(text);
   if (extracted.kind === 'embedded') {

@@ -15,8 +15,9 @@ export const PROVIDER_NAMES: readonly ProviderName[] = ['openai', 'anthropic', '
  * - `quota`: HTTP 429 (or a billing error) that does not clear within the run — insufficient quota,
  *   daily/monthly caps, exhausted credit;
  * - `server_error`: 5xx, 529 (overloaded), or an unreadable success response;
- * - `timeout`: no complete answer within `timeoutMs` (also HTTP 408);
- * - `connection`: connection refused or reset before an answer;
+ * - `timeout`: no complete answer within `timeoutMs` (also HTTP 408), or a stream idle too long;
+ * - `connection`: a transport fault: connection refused, reset, DNS failure, or a body cut off after
+ *   its headers (undici's `TypeError: terminated`) — transient, retried with backoff;
  * - `auth`: 401/403; `client_error`: any other 4xx (bad request, unknown model, …).
  */
 export type TransportErrorClass =
@@ -46,6 +47,11 @@ export interface ProviderErrorInfo {
   deterministic?: boolean;
   /** The server's `x-should-retry` header, when sent. */
   shouldRetry?: boolean;
+  /**
+   * For a timeout: whether the server said it had started (response headers or a stream's
+   * `message_start` arrived). False = nothing was started, so nothing is billed. Absent = unknown.
+   */
+  started?: boolean;
 }
 
 /**
@@ -78,8 +84,10 @@ export interface CompletionRequest {
   /** JSON Schema of the answer object (top-level `type: "object"`). */
   jsonSchema: Record<string, unknown>;
   maxOutputTokens: number;
-  /** Deadline for the whole attempt (headers and body), in milliseconds. */
+  /** Deadline for the whole attempt (headers and body), in milliseconds; a streamed request has its own clock instead. */
   timeoutMs: number;
+  /** A streamed request: the longest silence between two events (default 2 min). */
+  streamIdleMs?: number;
   /** Extra input for the simulated provider only; real providers ignore it. */
   context?: unknown;
 }
@@ -103,10 +111,9 @@ export interface CompletionResult {
   usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; reasoningTokens?: number } | null;
   httpStatus: number | null;
   requestId: string | null;
+  /** Set when the body passed the collector's cap and was not read (`text` is then empty): recorded invalid. */
+  tooLarge?: { limitBytes: number };
 }
-
-/** What a pre-flight request found: go (with notes to print), or stop with the provider's message and a fix. */
-export type PreflightResult = { ok: true; notes: string[] } | { ok: false; message: string; remedy: string };
 
 export interface Provider {
   readonly provider: ProviderName;
@@ -115,25 +122,17 @@ export interface Provider {
   /** One attempt. Throws ProviderError on transport failure; an AbortError (name 'AbortError') when `signal` aborts. */
   complete(req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult>;
   /**
-   * One cheap real request before the design is dispatched: does the model exist, is the schema
-   * accepted, are the output cap and parameters allowed? Never throws a ProviderError (transient
-   * failures come back as `ok: true` with a note; the run's own retries deal with them).
+   * Lines to print before the run (what is sent to this model, catalogue notes such as a
+   * deprecation); offline, no request. The pre-flight itself is the model's first real cell
+   * (lib/collect/preflight.ts).
    */
-  preflight?(req: CompletionRequest): Promise<PreflightResult>;
+  notes?(): string[];
   /**
    * The settings that define a cell, as sent: API, token field, output cap, sampling, reasoning
    * effort, thinking, structured-output mode, schema dialect, endpoint host. Plain JSON; goes into
    * the run fingerprint and every record.
    */
   settings?(): Record<string, unknown>;
-}
-
-/** Finish reasons meaning the answer was cut off by the output-token limit (any provider). */
-export const TRUNCATION_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'max_tokens', 'model_context_window_exceeded']);
-
-/** True when the answer was cut off by a token limit (OpenAI `length`, Anthropic `max_tokens`). */
-export function isTruncated(result: Pick<CompletionResult, 'finishReason'>): boolean {
-  return result.finishReason !== null && TRUNCATION_FINISH_REASONS.has(result.finishReason);
 }
 
 /**

@@ -43,7 +43,8 @@ export function scorePsiRecords(
   const paths = { recorded: 0, rescored: 0, skippedMissing: 0 };
   const scored: ScoredRecord[] = [];
   for (const r of records) {
-    if (r.status === 'missing') {
+    // `missing` (no answer) and `invalid` (cut off, refused, filtered, unreadable: never scored) alike.
+    if (r.status !== 'valid') {
       paths.skippedMissing++;
       continue;
     }

@@ -69,7 +69,7 @@ export function selectWeakCases<T extends SelectionCandidate>(
     throw new InputError(`weak-case selection: quota must be a non-negative integer, got ${String(quota)}`);
   }
   const eligible = records.filter(
-    (r) => r.variant === variant && (r.round ?? 1) === 1 && r.status !== 'missing' && Number.isFinite(r.psi),
+    (r) => r.variant === variant && (r.round ?? 1) === 1 && r.status !== 'missing' && r.status !== 'invalid' && Number.isFinite(r.psi),
   );
   const sorted = [...eligible].sort((a, b) => a.psi - b.psi || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
   let selected = threshold === null ? sorted : sorted.filter((r) => r.psi < threshold);

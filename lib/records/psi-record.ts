@@ -36,7 +36,9 @@ export const PsiRecordSchema = z
     model: z.string().min(1),
     simulated: z.boolean(),
     text: z.string(),
-    status: z.enum(['valid', 'missing']),
+    /** `invalid`: an answer that is no answer (cut off, refused, filtered, not the answer object): never scored, `reason` says why. */
+    status: z.enum(['valid', 'invalid', 'missing']),
+    reason: z.string().optional(),
     scores: RecordedScoresSchema.optional(),
     parent_run_id: z.string().min(1).optional(),
   })

@@ -5,11 +5,11 @@ import { z } from 'zod';
  * by anyone auditing a run). Study-specific parameters (`params`, `design`, …) pass through; the
  * fields every run has are checked.
  * - status: `running` while the collector works (found on start = the previous process died),
- *   then `complete | quota_stopped | interrupted | failed`;
+ *   then `complete | incomplete | quota_stopped | interrupted | failed` (`incomplete`: some cells are `missing`);
  * - fingerprint: the design-defining parameters, compared on resume;
  * - result (absent while running): counts of this run, and with `failed` the reason and remedy.
  */
-export const RUN_STATUSES = ['running', 'complete', 'quota_stopped', 'interrupted', 'failed'] as const;
+export const RUN_STATUSES = ['running', 'complete', 'incomplete', 'quota_stopped', 'interrupted', 'failed'] as const;
 
 export const RunResultSchema = z.looseObject({
   total: z.number().int().min(0).optional(),

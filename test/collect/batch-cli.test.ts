@@ -30,7 +30,7 @@ function answer(call: FakeCall) {
 }
 
 function args(domains: string, out: string, server: FakeLlmServer, pollSeconds: string): string[] {
-  return [builtCli(), 'collect', '--domains', domains, '--models', MODELS.map((m) => `${m}@${server.baseUrl}`).join(','), '--conditions', 'P0', '--out', out, '--batch', '--poll-interval', pollSeconds, '--seed', '9'];
+  return [builtCli(), 'collect', '--domains', domains, '--models', MODELS.map((m) => `${m}@${server.baseUrl}`).join(','), '--conditions', 'P0', '--out', out, '--batch', '--no-preflight', '--poll-interval', pollSeconds, '--seed', '9'];
 }
 
 function run(argv: string[]) {

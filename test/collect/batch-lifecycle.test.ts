@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+// Every test here has a timeout: a cancelled batch that is not held would loop forever (issue 22).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { collectKst, type CollectParams } from '../../lib/collect/collect';
@@ -58,12 +59,12 @@ function memoryBatches(plan: Plan) {
 }
 
 function params(out: string, domainsDir: string, extra: Partial<CollectParams> = {}): CollectParams {
-  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, pollIntervalMs: 1, ...extra });
+  return stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, noPreflight: true, pollIntervalMs: 1, ...extra });
 }
 
 const ok = (r: CompletionRequest) => okResult(answerPosition1(r));
 
-test('a batch that failed as a whole (token_limit_exceeded) is split into halves, not turned into missing records', async () => {
+test('a batch that failed as a whole (token_limit_exceeded) is split into halves, not turned into missing records', { timeout: 60_000 }, async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();
   // batches of more than 16 requests fail; smaller ones succeed
@@ -80,7 +81,7 @@ test('a batch that failed as a whole (token_limit_exceeded) is split into halves
   assert.match(splitLines[0].message, /token_limit_exceeded: Enqueued token limit reached/);
 });
 
-test('a batch cancelled at the provider stays cancelled: no resubmission until --resubmit-cancelled', async () => {
+test('a batch cancelled at the provider stays cancelled: no resubmission until --resubmit-cancelled', { timeout: 60_000 }, async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();
   const first = memoryBatches(() => ({ state: 'cancelled', answer: (r) => (r.runId.startsWith('tiny-a.') ? ok(r) : null) }));
@@ -100,7 +101,7 @@ test('a batch cancelled at the provider stays cancelled: no resubmission until -
   assert.equal(readLedger(join(out, 'batches.jsonl')).submitted.length, 2);
 });
 
-test('psi collect --batch and --dry-run: the same lifecycle as kstbench collect', async () => {
+test('psi collect --batch and --dry-run: the same lifecycle as kstbench collect', { timeout: 60_000 }, async () => {
   const out = tempDir();
   const base = {
     courseDir: join(__dirname, '..', '..', 'data', 'raw', 'psi'),
@@ -117,7 +118,7 @@ test('psi collect --batch and --dry-run: the same lifecycle as kstbench collect'
   assert.equal(dry.calls, 4, '2 scenarios × 2 variants × 1 model');
   assert.equal(dry.batch, true);
   const { client, sizes } = memoryBatches(() => ({ state: 'completed', answer: () => okResult(JSON.stringify({ answer: 'Try printing the value of x first.' })) }));
-  const r = await collectPsi({ ...base, batch: true, pollIntervalMs: 1, createBatchClient: () => client, sleep: async () => {} });
+  const r = await collectPsi({ ...base, batch: true, noPreflight: true, pollIntervalMs: 1, createBatchClient: () => client, sleep: async () => {} });
   assert.equal(r.status, 'complete', r.reason);
   assert.deepEqual(sizes, [4]);
   const records = readLines(r.outFile);
@@ -167,7 +168,7 @@ test("the provider's plan for a failed batch: retry_later waits and resubmits in
   }
 });
 
-test('cancelled items that come back as batch_cancelled errors are held too (not resubmitted, not counted by the breaker)', async () => {
+test('cancelled items that come back as batch_cancelled errors are held too (not resubmitted, not counted by the breaker)', { timeout: 60_000 }, async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();
   const { batchItemNotRun } = await import('../../lib/collect/providers/classify');

@@ -64,6 +64,8 @@ function params(out: string, domainsDir: string, extra: Partial<CollectParams> =
     seed: '42',
     pricesFile: writeBatchPrices(tempDir()),
     batch: true,
+    // The batch mechanics; the live pre-flight before a batch is replayed in fake-server-replays.test.ts.
+    noPreflight: true,
     pollIntervalMs: POLL_MS,
     ...extra,
   };

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
-import { checkBatchModels, checkTokenBudget, firstPendingRequest, modelSettings, retryPolicyFor } from '../../lib/collect/collect';
+import { checkBatchModels, checkTokenBudget, modelSettings, outputCapOf, retryPolicyFor } from '../../lib/collect/collect';
 import type { Job } from '../../lib/collect/engine';
 
 const job = (runId: string, model: string, system: string, user: string): Job<unknown> => ({
@@ -41,9 +41,9 @@ test('retryPolicyFor: the retry horizon is also the quota threshold; the backoff
   assert.deepEqual(retryPolicyFor({ maxRetries: 2, retryHorizonMs: 60_000 }, { retryBaseDelayMs: 1 }), { maxRetries: 2, baseDelayMs: 1, retryHorizonMs: 60_000, quotaThresholdMs: 60_000 });
 });
 
-test('firstPendingRequest: the first pending job of each model with the run\'s allowance and timeout; null when none is pending', () => {
-  const first = firstPendingRequest([job('r1', 'm1', 's1', 'u1'), job('r2', 'm2', 's2', 'u2'), job('r3', 'm1', 's3', 'u3')], 512, 9_000);
-  assert.deepEqual(first('m1'), { system: 's1', user: 'u1', schemaName: 'a', jsonSchema: { type: 'object' }, runId: 'r1', maxOutputTokens: 512, timeoutMs: 9_000 });
-  assert.equal(first('m2')?.runId, 'r2');
-  assert.equal(first('m3'), null);
+test('outputCapOf: the output cap the settings name, null when absent or not a positive integer', () => {
+  assert.equal(outputCapOf({ output_cap: 16384 }), 16384);
+  assert.equal(outputCapOf({ output_cap: null }), null);
+  assert.equal(outputCapOf({ output_cap: 0 }), null);
+  assert.equal(outputCapOf(undefined), null);
 });

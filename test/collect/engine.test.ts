@@ -96,7 +96,7 @@ test('retry honours retry-after; invalid output is not retried; exhausted retrie
   });
   const { deps: d, sleeps } = deps({ 'openai:stub': provider });
   const result = await collectKst(params(out, domainsDir, { maxRetries: 2 }), d);
-  assert.equal(result.status, 'complete');
+  assert.equal(result.status, 'incomplete', 'cells left missing after their retries: not complete (issue 18 item 6)');
   const responses = readLines(join(out, 'responses.jsonl'));
   const byId = new Map(responses.map((r) => [r.run_id, r]));
   assert.equal(byId.size, DESIGN_PER_MODEL);
@@ -317,7 +317,7 @@ test('--retry-missing requests missing cells again; the new records supersede th
   assert.equal(missing.length, 3 * 2); // tiny-b: 3 states × 2 orders
   // without the option, missing cells count as done
   const idle = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
-  assert.equal((await collectKst(p(), deps({ 'openai:stub': idle }).deps)).status, 'complete');
+  assert.equal((await collectKst(p(), deps({ 'openai:stub': idle }).deps)).status, 'incomplete');
   assert.equal(idle.total(), 0);
   // the dry run sees them as pending only with the option
   assert.equal(dryRunKst(p()).calls, 0);

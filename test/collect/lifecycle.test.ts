@@ -42,7 +42,8 @@ test('circuit breaker: 3 identical 404s stop the model; the run is failed (not c
   const dead = stubProvider('openai:stub', () => {
     throw providerError('client_error', 'openai HTTP 404 model_not_found: The model `stub` does not exist', { httpStatus: 404, code: 'model_not_found' });
   });
-  const r = await collectKst(params(out, domainsDir), deps({ 'openai:stub': dead }));
+  // --no-preflight: the breaker itself (with the pre-flight the first 404 already stops the run, below).
+  const r = await collectKst(params(out, domainsDir, { noPreflight: true }), deps({ 'openai:stub': dead }));
   assert.equal(r.status, 'failed');
   assert.equal(dead.total(), 3, 'exactly threshold (3) requests, then the queue stops');
   assert.match(r.reason!, /stopped after 3 identical client_error failures/);
@@ -55,7 +56,7 @@ test('circuit breaker: 3 identical 404s stop the model; the run is failed (not c
   assert.ok(events.includes('circuit_open'));
   // fixed: the same command requests every cell
   const fixed = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
-  const again = await collectKst(params(out, domainsDir), deps({ 'openai:stub': fixed }));
+  const again = await collectKst(params(out, domainsDir, { noPreflight: true }), deps({ 'openai:stub': fixed }));
   assert.equal(again.status, 'complete');
   assert.equal(fixed.total(), CELLS);
 });
@@ -73,17 +74,19 @@ test('every call fails (5xx after retries) → the run ends failed, not complete
   assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
 });
 
-test('connection refused on every call: the breaker stops the model after 3 cells, none gets a record', async () => {
+test('connection refused on every call: the pre-flight cell is retried with backoff, then the run stops failed with no record (the breaker does not count transport faults)', async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();
   const refused = stubProvider('openai:stub', () => {
-    throw providerError('connection', 'connect ECONNREFUSED 127.0.0.1:9');
+    throw providerError('connection', 'connect ECONNREFUSED 127.0.0.1:9', { code: 'ECONNREFUSED' });
   });
   const r = await collectKst(params(out, domainsDir, { maxRetries: 1 }), deps({ 'openai:stub': refused }));
   assert.equal(r.status, 'failed');
-  assert.equal(r.breakerTrips?.[0]?.errorClass, 'connection');
+  assert.equal(r.breakerTrips, undefined, 'no circuit breaker for connection failures');
+  assert.match(r.reason!, /pre-flight: connection: retries exhausted after 2 attempts/);
   assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '');
-  assert.ok(refused.total() <= 3 * 2, `${refused.total()} calls`);
+  assert.equal(refused.total(), 2, 'the pre-flight cell only: 1 try + 1 retry');
+  assert.equal(r.transportFaults, 2, 'counted apart');
 });
 
 test('--tpm in a run: a budget below one call is refused; a tight one spaces the calls by the minute window', async () => {
@@ -106,18 +109,13 @@ test('settings and cached/reasoning usage are recorded; the fingerprint holds th
   const out = tempDir();
   const base = stubProvider('openai:stub', (req) => ({ ...okResult(answerPosition1(req)), usage: { inputTokens: 1000, outputTokens: 200, cachedInputTokens: 800, reasoningTokens: 50 } as never }));
   const notes: string[] = [];
-  let preflights = 0;
   const withHooks = Object.assign(base, {
     settings: () => ({ api: 'chat_completions', temperature: 0, reasoning_effort: 'low', max_output_tokens: 16000 }),
-    preflight: async () => {
-      preflights += 1;
-      return { ok: true as const, notes: ['model exists', 'schema accepted'] };
-    },
+    notes: () => ['catalogue note', 'what is sent'],
   });
   const r = await collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': withHooks }, { onNote: (_m: string, n: string) => notes.push(n) }));
   assert.equal(r.status, 'complete');
-  assert.equal(preflights, 1);
-  assert.deepEqual(notes, ['model exists', 'schema accepted']);
+  assert.deepEqual(notes, ['catalogue note', 'what is sent'], 'printed once per model before the run');
   const records = readLines(join(out, 'responses.jsonl'));
   for (const rec of records) {
     KstFinalRecordSchema.parse(rec);
@@ -133,21 +131,33 @@ test('settings and cached/reasoning usage are recorded; the fingerprint holds th
   await assert.rejects(collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': changed })), /settings=/);
 });
 
-test('a refused pre-flight stops before anything is written; --no-preflight skips it', async () => {
+test('the pre-flight is the first real cell, sent alone after the lock and fingerprint checks: a refusal stops the run there, recorded; --no-preflight skips it', async () => {
   const domainsDir = writeTinyDomains();
   const out = join(tempDir(), 'fresh');
-  const p = Object.assign(stubProvider('openai:stub', (req) => okResult(answerPosition1(req))), {
-    preflight: async () => ({ ok: false as const, message: 'max_tokens 16000 is above this model\'s 8192', remedy: 'pass --max-output-tokens 8192' }),
+  const p = stubProvider('openai:stub', () => {
+    throw providerError('client_error', "openai HTTP 400: max_tokens 16000 is above this model's 8192", { httpStatus: 400, param: 'max_tokens', remedy: 'pass --max-output-tokens 8192' } as never);
   });
-  await assert.rejects(collectKst(params(out, domainsDir), deps({ 'openai:stub': p })), (e: Error & { remedy?: string }) => {
-    assert.match(e.message, /pre-flight check of openai:stub failed: max_tokens 16000/);
-    assert.equal(e.remedy, 'pass --max-output-tokens 8192');
-    return true;
-  });
-  assert.equal(existsSync(out), false, 'nothing written');
-  assert.equal(p.total(), 0);
-  const r = await collectKst(params(out, domainsDir, { noPreflight: true, conditions: ['P0'] }), deps({ 'openai:stub': p }));
-  assert.equal(r.status, 'complete');
+  const r = await collectKst(params(out, domainsDir), deps({ 'openai:stub': p }));
+  assert.equal(r.status, 'failed');
+  assert.equal(p.total(), 1, 'one request, then nothing else is sent');
+  assert.match(r.reason!, /openai:stub: pre-flight: client_error repeats on every identical request: openai HTTP 400: max_tokens 16000/);
+  assert.equal(r.remedy, 'pass --max-output-tokens 8192');
+  const attempts = readLines(join(out, 'attempts.jsonl')).filter((l) => l.type === 'attempt');
+  assert.equal(attempts.length, 1);
+  assert.equal(attempts[0].preflight, true, 'recorded in attempts.jsonl as the pre-flight');
+  assert.equal(attempts[0].decision, 'preflight_stop');
+  assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '', 'no record: the cell is requested again');
+  // a second directory, after a fix: the pre-flight answer is kept as the cell's record (paid once)
+  const ok = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const out2 = tempDir();
+  const fine = await collectKst(params(out2, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': ok }));
+  assert.equal(fine.status, 'complete');
+  assert.equal(ok.total(), 16, 'no extra call for the pre-flight (8 states × 2 orders)');
+  const lines = readLines(join(out2, 'attempts.jsonl')).filter((l) => l.type === 'attempt');
+  assert.equal(lines.filter((l) => l.preflight === true).length, 1);
+  assert.equal(fine.costUsd, 0.004 * 16, 'the pre-flight cell is in the cost');
+  const skipped = await collectKst(params(tempDir(), domainsDir, { noPreflight: true, conditions: ['P0'] }), deps({ 'openai:stub': ok }));
+  assert.equal(skipped.status, 'complete');
 });
 
 test('empty designs are usage errors (exit 2) and write nothing', () => {
@@ -173,7 +183,7 @@ test('duplicate PSI cells are refused at design time: a repeated scenario, two s
   const out = join(tempDir(), 'psi');
   await assert.rejects(collectPsi({ ...base, models: ['simulated:sim-tutor-a'], outDir: out, scenarios: ['S01', 'S01'] }), /--scenarios lists S01 twice/);
   await assert.rejects(
-    collectPsi({ ...base, models: ['openai-compatible:llama3.1:8b', 'openai-compatible:llama3.1/8b'], outDir: out }),
+    collectPsi({ ...base, models: ['openai-compatible:llama3.1:8b', 'openai-compatible:llama3.1/8b'], baseUrl: 'http://127.0.0.1:9/v1', outDir: out }),
     /map to the same run-ID token openai-compatible_llama3.1_8b/,
   );
   assert.equal(existsSync(out), false);
@@ -240,7 +250,7 @@ test('adaptive concurrency in a run: three 429s take 8 parallel calls down to 1;
   };
   const sleeps: number[] = [];
   const r = await collectKst(
-    params(tempDir(), domainsDir, { concurrency: 8 }),
+    params(tempDir(), domainsDir, { concurrency: 8, noPreflight: true }),
     deps({ 'openai:stub': p }, { clockMs: () => 0, sleep: async (ms: number) => void sleeps.push(ms) }),
   );
   assert.equal(r.status, 'complete');

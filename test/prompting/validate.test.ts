@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { INVALID_REASONS, validateResponse, type Condition, type ValidationResult } from '../../lib/prompting';
 
 const n = 5;
-const ctx = (condition: Condition = 'P0', extra: { finishReason?: string | null; refusal?: string | null } = {}) => ({
+const ctx = (condition: Condition = 'P0', extra: { finishReason?: string | null; refusal?: string | null; tooLarge?: { limitBytes: number } } = {}) => ({
   condition,
   componentCount: n,
   ...extra,
@@ -50,7 +50,9 @@ test('refusal: provider field, stop reason, or refusal prose without JSON', () =
   assert.equal(reasonOf(validateResponse('', ctx('P0', { refusal: "I can't help with that." }))), 'refusal');
   assert.equal(reasonOf(validateResponse(goodText, ctx('P0', { refusal: 'no' }))), 'refusal');
   assert.equal(reasonOf(validateResponse('', ctx('P0', { finishReason: 'refusal' }))), 'refusal');
-  assert.equal(reasonOf(validateResponse('', ctx('P0', { finishReason: 'SAFETY' }))), 'refusal');
+  assert.equal(reasonOf(validateResponse('', ctx('P0', { finishReason: 'SAFETY' }))), 'content_filter', 'a provider filter has its own code');
+  assert.equal(reasonOf(validateResponse(goodText, ctx('P0', { finishReason: 'content_filter' }))), 'content_filter');
+  assert.equal(reasonOf(validateResponse(goodText, ctx('P0', { tooLarge: { limitBytes: 8 } }))), 'response_too_large');
   assert.equal(reasonOf(validateResponse("I'm sorry, but I cannot help with this request.", ctx())), 'refusal');
   assert.equal(reasonOf(validateResponse('I cannot determine the next steps.', ctx())), 'refusal');
   assert.equal(reasonOf(validateResponse(goodText, ctx('P0', { refusal: '  ' }))), 'valid', 'a blank refusal field is no refusal');
@@ -148,6 +150,6 @@ test('precedence: duplicate before out_of_range, justification before duplicate,
 
 test('every reason code is exercised above and listed once', () => {
   assert.deepEqual([...INVALID_REASONS].sort(), [
-    'duplicate_position', 'extra_prose', 'malformed_json', 'missing_justification', 'out_of_range', 'refusal', 'schema_violation', 'truncated',
+    'content_filter', 'duplicate_position', 'extra_prose', 'malformed_json', 'missing_justification', 'out_of_range', 'refusal', 'response_too_large', 'schema_violation', 'truncated',
   ]);
 });

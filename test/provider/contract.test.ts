@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTruncated, parseModelSpec } from '../../lib/provider/contract';
+import { parseModelSpec } from '../../lib/provider/contract';
 import { InputError } from '../../lib/errors';
 
 test('parseModelSpec splits at the first colon and rejects bad specs', () => {
@@ -13,10 +13,3 @@ test('parseModelSpec splits at the first colon and rejects bad specs', () => {
   }
 });
 
-test('isTruncated recognises both providers\' cut-off reasons', () => {
-  assert.equal(isTruncated({ finishReason: 'length' }), true);
-  assert.equal(isTruncated({ finishReason: 'max_tokens' }), true);
-  assert.equal(isTruncated({ finishReason: 'stop' }), false);
-  assert.equal(isTruncated({ finishReason: 'tool_use' }), false);
-  assert.equal(isTruncated({ finishReason: null }), false);
-});

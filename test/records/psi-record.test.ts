@@ -26,7 +26,8 @@ test('a round-2 record without parent_run_id is refused at that path', () => {
 test('bad PSI records are refused naming the path', () => {
   rejectsAt(PsiRecordSchema, edit(r1, { round: 3 }), 'round');
   rejectsAt(PsiRecordSchema, edit(r1, { variant: 'broken' }), 'variant');
-  rejectsAt(PsiRecordSchema, edit(r1, { status: 'invalid' }), 'status');
+  rejectsAt(PsiRecordSchema, edit(r1, { status: 'scored' }), 'status');
+  assert.equal(PsiRecordSchema.safeParse(edit(r1, { status: 'invalid', reason: 'truncated' })).success, true, 'invalid: an answer that is no answer, never scored');
   rejectsAt(PsiRecordSchema, edit(r1, { text: null }), 'text');
   rejectsAt(PsiRecordSchema, edit(r1, { scores: { ...scores, sd: 1.2 } }), 'scores.sd', /<=1/);
   rejectsAt(PsiRecordSchema, edit(r1, { scores: { ...scores, ra: undefined } }), 'scores.ra');

@@ -14,7 +14,7 @@ test('the shipped run.json parses and keeps its study-specific fields', () => {
   assert.deepEqual(run, shipped);
   // a running file has no result and no finished_at
   assert.equal(RunFileSchema.parse(edit(shipped, { status: 'running', result: undefined, finished_at: undefined })).status, 'running');
-  assert.deepEqual(RUN_STATUSES, ['running', 'complete', 'quota_stopped', 'interrupted', 'failed']);
+  assert.deepEqual(RUN_STATUSES, ['running', 'complete', 'incomplete', 'quota_stopped', 'interrupted', 'failed']);
   // a failed run states its reason and remedy
   const failed = RunResultSchema.parse({ reason: 'ENOSPC writing responses.jsonl', remedy: 'free disk space and run the same command' });
   assert.equal(failed.remedy, 'free disk space and run the same command');

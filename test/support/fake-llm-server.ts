@@ -60,6 +60,15 @@ export type FakePlan =
   | { kind: 'slow'; delayMs: number; content?: string }
   /** Sends headers and half the body at once, the rest after `delayMs`. */
   | { kind: 'stall'; delayMs: number; content?: string }
+  /**
+   * Sends a 200 with its headers and half the body, then destroys the socket: the body is cut after
+   * its headers (undici rejects `response.json()` with `TypeError: terminated`).
+   */
+  | { kind: 'cut'; content?: string }
+  /** Anthropic `stream: true` only: the server-sent events of a normal answer, `gapMs` apart. */
+  | { kind: 'slow_stream'; gapMs: number; content?: string }
+  /** A normal answer sent without content-length, in chunks (a body read as a stream). */
+  | { kind: 'chunked'; content: string }
   /** Cut-off answer: OpenAI finish_reason 'length', Anthropic stop_reason 'max_tokens'; text is the first half of `content`. */
   | { kind: 'truncated'; content: string; usage?: FakeUsage }
   /** Text that is not valid JSON (default: an unterminated object). Anthropic: a text block instead of the tool call. */
@@ -435,8 +444,8 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const refused = validateAnthropic(body, options);
     if (refused) return sendJson(res, refused.status, refused.body);
     const { plan, count } = await nextPlan('anthropic', body);
-    if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error') {
-      return sendAnthropicStream(res, anthropicAnswer(body, plan, count) as Record<string, any>);
+    if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error' && plan.kind !== 'cut') {
+      return sendAnthropicStream(res, anthropicAnswer(body, plan, count) as Record<string, any>, plan.kind === 'slow_stream' ? plan.gapMs : 0, later);
     }
     deliver(res, plan, (p) => anthropicAnswer(body, p, count), (p) => anthropicFailure(p));
   }
@@ -495,7 +504,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     } else {
       let input: unknown;
       let parsed = false;
-      if (plan.kind === 'json' || plan.kind === 'slow' || plan.kind === 'stall') {
+      if (plan.kind === 'json' || plan.kind === 'slow' || plan.kind === 'stall' || plan.kind === 'cut' || plan.kind === 'slow_stream' || plan.kind === 'chunked') {
         try {
           input = JSON.parse(text.value);
           parsed = input !== null && typeof input === 'object' && !Array.isArray(input);
@@ -623,6 +632,20 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       });
       return;
     }
+    if (plan.kind === 'cut') {
+      const text = JSON.stringify(answer(plan));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      res.write(text.slice(0, Math.floor(text.length / 2)), () => later(20, () => res.socket?.destroy()));
+      return;
+    }
+    if (plan.kind === 'chunked') {
+      const text = JSON.stringify(answer(plan));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const step = 1 << 20;
+      for (let i = 0; i < text.length; i += step) res.write(text.slice(i, i + step));
+      res.end();
+      return;
+    }
     if (plan.kind === 'stall') {
       const text = JSON.stringify(answer(plan));
       const half = Math.floor(text.length / 2);
@@ -722,7 +745,11 @@ function answerText(plan: FakePlan): { value: string; truncated: boolean } {
       return { value: plan.content, truncated: false };
     case 'slow':
     case 'stall':
+    case 'cut':
+    case 'slow_stream':
       return { value: plan.content ?? '{}', truncated: false };
+    case 'chunked':
+      return { value: plan.content, truncated: false };
     case 'truncated':
       return { value: plan.content.slice(0, Math.ceil(plan.content.length / 2)), truncated: true };
     case 'malformed':
@@ -914,9 +941,11 @@ function findTypeArray(schema: unknown, path: string): string | null {
  * text_delta / input_json_delta / thinking_delta, message_delta with stop_reason and usage,
  * message_stop) — the event sequence in https://platform.claude.com/docs/en/build-with-claude/streaming.
  */
-function sendAnthropicStream(res: ServerResponse, message: Record<string, any>): void {
+function sendAnthropicStream(res: ServerResponse, message: Record<string, any>, gapMs = 0, later: (ms: number, fn: () => void) => void = (_ms, fn) => fn()): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const event = (type: string, data: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  // With gapMs, each event is written gapMs after the previous one (a slow but live stream).
+  const queue: string[] = [];
+  const event = (type: string, data: unknown) => queue.push(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   const { content, stop_reason, stop_sequence, usage, ...rest } = message;
   event('message_start', { type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
   (content as any[]).forEach((block, index) => {
@@ -938,5 +967,16 @@ function sendAnthropicStream(res: ServerResponse, message: Record<string, any>):
   });
   event('message_delta', { type: 'message_delta', delta: { stop_reason, stop_sequence, stop_details: message['stop_details'] ?? null }, usage });
   event('message_stop', { type: 'message_stop' });
-  res.end();
+  if (gapMs <= 0) {
+    for (const text of queue) res.write(text);
+    res.end();
+    return;
+  }
+  const next = (i: number) => {
+    if (res.destroyed || res.writableEnded) return;
+    if (i >= queue.length) return void res.end();
+    res.write(queue[i]!);
+    later(gapMs, () => next(i + 1));
+  };
+  next(0);
 }

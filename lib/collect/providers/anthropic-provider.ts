@@ -4,10 +4,11 @@
  */
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
-import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
+import { DEFAULT_STREAM_IDLE_MS, startDeadline, startStreamClock, streamOverallMs, tooLargeResult, validateRequest, type AttemptDeadline, type StreamClock } from './attempt';
+import { cappedFetch, tooLargeIn } from './capped-fetch';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
-import { preflightWith } from './preflight';
+import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
@@ -15,7 +16,33 @@ import { ProviderError, type CompletionRequest, type CompletionResult, type Prov
  * `kstbench --help` or a simulated collect never need it (test/collect/startup.test.ts checks this).
  */
 export function anthropicSdk(): typeof import('@anthropic-ai/sdk') {
+  onceSdkWarnings();
   return require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk');
+}
+
+/** The SDK's per-request warnings about a model (`messages.create` in node_modules/@anthropic-ai/sdk/resources/messages/messages.js). */
+const SDK_MODEL_WARNING = /^(?:The model '[^']+' is deprecated|Using Claude with \S+ and 'thinking\.type=enabled' is deprecated)/;
+let warningsWrapped = false;
+
+/**
+ * The Anthropic SDK calls `console.warn` on every request to a deprecated model (two lines each), and
+ * offers no option to turn it off; a run of 10,000 cells would print 20,000 lines. This lets each such
+ * warning through once per distinct text (so once per model) and passes every other warning unchanged.
+ * The catalogue's own retirement note is printed once before the run as well.
+ */
+export function onceSdkWarnings(target: Pick<Console, 'warn'> = console): void {
+  if (target === console && warningsWrapped) return;
+  if (target === console) warningsWrapped = true;
+  const original = target.warn.bind(target);
+  const seen = new Set<string>();
+  target.warn = (...args: unknown[]) => {
+    const first = args[0];
+    if (typeof first === 'string' && SDK_MODEL_WARNING.test(first)) {
+      if (seen.has(first)) return;
+      seen.add(first);
+    }
+    original(...args);
+  };
 }
 
 export interface AnthropicClientOptions {
@@ -36,6 +63,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
     openTelemetry: false,
+    fetch: cappedFetch(),
   });
 }
 
@@ -100,22 +128,43 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     if (signal?.aborted) throw abortError();
     const body = anthropicMessageBody(options.model, req, settings);
     const sdkTimeout = nonStreamingTimeoutMs(client, body.max_tokens);
+    if (sdkTimeout === null) return streamed(req, body, signal);
     const deadline = startDeadline(req.timeoutMs, signal);
     try {
-      if (sdkTimeout !== null) {
-        const { data, response, request_id } = await client.messages
-          .create(body, { signal: deadline.signal, timeout: Math.min(req.timeoutMs, sdkTimeout), maxRetries: 0 })
-          .withResponse();
-        return anthropicResult(data, schemaNameFor(req), response.status, request_id ?? null);
-      }
-      const stream = client.messages.stream(body, { signal: deadline.signal, timeout: req.timeoutMs, maxRetries: 0 });
-      const message = await stream.finalMessage();
-      const status = stream.response?.status ?? null;
-      return anthropicResult(message, schemaNameFor(req), status, stream.request_id ?? null);
+      const { data, response, request_id } = await client.messages
+        .create(body, { signal: deadline.signal, timeout: Math.min(req.timeoutMs, sdkTimeout), maxRetries: 0 })
+        .withResponse();
+      return anthropicResult(data, schemaNameFor(req), response.status, request_id ?? null);
     } catch (err) {
+      const big = tooLargeIn(err);
+      if (big) return tooLargeResult(big.limitBytes);
       throw translateAnthropicError(err, secrets, deadline, context);
     } finally {
       deadline.dispose();
+    }
+  };
+  /**
+   * A streamed request (the SDK requires it above its non-streaming limit) has its own clock: an idle
+   * timeout between events and an overall limit from the allowance, not `--timeout`
+   * (https://platform.claude.com/docs/en/build-with-claude/streaming: long requests stream).
+   */
+  const streamed = async (req: CompletionRequest, body: ReturnType<typeof anthropicMessageBody>, signal?: AbortSignal): Promise<CompletionResult> => {
+    const clock: StreamClock = startStreamClock(req.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS, streamOverallMs(body.max_tokens), signal);
+    try {
+      const stream = client.messages.stream(body, { signal: clock.signal, timeout: streamOverallMs(body.max_tokens), maxRetries: 0 });
+      stream.on('streamEvent', () => clock.tick());
+      const message = await stream.finalMessage();
+      return anthropicResult(message, schemaNameFor(req), stream.response?.status ?? null, stream.request_id ?? null);
+    } catch (err) {
+      const big = tooLargeIn(err);
+      if (big) return tooLargeResult(big.limitBytes);
+      if (clock.timedOut) {
+        const what = clock.idle ? `no stream event for ${Math.round((req.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS) / 1000)} s` : 'the stream passed its overall limit';
+        throw new ProviderError(`anthropic: ${what}`, 'timeout', { started: clock.started });
+      }
+      throw translateAnthropicError(err, secrets, clock, context);
+    } finally {
+      clock.dispose();
     }
   };
   /** With native JSON output there is no tool; with a strict tool the answer is the tool named after the schema. */
@@ -125,7 +174,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     model: options.model,
     simulated: false,
     complete,
-    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    notes: () => settingsNotes(settings, options.notes ?? []),
     settings: () => ({ ...settings, stream: 'when the SDK requires it (max_tokens above its non-streaming limit)' }),
   };
 }

@@ -2,7 +2,7 @@
  * Plumbing shared by the SDK-backed providers: request validation and the per-attempt deadline.
  */
 import { InputError } from '../../errors';
-import type { CompletionRequest } from '../../provider/contract';
+import type { CompletionRequest, CompletionResult } from '../../provider/contract';
 
 const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -72,6 +72,78 @@ export function startDeadline(timeoutMs: number, caller?: AbortSignal): AttemptD
     dispose() {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
+/** The result of an attempt whose body passed the cap (capped-fetch.ts): no text, no usage; recorded invalid. */
+export function tooLargeResult(limitBytes: number): CompletionResult {
+  return { text: '', finishReason: null, refusal: null, modelVersion: null, usage: null, httpStatus: 200, requestId: null, tooLarge: { limitBytes } };
+}
+
+/** Default longest silence between two events of a streamed answer. */
+export const DEFAULT_STREAM_IDLE_MS = 120_000;
+
+/**
+ * The overall limit of a streamed request, from its allowance rather than `--timeout`: the time the
+ * Anthropic SDK expects such a request may take (60 min × max_tokens / 128,000,
+ * `calculateNonstreamingTimeout` in node_modules/@anthropic-ai/sdk/client.js), doubled, at least
+ * 10 minutes, within Node's timer limit.
+ * @example
+ * streamOverallMs(64000); // => 3600000
+ * streamOverallMs(1000); // => 600000
+ */
+export function streamOverallMs(maxTokens: number): number {
+  return Math.min(MAX_TIMER_MS, Math.max(600_000, Math.round((2 * 3_600_000 * maxTokens) / 128_000)));
+}
+
+/**
+ * The clock of one streamed attempt: aborts when no event came for `idleMs`, or when `overallMs`
+ * passed, or when the caller aborts. `started` turns true at the first event (the server said it
+ * started: a timeout after that is billed, one before it is not).
+ */
+export interface StreamClock extends AttemptDeadline {
+  /** Call on every stream event. */
+  tick(): void;
+  readonly started: boolean;
+  readonly idle: boolean;
+}
+
+export function startStreamClock(idleMs: number, overallMs: number, caller?: AbortSignal): StreamClock {
+  const overall = startDeadline(overallMs, caller);
+  let started = false;
+  let idle = false;
+  const controller = new AbortController();
+  const onOverall = () => controller.abort();
+  overall.signal.addEventListener('abort', onOverall, { once: true });
+  let timer = setTimeout(onIdle, idleMs);
+  function onIdle() {
+    idle = true;
+    controller.abort();
+  }
+  return {
+    signal: controller.signal,
+    get timedOut() {
+      return overall.timedOut || (idle && !overall.callerAborted);
+    },
+    get callerAborted() {
+      return overall.callerAborted;
+    },
+    get started() {
+      return started;
+    },
+    get idle() {
+      return idle;
+    },
+    tick() {
+      started = true;
+      clearTimeout(timer);
+      timer = setTimeout(onIdle, idleMs);
+    },
+    dispose() {
+      clearTimeout(timer);
+      overall.signal.removeEventListener('abort', onOverall);
+      overall.dispose();
     },
   };
 }

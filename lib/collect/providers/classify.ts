@@ -141,10 +141,10 @@ export const QUOTA_CODES: ReadonlySet<string> = new Set([
 
 /**
  * True when a failure means the account cannot continue soon (the run must stop, not back off). By
- * code and type only; `message` is accepted for callers of the old signature and ignored, so a rate
- * limit whose message mentions billing stays a rate limit.
+ * code and type only, never by the wording, so a rate limit whose message mentions billing stays a
+ * rate limit.
  */
-export function isQuotaExhaustion(code?: string | null, type?: string | null, _message?: string | null): boolean {
+export function isQuotaExhaustion(code?: string | null, type?: string | null): boolean {
   return [code, type].some((t) => typeof t === 'string' && QUOTA_CODES.has(t.toLowerCase()));
 }
 
@@ -221,12 +221,13 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
 }
 
 /**
- * True when the same request cannot succeed by retrying: the server said `x-should-retry: false`, or
- * the failure is a client error (other than 408/409), an auth failure or a quota/spend limit.
- * False when the server said `x-should-retry: true`. Undefined otherwise (transient classes).
+ * True when the same request cannot succeed by retrying: a client error (other than 408/409), an auth
+ * failure or a quota/spend limit — unless the server said `x-should-retry: true` (then false).
+ * Undefined otherwise (transient classes, whatever `x-should-retry` says).
  */
 export function isDeterministic(errorClass: TransportErrorClass, status: number | undefined, shouldRetry: boolean | undefined): boolean | undefined {
-  if (shouldRetry === false) return true;
+  // `x-should-retry: false` says "do not retry now", not "this request can never succeed": the
+  // collector does not retry it (lib/collect/decide.ts) but the breaker does not count a 429 or 5xx.
   if (shouldRetry === true) return false;
   if (errorClass === 'auth' || errorClass === 'quota') return true;
   if (errorClass === 'client_error') return status !== 409;
@@ -298,12 +299,34 @@ export function providerErrorFromHttp(provider: string, failure: HttpFailure, se
   return new ProviderError(`${provider} HTTP ${failure.status}${tag}${detail}`, errorClass, info);
 }
 
+/** System codes of a transport that failed under the request (undici's socket codes, Node's net/DNS codes). */
+const TRANSPORT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/**
+ * True for a transport fault the SDKs do not wrap: a body cut off after its headers makes undici
+ * reject `response.json()` with `TypeError: terminated` (cause `UND_ERR_SOCKET`, "other side
+ * closed"), inside node_modules/openai/internal/parse.js and @anthropic-ai/sdk/internal/parse.js,
+ * after the SDK's own connection handling is over; `fetch failed` is the same before the headers.
+ */
+export function isTransportFault(err: unknown): boolean {
+  if (!(err instanceof TypeError)) return false;
+  if (err.message === 'terminated' || err.message === 'fetch failed') return true;
+  let inner: unknown = (err as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 5 && inner instanceof Error; depth += 1) {
+    const code = (inner as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && TRANSPORT_CODES.has(code)) return true;
+    inner = (inner as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * The last steps of translating what an SDK threw, shared by the providers once their API and connection
  * errors are handled: an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
  * AbortError the whole-response deadline (timeout); anything else is our own bug and passes through.
  */
 export function translateRemainingError(err: unknown, label: string, secrets: readonly string[], fromSdk: boolean): Error {
+  if (isTransportFault(err)) return connectionError(err as Error, label, secrets);
   if (fromSdk || err instanceof SyntaxError) {
     return new ProviderError(`${label}: unreadable response (${redactSecrets((err as Error).message, secrets)})`, 'server_error');
   }
@@ -348,6 +371,7 @@ export function connectionError(err: Error, label: string, secrets: readonly str
     inner = next;
   }
   const detail = inner instanceof Error ? inner.message : String(inner);
+  if (code === undefined && err instanceof TypeError && err.message === 'terminated') code = 'UND_ERR_SOCKET';
   const info: ProviderErrorInfo = code ? { code } : {};
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') info.remedy = 'nothing answers at this address: start the server or correct the base URL';
   return new ProviderError(`${label}: connection failed (${redactSecrets(detail, secrets)})`, 'connection', info);

@@ -87,16 +87,20 @@ export function hostOf(baseUrl: string): string {
 }
 
 /**
- * Splits `spec@URL` into the model spec and its base URL. Only an `@` followed by `http://` or
- * `https://` starts a URL, so model names containing `@` (Vertex-style `claude-haiku-4-5@20251001`)
- * stay intact.
+ * Splits `spec@URL` (or `spec@URL=VARIABLE`: the environment variable holding this host's key) into
+ * the model spec, its base URL and its key variable. Only an `@` followed by `http://` or `https://`
+ * starts a URL, so model names containing `@` (Vertex-style `claude-haiku-4-5@20251001`) stay
+ * intact; `=VARIABLE` is read only at the end of a URL without a query.
  * @example
  * splitSpecUrl('openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1'); // => { spec: 'openai-compatible:llama3.1:8b', baseUrl: 'http://127.0.0.1:11434/v1' }
+ * splitSpecUrl('openai-compatible:m@http://gpu-1:8000/v1=GPU1_KEY'); // => { spec: 'openai-compatible:m', baseUrl: 'http://gpu-1:8000/v1', keyVariable: 'GPU1_KEY' }
  * splitSpecUrl('anthropic:claude-haiku-4-5@20251001'); // => { spec: 'anthropic:claude-haiku-4-5@20251001' }
  */
-export function splitSpecUrl(arg: string): { spec: string; baseUrl?: string } {
+export function splitSpecUrl(arg: string): { spec: string; baseUrl?: string; keyVariable?: string } {
   const m = arg.match(/^(.*?)@(https?:\/\/.*)$/i);
   if (!m) return { spec: arg };
+  const keyed = m[2]!.includes('?') ? null : m[2]!.match(/^(.*)=([A-Za-z_][A-Za-z0-9_]*)$/);
+  if (keyed) return { spec: m[1]!, baseUrl: keyed[1]!, keyVariable: keyed[2]! };
   return { spec: m[1]!, baseUrl: m[2]! };
 }
 
@@ -199,8 +203,10 @@ export interface ResolvedTargets {
   targets: ModelTarget[];
   /** Lines to print before the run (e.g. which models --base-url does not apply to). */
   notes: string[];
+  /** Key variables named for any model (spec@URL=VARIABLE, api_key_env): redacted from every file like the standard ones. */
+  keyVariables: string[];
   /** The options for one spec, to pass to `createProvider(spec, targets.optionsFor(spec))`. */
-  optionsFor(spec: string): { baseUrl?: string; model: ModelOptions };
+  optionsFor(spec: string): { baseUrl?: string; model: ModelOptions; sharedCompatibleKey?: false };
 }
 
 /**
@@ -216,11 +222,15 @@ export function resolveModelTargets(
   const file = typeof options.modelsFile === 'string' ? loadModelsFile(options.modelsFile) : options.modelsFile;
   const fromFile = new Map((file?.models ?? []).map((m) => [m.spec, m] as const));
   const parsed = modelArgs.map((arg) => {
-    const { spec, baseUrl } = splitSpecUrl(arg);
+    const { spec, baseUrl, keyVariable } = splitSpecUrl(arg);
     const { provider } = parseModelSpec(spec);
     if (baseUrl !== undefined) checkBaseUrl(baseUrl, spec);
     if (provider === 'simulated' && baseUrl !== undefined) throw new InputError(`${spec}: a simulated model takes no URL`, { item: spec });
-    return { spec, provider, baseUrl };
+    const fileKey = fromFile.get(spec)?.api_key_env;
+    if (keyVariable !== undefined && fileKey !== undefined && fileKey !== keyVariable) {
+      throw new InputError(`${spec}: --models names key variable ${keyVariable} but --models-file names ${fileKey}; give one`, { item: spec });
+    }
+    return { spec, provider, baseUrl, keyVariable };
   });
   const seen = new Set<string>();
   for (const p of parsed) {
@@ -230,8 +240,9 @@ export function resolveModelTargets(
   if (options.baseUrl !== undefined) checkBaseUrl(options.baseUrl, '--base-url');
   const realProviders = new Set(parsed.filter((p) => p.provider !== 'simulated').map((p) => p.provider));
   const notes: string[] = [];
-  const targets = parsed.map(({ spec, provider, baseUrl }): ModelTarget => {
-    const entry: ModelOptions = fromFile.get(spec) ?? { spec };
+  const targets = parsed.map(({ spec, provider, baseUrl, keyVariable }): ModelTarget => {
+    const listed: ModelOptions = fromFile.get(spec) ?? { spec };
+    const entry: ModelOptions = keyVariable !== undefined ? { ...listed, api_key_env: keyVariable } : listed;
     let url = baseUrl ?? entry.base_url;
     if (url === undefined && options.baseUrl !== undefined && provider !== 'simulated') {
       const applies = provider === 'openai-compatible' || realProviders.size === 1;
@@ -241,13 +252,18 @@ export function resolveModelTargets(
     return { spec, provider, ...(url !== undefined ? { baseUrl: checkBaseUrl(url, spec) } : {}), options: entry };
   });
   const bySpec = new Map(targets.map((t) => [t.spec, t] as const));
+  // OPENAI_COMPATIBLE_API_KEY is one host's key: with several compatible hosts it goes to none of
+  // them; each host's key is named (spec@URL=VARIABLE or api_key_env).
+  const compatibleHosts = new Set(targets.filter((t) => t.provider === 'openai-compatible' && t.baseUrl !== undefined).map((t) => hostOf(t.baseUrl!)));
+  const sharedCompatibleKey = compatibleHosts.size <= 1;
   return {
     targets,
     notes,
+    keyVariables: [...new Set(targets.map((t) => t.options.api_key_env).filter((v): v is string => v !== undefined))],
     optionsFor(spec: string) {
       const t = bySpec.get(spec);
       if (!t) throw new InputError(`${spec} is not one of the resolved models`, { item: spec });
-      return { ...(t.baseUrl !== undefined ? { baseUrl: t.baseUrl } : {}), model: t.options };
+      return { ...(t.baseUrl !== undefined ? { baseUrl: t.baseUrl } : {}), model: t.options, ...(sharedCompatibleKey ? {} : { sharedCompatibleKey: false }) };
     },
   };
 }
@@ -262,7 +278,12 @@ export interface ResolvedKey {
  * The API key for a model, by the rules in the header. Throws InputError naming the variable when a
  * required key is missing; never includes a value in a message.
  */
-export function resolveApiKey(provider: Exclude<ProviderName, 'simulated'>, options: Pick<ModelOptions, 'api_key_env' | 'spec'>, env: NodeJS.ProcessEnv): ResolvedKey {
+export function resolveApiKey(
+  provider: Exclude<ProviderName, 'simulated'>,
+  options: Pick<ModelOptions, 'api_key_env' | 'spec'>,
+  env: NodeJS.ProcessEnv,
+  sharedCompatibleKey = true,
+): ResolvedKey {
   const read = (variable: string): string | undefined => {
     const v = env[variable]?.trim();
     return v ? v : undefined;
@@ -282,6 +303,12 @@ export function resolveApiKey(provider: Exclude<ProviderName, 'simulated'>, opti
       return need('ANTHROPIC_API_KEY');
     case 'openai-compatible': {
       const value = read('OPENAI_COMPATIBLE_API_KEY');
+      if (value !== undefined && !sharedCompatibleKey) {
+        throw new InputError(
+          `${options.spec}: this run has several OpenAI-compatible hosts, so OPENAI_COMPATIBLE_API_KEY would reach all of them; name this host's key variable (${options.spec}@URL=VARIABLE, or api_key_env in --models-file), or unset OPENAI_COMPATIBLE_API_KEY`,
+          { item: options.spec },
+        );
+      }
       return value !== undefined ? { variable: 'OPENAI_COMPATIBLE_API_KEY', value } : { variable: null, value: PLACEHOLDER_API_KEY };
     }
   }

@@ -13,6 +13,8 @@ import { parseModelSpec, type Provider } from '../../provider/contract';
 import type { PsiCourse } from '../../psi/schema';
 import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
 import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
+import { findSimulatedProfile, SIMULATED_PROFILES } from '../../simulation/kst-respondent/profiles';
+import { TUTOR_PROFILE_IDS } from '../../simulation/psi-tutor/profiles';
 
 export * from '../../provider/contract';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';
@@ -22,6 +24,24 @@ export { catalogueWarnings, loadCatalogue, lookupModel, type Catalogue } from '.
 export { loadModelsFile, redactUrl, resolveModelTargets, splitSpecUrl, type ModelOptions, type ModelsFile, type ResolvedTargets } from './endpoints';
 export type { ModelSettings } from './model-settings';
 export { planProvider, type CreateProviderOptions } from './plan';
+
+/**
+ * Refuses, before anything runs (dry runs included), a model that cannot be built: an unknown
+ * simulated profile (the known ones are listed), or an OpenAI-compatible model with no URL.
+ */
+export function checkModelTarget(spec: string, baseUrl: string | undefined): void {
+  const { provider, model } = parseModelSpec(spec);
+  if (provider === 'simulated') {
+    const known = model.startsWith('sim-tutor-') ? (TUTOR_PROFILE_IDS as readonly string[]).includes(model) : findSimulatedProfile(model) !== undefined;
+    if (!known) {
+      const names = [...SIMULATED_PROFILES.map((p) => p.name), ...TUTOR_PROFILE_IDS].map((n) => `simulated:${n}`).join(', ');
+      throw new InputError(`${spec}: no such simulated profile (known: ${names})`, { item: spec });
+    }
+  }
+  if (provider === 'openai-compatible' && baseUrl === undefined) {
+    throw new InputError(`${spec}: an OpenAI-compatible server needs a URL (${spec}@http://…/v1, base_url in --models-file, or --base-url)`, { item: spec });
+  }
+}
 
 /**
  * Builds the provider for a `provider:model` spec. `createProvider('openai:gpt-5-mini')`

@@ -7,10 +7,11 @@
  */
 import type { OpenAI } from 'openai';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
-import { startDeadline, validateRequest, type AttemptDeadline } from './attempt';
+import { startDeadline, validateRequest, tooLargeResult, type AttemptDeadline } from './attempt';
+import { cappedFetch, tooLargeIn } from './capped-fetch';
 import { openAIChatBody, openAIResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
-import { preflightWith } from './preflight';
+import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
 
 /**
@@ -45,6 +46,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
     maxRetries: 0,
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
+    fetch: cappedFetch(),
   });
 }
 
@@ -107,6 +109,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
         .withResponse();
       return openAIResult(data, response.status, request_id ?? null);
     } catch (err) {
+      const big = tooLargeIn(err);
+      if (big) return tooLargeResult(big.limitBytes);
       throw translateOpenAIError(err, label, secrets, deadline, context);
     } finally {
       deadline.dispose();
@@ -117,7 +121,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     model: options.model,
     simulated: false,
     complete,
-    preflight: (req) => preflightWith((r) => complete(r), req, settings, options.notes ?? []),
+    notes: () => settingsNotes(settings, options.notes ?? []),
     settings: () => ({ ...settings }),
   };
 }

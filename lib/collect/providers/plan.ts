@@ -26,6 +26,8 @@ export interface CreateProviderOptions {
   catalogue?: Catalogue;
   /** The PSI course a simulated tutor (`simulated:sim-tutor-*`) answers from; without it only KST respondents are simulated. */
   psiCourse?: PsiCourse;
+  /** False when the run has several OpenAI-compatible hosts: OPENAI_COMPATIBLE_API_KEY is then sent to none (endpoints.ts). */
+  sharedCompatibleKey?: false;
 }
 
 /**
@@ -44,7 +46,7 @@ export function planProvider(spec: string, options: CreateProviderOptions = {}):
     throw new InputError(`${spec}: an OpenAI-compatible server needs a URL (${spec}@http://…/v1, base_url in --models-file, or --base-url)`, { item: spec });
   }
   const baseURL = baseUrl ?? (provider === 'anthropic' ? DEFAULT_ANTHROPIC_BASE_URL : DEFAULT_OPENAI_BASE_URL);
-  const key = resolveApiKey(provider, { ...modelOptions, spec }, env);
+  const key = resolveApiKey(provider, { ...modelOptions, spec }, env, options.sharedCompatibleKey !== false);
   const catalogue = options.catalogue ?? loadCatalogue();
   const { settings, notes } = resolveModelSettings(provider, model, modelOptions, { host: hostOf(baseURL), keyVariable: key.variable, catalogue });
   return { settings, notes: [...catalogueWarnings(catalogue, spec), ...notes], apiKey: key.value, baseURL };

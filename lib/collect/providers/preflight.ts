@@ -1,12 +1,9 @@
 /**
- * Pre-flight: one real request per model before the design is dispatched, to find the failures that
- * would otherwise turn every cell into a `missing` record — unknown or retired model, a schema the
- * server refuses, an output cap or parameter the model does not allow, a wrong key, no server at the
- * URL, an exhausted quota. Shared by the SDK-backed providers.
+ * What the SDK-backed providers print before a run: what is sent to each model (API, host, token
+ * field and cap, structured output, effort, sampling, key variable) and the catalogue's notes. The
+ * pre-flight request itself is the model's first real cell (lib/collect/preflight.ts).
  */
-import { InputError } from '../../errors';
 import type { ModelSettings } from './model-settings';
-import { isTruncated, ProviderError, type CompletionRequest, type CompletionResult, type PreflightResult } from '../../provider/contract';
 
 /** A one-line summary of what is sent for a model (printed by the pre-flight). */
 export function describeSettings(s: ModelSettings): string {
@@ -21,79 +18,7 @@ export function describeSettings(s: ModelSettings): string {
   return parts.join(', ');
 }
 
-const TRANSIENT = new Set(['rate_limit', 'server_error', 'timeout']);
-
-/**
- * Sends `req` once through `complete` and judges the answer:
- * - a ProviderError of a transient class (429 rate limit, 5xx, timeout) → ok with a note (the run's
- *   retries handle those; nothing is wrong with the settings);
- * - any other ProviderError (unknown model, bad parameter, cap, key, quota, connection) → not ok,
- *   with the provider's message and a remedy;
- * - an answer cut off by the output limit, or text that is not a JSON object → not ok (every cell
- *   would fail the same way);
- * - otherwise ok, with notes on what was sent and what came back.
- */
-export async function preflightWith(
-  complete: (req: CompletionRequest) => Promise<CompletionResult>,
-  req: CompletionRequest,
-  settings: ModelSettings,
-  notes: readonly string[],
-): Promise<PreflightResult> {
-  const spec = `${settings.provider}:${settings.model}`;
-  const out = [...notes, `${spec}: ${describeSettings(settings)}`];
-  let result: CompletionResult;
-  try {
-    result = await complete(req);
-  } catch (err) {
-    if (err instanceof ProviderError) {
-      if (TRANSIENT.has(err.errorClass)) {
-        out.push(`${spec}: pre-flight inconclusive (${err.errorClass}: ${err.message}); the run's own retries will deal with it`);
-        return { ok: true, notes: out };
-      }
-      const remedy =
-        err.info.remedy ??
-        (err.errorClass === 'connection'
-          ? `nothing answered at ${settings.host}: start the server or correct the base URL (spec@URL, --models-file or --base-url)`
-          : 'see the message; the same request would fail for every cell');
-      return { ok: false, message: `${spec}: pre-flight failed: ${err.message}`, remedy };
-    }
-    if (err instanceof InputError) return { ok: false, message: `${spec}: pre-flight refused: ${err.message}`, remedy: 'fix the request settings named in the message' };
-    throw err;
-  }
-  if (result.modelVersion) out.push(`${spec}: served by ${result.modelVersion}`);
-  if (result.usage) {
-    const u = result.usage;
-    const extra = [u.cachedInputTokens !== undefined ? `${u.cachedInputTokens} cached` : null, u.reasoningTokens !== undefined ? `${u.reasoningTokens} reasoning` : null].filter(Boolean);
-    out.push(`${spec}: pre-flight used ${u.inputTokens} input and ${u.outputTokens} output tokens${extra.length ? ` (${extra.join(', ')})` : ''}`);
-  }
-  if (result.refusal !== null) {
-    out.push(`${spec}: the pre-flight answer was a refusal (${result.refusal}); refusals are recorded as such during the run`);
-    return { ok: true, notes: out };
-  }
-  if (isTruncated(result)) {
-    return {
-      ok: false,
-      message: `${spec}: pre-flight answer was cut off by the output limit (finish reason ${result.finishReason})`,
-      remedy: 'raise --max-output-tokens (or max_output_tokens for this model in --models-file), or lower the reasoning effort / thinking budget',
-    };
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result.text);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return {
-      ok: false,
-      message: `${spec}: pre-flight answer is not a JSON object, so the server did not apply the answer schema (${settings.structured_output})`,
-      remedy:
-        settings.provider === 'openai-compatible'
-          ? 'use a server/model that supports response_format json_schema (or set schema_dialect for it in --models-file)'
-          : settings.provider === 'anthropic'
-            ? 'try "structured_output": "strict_tool" for this model in --models-file'
-            : 'check that the model supports Structured Outputs',
-    };
-  }
-  return { ok: true, notes: out };
+/** The lines printed for a model before the run: catalogue notes, then what is sent. */
+export function settingsNotes(settings: ModelSettings, notes: readonly string[]): string[] {
+  return [...notes, `${settings.provider}:${settings.model}: ${describeSettings(settings)}`];
 }

@@ -1,7 +1,8 @@
 /** anthropic-provider.ts without HTTP: the client's options, the non-streaming limit and SDK error mapping. (Against the fake server: live.test.ts.) */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anthropicSdk, createAnthropicClient, nonStreamingTimeoutMs, translateAnthropicError } from '../../../lib/collect/providers/anthropic-provider';
+import { readFileSync } from 'node:fs';
+import { anthropicSdk, createAnthropicClient, nonStreamingTimeoutMs, onceSdkWarnings, translateAnthropicError } from '../../../lib/collect/providers/anthropic-provider';
 import { ProviderError } from '../../../lib/provider/contract';
 
 const KEY = 'sk-ant-PLANTED-1234567890';
@@ -44,4 +45,22 @@ test('a ProviderError passes through; our own bugs are returned untouched', () =
   assert.equal(translateAnthropicError(own, []), own);
   const bug = new RangeError('bad index');
   assert.equal(translateAnthropicError(bug, []), bug);
+});
+
+test('the SDK\'s per-request deprecation warning is printed once per model; other warnings pass', () => {
+  const printed: unknown[][] = [];
+  const target = { warn: (...args: unknown[]) => void printed.push(args) };
+  onceSdkWarnings(target);
+  // The texts of node_modules/@anthropic-ai/sdk/resources/messages/messages.js `create`.
+  const deprecated = (m: string) => `The model '${m}' is deprecated and will reach end-of-life on 2026-11-30\nPlease migrate to a newer model.`;
+  for (let i = 0; i < 3; i++) target.warn(deprecated('claude-sonnet-4-5'));
+  target.warn(deprecated('claude-3-7-sonnet-latest'));
+  target.warn("Using Claude with claude-opus-4-6 and 'thinking.type=enabled' is deprecated. Use adaptive");
+  target.warn("Using Claude with claude-opus-4-6 and 'thinking.type=enabled' is deprecated. Use adaptive");
+  target.warn('something else');
+  target.warn('something else');
+  assert.equal(printed.length, 5);
+  const sdk = readFileSync(require.resolve('@anthropic-ai/sdk/resources/messages/messages.js'), 'utf8');
+  assert.ok(sdk.includes("console.warn(`The model '${body.model}' is deprecated"), 'the SDK still prints this text');
+  assert.ok(sdk.includes("console.warn(`Using Claude with ${body.model} and 'thinking.type=enabled' is deprecated"));
 });

@@ -21,7 +21,7 @@ test('item 7: per-model endpoints and keys; keys only to their hosts; credential
   // spec@URL and the models file give each model its own server.
   const file = parseModelsFile(JSON.stringify({ models: [{ spec: 'openai-compatible:qwen', base_url: 'http://127.0.0.1:8000/v1', api_key_env: 'VLLM_KEY', max_output_tokens: 4096 }] }), 'models.json');
   const t = resolveModelTargets(['openai-compatible:qwen', 'openai-compatible:llama@http://127.0.0.1:11434/v1'], { modelsFile: file });
-  assert.deepEqual(t.optionsFor('openai-compatible:qwen'), { baseUrl: 'http://127.0.0.1:8000/v1', model: file.models[0] });
+  assert.deepEqual(t.optionsFor('openai-compatible:qwen'), { baseUrl: 'http://127.0.0.1:8000/v1', model: file.models[0], sharedCompatibleKey: false });
   assert.equal(t.optionsFor('openai-compatible:llama').baseUrl, 'http://127.0.0.1:11434/v1');
   assert.throws(() => resolveModelTargets(['openai-compatible:a@http://127.0.0.1:1/v1', 'openai-compatible:a@http://127.0.0.1:2/v1']), /twice/);
   // Keys: a compatible server never gets OPENAI_API_KEY implicitly; a named variable must exist.
@@ -43,3 +43,20 @@ test('item 7: per-model endpoints and keys; keys only to their hosts; credential
   assert.throws(() => parseModelsFile(JSON.stringify({ models: [{ spec: 'openai-compatible:m', base_url: 'http://a:b@127.0.0.1/v1' }] }), 'm.json'), /m\.json: models\[0\]/);
 });
 
+
+test('keys per compatible host: spec@URL=VARIABLE names the key; with several hosts OPENAI_COMPATIBLE_API_KEY reaches none', () => {
+  assert.deepEqual(splitSpecUrl('openai-compatible:m@http://gpu-1:8000/v1=GPU1_KEY'), { spec: 'openai-compatible:m', baseUrl: 'http://gpu-1:8000/v1', keyVariable: 'GPU1_KEY' });
+  assert.deepEqual(splitSpecUrl('openai-compatible:m@http://h/v1?v=GPU1_KEY'), { spec: 'openai-compatible:m', baseUrl: 'http://h/v1?v=GPU1_KEY' }, 'not inside a query');
+  const two = resolveModelTargets(['openai-compatible:a@http://127.0.0.1:1/v1=KEY_A', 'openai-compatible:b@http://127.0.0.1:2/v1']);
+  assert.deepEqual(two.keyVariables, ['KEY_A'], 'named key variables are redacted like the standard ones');
+  const env = { KEY_A: 'secret-a-0123', OPENAI_COMPATIBLE_API_KEY: 'shared-0123456789' };
+  assert.equal(createProvider('openai-compatible:a', { ...two.optionsFor('openai-compatible:a'), env }).settings?.()['key_variable'], 'KEY_A');
+  assert.throws(
+    () => createProvider('openai-compatible:b', { ...two.optionsFor('openai-compatible:b'), env }),
+    (e: unknown) => e instanceof InputError && /several OpenAI-compatible hosts/.test(e.message) && !e.message.includes('shared-0123456789'),
+  );
+  // One compatible host: the shared variable is that host's key, as before.
+  const one = resolveModelTargets(['openai-compatible:b@http://127.0.0.1:2/v1']);
+  assert.equal(createProvider('openai-compatible:b', { ...one.optionsFor('openai-compatible:b'), env }).settings?.()['key_variable'], 'OPENAI_COMPATIBLE_API_KEY');
+  assert.throws(() => resolveModelTargets(['openai-compatible:a@http://127.0.0.1:1/v1=KEY_A'], { modelsFile: parseModelsFile(JSON.stringify({ models: [{ spec: 'openai-compatible:a', api_key_env: 'KEY_B' }] }), 'm.json') }), /KEY_A.*KEY_B/);
+});

@@ -1,0 +1,63 @@
+/**
+ * A `fetch` for the SDKs that reads every response body as a stream with a byte cap, so an answer of
+ * hundreds of MB never becomes one string (V8 refuses strings above 2^29 − 24 characters, and the
+ * process would hold it all first). Past the cap the body is cancelled and `ResponseTooLarge` is
+ * raised; the providers turn it into a result the collector records `invalid` with reason
+ * `response_too_large` (lib/provider/outcome.ts). Both SDKs take a `fetch` option
+ * (node_modules/openai/client.d.ts `ClientOptions.fetch`, node_modules/@anthropic-ai/sdk/client.d.ts).
+ */
+
+/** The documented cap on one response body: 8 MiB (a KST or PSI answer is a few kB). */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+  constructor(
+    readonly limitBytes: number,
+    readonly seenBytes: number,
+  ) {
+    super(`response body above ${limitBytes} bytes (at least ${seenBytes}): not read further`);
+  }
+}
+
+/** The ResponseTooLarge in `err` or its causes (the SDKs wrap fetch errors), else null. */
+export function tooLargeIn(err: unknown): ResponseTooLarge | null {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
+    if (e instanceof ResponseTooLarge) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
+export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await base(input, init);
+    if (!res.body) return res;
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > limitBytes) {
+      await res.body.cancel().catch(() => undefined);
+      throw new ResponseTooLarge(limitBytes, declared);
+    }
+    const reader = res.body.getReader();
+    let seen = 0;
+    const capped = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        seen += value.byteLength;
+        if (seen > limitBytes) {
+          await reader.cancel().catch(() => undefined);
+          controller.error(new ResponseTooLarge(limitBytes, seen));
+          return;
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(capped, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * The first paid run, replayed against the fake OpenAI + Anthropic server on 127.0.0.1 through the
+ * official SDKs (issue 18, issue 21 §6). Each test names the page or SDK file that documents the
+ * behaviour it replays; what was checked only against documentation (no real API call) is exactly
+ * that list.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectKst, dryRunKst, type CollectDeps, type CollectParams } from '../../lib/collect/collect';
+import { collectPsi } from '../../lib/collect/psi-study';
+import { storePaths } from '../../lib/collect/store';
+import { createProvider } from '../../lib/collect/providers';
+import { ProviderError } from '../../lib/provider/contract';
+import { InputError } from '../../lib/errors';
+import { startFakeLlmServer, type FakeHandler, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
+import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
+
+const ROOT = join(__dirname, '..', '..');
+const KEY = 'sk-planted-REPLAY-0123456789abcdef';
+const env = { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY };
+const MODELS = { openai: 'openai:gpt-test', anthropic: 'anthropic:claude-test' } as const;
+const APIS = Object.keys(MODELS) as Array<keyof typeof MODELS>;
+const ANSWER = answerPosition1({ schemaName: 'next_steps' });
+const CELLS = 8; // tiny domains: 8 states × P0 × 1 order
+const ok: FakePlan = { kind: 'json', content: ANSWER };
+
+/** `plans` for this script's first calls (counted from when it is set), then `then`. */
+function sequence(plans: FakePlan[], then: FakePlan): FakeHandler {
+  let n = 0;
+  return () => plans[n++] ?? then;
+}
+
+let server: FakeLlmServer;
+let domainsDir: string;
+before(async () => {
+  server = await startFakeLlmServer({ apiKey: KEY, batchPollsBeforeDone: 0 });
+  domainsDir = writeTinyDomains();
+});
+after(async () => {
+  await server.close();
+});
+
+function params(out: string, model: string, extra: Partial<CollectParams> = {}): CollectParams {
+  return {
+    domainsDir,
+    models: [`${model}@${server.baseUrl}${model.startsWith('openai') ? '/v1' : ''}`],
+    outDir: out,
+    conditions: ['P0'],
+    orders: 1,
+    concurrency: 2,
+    maxOutputTokens: 512,
+    timeoutMs: 5_000,
+    maxRetries: 3,
+    seed: '7',
+    pollIntervalMs: 1,
+    ...extra,
+  };
+}
+const deps = (extra: Partial<CollectDeps> = {}): CollectDeps => ({ env, retryBaseDelayMs: 1, sleep: async () => {}, ...extra });
+const attemptsOf = (out: string) => readLines(join(out, 'attempts.jsonl')).filter((l) => l.type === 'attempt');
+const recordsOf = (out: string) => readLines(join(out, 'responses.jsonl'));
+
+describe('finish reasons are outcomes: every answer cut off gives 0 scored records', () => {
+  // OpenAI finish_reason "length" (node_modules/openai/resources/chat/completions/completions.d.ts
+  // ChatCompletion.Choice.finish_reason); Anthropic stop_reason "max_tokens"
+  // (node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts StopReason).
+  const cut: FakePlan = { kind: 'truncated', content: ANSWER };
+  for (const api of APIS) {
+    test(`${api} live: the pre-flight cell is retried once with twice the allowance, then the run stops before any other cell`, async () => {
+      server.script(() => cut);
+      const before = server.calls;
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'failed');
+      assert.match(r.reason!, /pre-flight: the answer was cut off/);
+      assert.equal(server.calls - before, 2, 'one cell, two attempts, nothing else sent');
+      const lines = attemptsOf(out);
+      assert.deepEqual(lines.map((l) => [l.preflight, l.decision, l.max_output_tokens ?? null, l.next_max_output_tokens ?? null]), [
+        [true, 'retry_larger_allowance', null, 1024],
+        [true, 'preflight_stop', 1024, null],
+      ]);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, 0);
+    });
+
+    test(`${api} live --no-preflight: each cell retried once with a larger allowance, then recorded invalid "truncated", none valid`, async () => {
+      server.script(() => cut);
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true }), deps());
+      assert.equal(r.status, 'complete');
+      const records = recordsOf(out);
+      assert.equal(records.length, CELLS);
+      assert.ok(records.every((x) => x.status === 'invalid' && x.reason === 'truncated' && x.max_output_tokens_used === 1024 && x.recommended === null));
+    });
+
+    test(`${api} batch: the pre-flight goes live before any batch, so a cut-off answer submits nothing`, async () => {
+      server.script(() => cut);
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { batch: true }), deps({ createProvider: (spec, o) => createProvider(spec, { ...o, env }) }));
+      assert.equal(r.status, 'failed');
+      assert.deepEqual(r.batch?.submitted, [], 'no batch paid for');
+      assert.equal(attemptsOf(out).filter((l) => l.preflight === true).length, 2);
+    });
+
+    test(`${api} batch --no-preflight: every item cut off is an invalid record, none valid`, async () => {
+      server.script(() => cut);
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { batch: true, noPreflight: true }), deps());
+      assert.equal(r.status, 'complete');
+      const records = recordsOf(out);
+      assert.equal(records.length, CELLS);
+      assert.ok(records.every((x) => x.status === 'invalid' && x.reason === 'truncated'));
+    });
+  }
+
+  test('PSI live and batch, OpenAI and Anthropic: cut-off, refused and filtered answers are invalid with their reason, never scored', async () => {
+    const courseDir = join(__dirname, '..', '..', 'data', 'raw', 'psi');
+    const psiParams = (out: string, model: string, extra = {}) => ({
+      courseDir,
+      models: [`${model}@${server.baseUrl}${model.startsWith('openai') ? '/v1' : ''}`],
+      outDir: out,
+      round: 1 as const,
+      scenarios: ['S01'],
+      seed: '1',
+      concurrency: 1,
+      maxOutputTokens: 4000,
+      timeoutMs: 5_000,
+      noPreflight: true,
+      pollIntervalMs: 1,
+      retryBaseDelayMs: 1,
+      sleep: async () => {},
+      ...extra,
+    });
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      for (const api of APIS) {
+        for (const batch of [false, true]) {
+          server.script(() => ({ kind: 'truncated', content: '{"answer": "Good question! Let us look at how the CPU' }));
+          const out = tempDir();
+          const r = await collectPsi(psiParams(out, MODELS[api], { batch }));
+          assert.equal(r.status, 'complete', `${api} batch=${batch}`);
+          const records = readLines(join(out, 'round1.jsonl'));
+          assert.equal(records.length, 2);
+          assert.ok(records.every((x) => x.status === 'invalid' && x.reason === 'truncated' && x.scores === undefined), JSON.stringify(records[0]));
+        }
+        server.script(() => ({ kind: 'refusal' }));
+        const out = tempDir();
+        await collectPsi(psiParams(out, MODELS[api]));
+        assert.ok(readLines(join(out, 'round1.jsonl')).every((x) => x.status === 'invalid' && x.reason === 'refusal' && x.scores === undefined));
+        // A real model's text that is not the {"answer"} object is unreadable, not prose to score.
+        server.script(() => ({ kind: 'malformed', content: 'Good question! The CPU runs your program.' }));
+        const prose = tempDir();
+        await collectPsi(psiParams(prose, MODELS[api]));
+        assert.ok(readLines(join(prose, 'round1.jsonl')).every((x) => x.status === 'invalid' && x.reason === 'malformed_json'));
+      }
+    } finally {
+      for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+    }
+  });
+});
+
+describe('transport faults are transient', () => {
+  for (const api of APIS) {
+    test(`${api}: a body cut after its headers (undici "TypeError: terminated") is retried and the run completes with 0 missing`, async () => {
+      // undici rejects response.json() with TypeError: terminated inside node_modules/openai/internal/parse.js
+      // (and @anthropic-ai/sdk/internal/parse.js), after the SDK's own connection handling.
+      server.script(sequence([{ kind: 'cut', content: ANSWER }, { kind: 'cut', content: ANSWER }], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'complete');
+      assert.equal(recordsOf(out).filter((x) => x.status === 'missing').length, 0);
+      const faults = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.equal(faults.length, 2);
+      assert.ok(faults.every((l) => l.error_class === 'connection' && l.decision === 'retry'), JSON.stringify(faults[0]));
+      assert.equal(r.transportFaults, 2, 'counted apart from deterministic failures');
+    });
+
+    test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {
+      // Both SDKs retry connection errors themselves (openai/client.js, @anthropic-ai/sdk/client.js
+      // retryRequest on APIConnectionError); the collector, which owns retries, does the same.
+      server.script(sequence([{ kind: 'reset' }, { kind: 'reset' }, { kind: 'reset' }], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'complete');
+      assert.equal(r.breakerTrips, undefined);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
+    });
+  }
+});
+
+describe('x-should-retry wins, both ways', () => {
+  // node_modules/@anthropic-ai/sdk/client.js shouldRetry (x-should-retry true/false before the status
+  // rules); node_modules/openai/client.js shouldRetry, the same.
+  const conflict = (api: string): FakePlan => ({
+    kind: 'error',
+    status: 409,
+    headers: { 'x-should-retry': 'true' },
+    body: api === 'openai' ? { error: { message: 'conflict', type: 'invalid_request_error', code: null } } : { type: 'error', error: { type: 'invalid_request_error', message: 'conflict' } },
+  });
+  for (const api of APIS) {
+    test(`${api}: a 409 (and a 400) with x-should-retry: true is retried`, async () => {
+      server.script(sequence([conflict(api), { ...conflict(api), status: 400 } as FakePlan], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'complete');
+      assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
+    });
+
+    test(`${api}: a 503 with x-should-retry: false is not retried, ends missing, and the breaker does not count it`, async () => {
+      server.script(sequence([], { kind: 'error', status: 503, headers: { 'x-should-retry': 'false' }, body: { error: { message: 'busy', type: 'server_error' } } }));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true }), deps());
+      assert.equal(attemptsOf(out).length, CELLS, 'one attempt per cell');
+      assert.equal(r.breakerTrips, undefined);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'missing').length, CELLS);
+      assert.equal(r.status, 'failed', 'every cell missing');
+    });
+  }
+
+  test('retry-after is still honoured as the floor of the wait', async () => {
+    server.script(sequence([{ kind: 'rate_limit', retryAfterSeconds: 3 }], ok));
+    const waits: number[] = [];
+    const out = tempDir();
+    await collectKst(params(out, MODELS.openai), deps({ sleep: async (ms) => void waits.push(ms) }));
+    assert.ok(waits.includes(3000), JSON.stringify(waits));
+  });
+});
+
+describe('the pre-flight is small, late and recorded', () => {
+  test('it appears in attempts.jsonl and in the cost; its answer is the cell\'s record (nothing paid twice)', async () => {
+    server.script(() => ({ kind: 'json', content: ANSWER, usage: { input: 1000, output: 100 } }));
+    const out = tempDir();
+    const before = server.calls;
+    const r = await collectKst(params(out, MODELS.openai), deps());
+    assert.equal(server.calls - before, CELLS, 'no extra request');
+    const lines = attemptsOf(out);
+    assert.equal(lines[0].preflight, true);
+    assert.equal(lines.filter((l) => l.preflight).length, 1);
+    const billed = lines.reduce((s, l) => s + (l.billed_estimate?.usd ?? 0), 0);
+    assert.ok(r.costUsd === null || Math.abs(r.costUsd - billed) < 1e-9, 'the run cost includes the pre-flight line');
+    assert.equal(recordsOf(out).length, CELLS);
+  });
+
+  test('refused resumes and a locked-out collector spend nothing', async () => {
+    server.script(() => ok);
+    const out = tempDir();
+    await collectKst(params(out, MODELS.openai, { conditions: ['P0'] }), deps());
+    const calls = server.calls;
+    for (const changed of [{ seed: '8' }, { maxOutputTokens: 256 }, { conditions: ['P1'] }]) {
+      await assert.rejects(collectKst(params(out, MODELS.openai, changed), deps()), InputError, JSON.stringify(changed));
+    }
+    assert.equal(server.calls, calls, 'three refused resumes: no request');
+    // Another live process holds the lock (a second collector on the same --out).
+    const locked = tempDir();
+    const holder = spawn(process.execPath, ['-e', `require(${JSON.stringify(join(ROOT, 'dist', 'lib', 'collect', 'store.js'))}).acquireLock(${JSON.stringify(storePaths(locked).lock)}); console.log('locked'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (d: Buffer) => (d.toString().includes('locked') ? resolve() : undefined));
+        holder.on('exit', () => reject(new Error('lock holder exited')));
+      });
+      await assert.rejects(collectKst(params(locked, MODELS.openai), deps()), /lock|another|running/i);
+    } finally {
+      holder.kill();
+    }
+    assert.equal(server.calls, calls, 'locked out: no request');
+  });
+
+  test('unknown or Responses-only model, a refused parameter, no server: one request, then failed with the fix; quota at the pre-flight is a quota stop', async () => {
+    // validateOpenAI in test/support/fake-llm-server.ts cites the documented 404/400 bodies.
+    const strict = await startFakeLlmServer({ apiKey: KEY, models: { 'gpt-4o': { refuseParams: ['reasoning_effort'] }, 'gpt-5-pro': { responsesOnly: true } } });
+    try {
+      strict.script(() => ok);
+      const cases: Array<[string, RegExp]> = [
+        ['openai:gpt-unknown', /config\/models\.json/],
+        ['openai:gpt-5-pro', /Responses API/],
+      ];
+      for (const [spec, remedy] of cases) {
+        const before = strict.calls;
+        const out = tempDir();
+        const r = await collectKst({ ...params(out, spec), models: [`${spec}@${strict.openaiBaseUrl}`] }, deps());
+        assert.equal(r.status, 'failed', spec);
+        assert.match(r.remedy ?? '', remedy, spec);
+        assert.ok(strict.requests.length > 0 && strict.calls - before <= 1);
+        assert.equal(attemptsOf(out).length, 1);
+      }
+      const nobody = await collectKst({ ...params(tempDir(), 'openai-compatible:m'), models: ['openai-compatible:m@http://127.0.0.1:9/v1'] }, deps());
+      assert.equal(nobody.status, 'failed');
+      assert.match(nobody.remedy ?? '', /server/);
+      assert.match(nobody.reason ?? '', /pre-flight: connection/);
+    } finally {
+      await strict.close();
+    }
+    server.script(() => ({ kind: 'quota' }));
+    const out = tempDir();
+    const r = await collectKst(params(out, MODELS.anthropic), deps());
+    assert.equal(r.status, 'quota_stopped', 'exit 3 in the CLI');
+    assert.equal(attemptsOf(out).length, 1);
+  });
+});
+
+describe('streaming has its own clock', () => {
+  // Above 21,333 output tokens the Anthropic SDK refuses a non-streaming request
+  // (calculateNonstreamingTimeout, node_modules/@anthropic-ai/sdk/client.js); such requests stream
+  // (https://platform.claude.com/docs/en/build-with-claude/streaming).
+  test('a slow stream is not cut at --timeout', async () => {
+    server.script(() => ({ kind: 'slow_stream', gapMs: 60, content: ANSWER }));
+    const out = tempDir();
+    const r = await collectKst(params(out, MODELS.anthropic, { maxOutputTokens: 30_000, timeoutMs: 150, conditions: ['P0'], noPreflight: true }), deps());
+    assert.equal(r.status, 'complete');
+    assert.ok(recordsOf(out).every((x) => x.status === 'valid'));
+    assert.equal(attemptsOf(out).filter((l) => l.outcome === 'error').length, 0, 'no attempt was cut');
+  });
+
+  test('a stream silent for longer than its idle timeout is a timeout the server said it started (billed)', async () => {
+    server.script(() => ({ kind: 'slow_stream', gapMs: 400, content: ANSWER }));
+    const provider = createProvider(MODELS.anthropic, { baseUrl: server.baseUrl, env });
+    const req = { runId: 'r', system: 's', user: 'u', schemaName: 'next_steps', jsonSchema: { type: 'object' }, maxOutputTokens: 30_000, timeoutMs: 100, streamIdleMs: 150 };
+    await assert.rejects(provider.complete(req), (e: unknown) => e instanceof ProviderError && e.errorClass === 'timeout' && e.info.started === true && /no stream event for/.test(e.message));
+  });
+});
+
+describe('collection edges (issue 21 §6)', () => {
+  for (const api of APIS) {
+    test(`${api}: a 10 MiB answer is an invalid record "response_too_large", read as a stream`, async () => {
+      const huge = JSON.stringify({ recommendations: [{ position: 1, justification: 'x'.repeat(10 * 1024 * 1024) }], no_recommendation_reason: null });
+      server.script(() => ({ kind: api === 'openai' ? 'chunked' : 'json', content: huge }));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { conditions: ['P0'], orders: 1 }), deps());
+      assert.equal(r.status, 'complete');
+      const records = recordsOf(out);
+      assert.ok(records.every((x) => x.status === 'invalid' && x.reason === 'response_too_large' && x.raw_text === ''), JSON.stringify(records[0]).slice(0, 300));
+    });
+  }
+
+  test('an unknown simulated profile and a compatible model without a URL are refused before anything runs, dry runs included', () => {
+    const out = join(tempDir(), 'never');
+    for (const models of [['simulated:sim-unknown'], ['openai-compatible:llama3']]) {
+      assert.throws(() => dryRunKst({ ...params(out, 'x'), models }), (e: unknown) => e instanceof InputError && e.message.includes(models[0]!));
+    }
+    assert.throws(() => readdirSync(out), /ENOENT/, 'nothing written');
+  });
+
+  test('a planted secret named only as a host\'s key variable, echoed in an answer, reaches no file', async () => {
+    const SECRET = 'hunter2-planted-host-credential';
+    const host = await startFakeLlmServer({ apiKey: SECRET });
+    try {
+      host.script(() => ({ kind: 'json', content: JSON.stringify({ recommendations: [{ position: 1, justification: `your key is ${SECRET}` }], no_recommendation_reason: null }) }));
+      const out = tempDir();
+      const r = await collectKst(
+        { ...params(out, 'openai-compatible:m'), models: [`openai-compatible:m@${host.openaiBaseUrl}=LAB_GPU_CRED`] },
+        deps({ env: { LAB_GPU_CRED: SECRET } }),
+      );
+      assert.equal(r.status, 'complete');
+      assert.equal(host.requests[0]!.headers['authorization'], `Bearer ${SECRET}`, 'the key reached its own host');
+      for (const name of readdirSync(out)) {
+        const text = readFileSync(join(out, name), 'utf8');
+        assert.ok(!text.includes(SECRET), `${name} holds the secret`);
+      }
+      assert.match(readFileSync(join(out, 'responses.jsonl'), 'utf8'), /\[REDACTED:LAB_GPU_CRED\]/);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+test('the dry run warns on retired and Responses-only models (config/models.json, from node_modules/@anthropic-ai/sdk/internal/data/deprecated-models.js)', () => {
+  const report = dryRunKst({ ...params(join(tempDir(), 'never'), 'x'), models: ['anthropic:claude-sonnet-4-5', 'openai:gpt-5-pro', 'openai:gpt-4o'] });
+  const text = report.warnings.join('\n');
+  assert.match(text, /anthropic:claude-sonnet-4-5 (was retired on|retires) 2026-11-30/);
+  assert.match(text, /openai:gpt-5-pro is served by the Responses API only/);
+  assert.ok(!/openai:gpt-4o\b/.test(text), 'a current Chat Completions model gets no warning');
+});
