@@ -127,10 +127,11 @@ export const EXIT_SIGNALLED = 130;
  * temporary file it had listed is removed, and the command exits 130 saying so.
  */
 function runInWorker(name: string, argv: string[]): Promise<number> {
+  // Run from its TypeScript source (a test importing cli/kstbench.ts), this module still starts the
+  // worker from tsc's output: a worker thread gets no TypeScript loader of its parent's.
   const compiled = __filename.endsWith('.js');
-  const worker = new Worker(join(__dirname, compiled ? 'command-worker.js' : 'command-worker.ts'), {
+  const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), {
     workerData: { name, argv },
-    ...(compiled ? {} : { execArgv: ['--import', 'tsx'] }),
   });
   return new Promise<number>((resolve) => {
     let code: number | undefined;

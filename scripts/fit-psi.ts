@@ -8,9 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { projectRoot } from '../lib/notebook/project';
 import { loadPsiCourse } from '../lib/psi/schema';
+import { loadPublishedPsi } from '../lib/records/published-psi';
 import { TUTOR_PROFILES, TUTOR_PROFILE_IDS } from '../lib/simulation/psi-tutor/profiles';
 import { psiFitSearch, psiFitTable, psiObjective, type PsiFitPublished, type PsiFitRow } from '../lib/simulation/psi-tutor/fit';
 
@@ -22,7 +22,8 @@ function main(argv: string[]): void {
   const { values } = parseArgs({ args: argv, options: { 'search-replicates': { type: 'string' }, 'confirm-replicates': { type: 'string' }, steps: { type: 'string' }, 'min-gain': { type: 'string' }, 'no-search': { type: 'boolean' } } });
   const root = projectRoot();
   const course = loadPsiCourse(join(root, 'data/raw/psi'));
-  const published = JSON.parse(readFileSync(join(root, 'data/published/psi-2026.json'), 'utf8')) as PsiFitPublished;
+  // The published file's own schema reads it; the fit needs only the numbers PsiFitPublished names.
+  const published: PsiFitPublished = loadPublishedPsi(join(root, 'data/published/psi-2026.json'));
   const confirm = Number(values['confirm-replicates'] ?? 8);
   const start = { ...TUTOR_PROFILES };
   const before = psiFitTable(course, published, start, confirm, 'confirm');

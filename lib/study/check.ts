@@ -46,7 +46,17 @@ function modelField(study: Study, i: number): string {
  * is in the environment; an openai-compatible model has a URL. InputError naming the manifest entry.
  */
 export function checkModels(study: Study, env: NodeJS.ProcessEnv): ModelCheck[] {
-  const { params, targets } = resolveTargets({ models: study.manifest.models, ...(study.manifest.models_file ? { modelsFile: study.resolve(study.manifest.models_file) } : {}) });
+  let resolved: ReturnType<typeof resolveTargets>;
+  try {
+    resolved = resolveTargets({ models: study.manifest.models, ...(study.manifest.models_file ? { modelsFile: study.resolve(study.manifest.models_file) } : {}) });
+  } catch (err) {
+    // The collector names the model spec it refused; the study names the manifest entry that holds it.
+    const spec = err instanceof InputError ? err.where.item : undefined;
+    const i = spec === undefined ? -1 : study.manifest.models.findIndex((m) => m === spec || m.startsWith(`${spec}@`));
+    if (i >= 0) throw new InputError(`${modelField(study, i)}: ${(err as Error).message}`, { file: study.file, item: `models[${i}]` });
+    throw err;
+  }
+  const { params, targets } = resolved;
   const catalogue = loadCatalogue();
   return params.models.map((spec, i) => {
     const where = modelField(study, i);

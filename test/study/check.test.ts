@@ -55,7 +55,7 @@ test('the good study passes the check, which counts cells and prices them', () =
 
 test('an unknown model', () => {
   refuses(studyWith({ models: ['simulated:sim-a', 'openai:gpt-nonexistent-9'] }), /study\.json: models\[1\]: openai:gpt-nonexistent-9 is not in the model catalogue \(config\/models\.json\)/);
-  refuses(studyWith({ models: ['simulated:sim-zz'] }), /study\.json: models\[0\]: simulated:sim-zz: unknown simulated profile/);
+  refuses(studyWith({ models: ['simulated:sim-zz'] }), /study\.json: models\[0\]: simulated:sim-zz: no such simulated profile/);
 });
 
 test('a domain with a cycle', () => {

@@ -52,7 +52,7 @@ test('study init → check → run through the CLI: a report with every figure, 
     const run = await cli(['study', 'run', study]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /step 1\/4 collect[\s\S]*\d+\/144[\s\S]*step 4\/4 report/, 'progress of every step');
-    assert.equal(server.calls, 73, "one pre-flight request, then one call per cell of the served model");
+    assert.equal(server.calls, 72, "one call per cell of the served model: its pre-flight is its first cell, sent alone (lib/collect/README.md)");
     const html = readFileSync(join(study, 'report', 'index.html'), 'utf8');
     assert.doesNotMatch(html, /paper/i, 'no paper column, marker or claim');
     assert.doesNotMatch(html, /differs/);

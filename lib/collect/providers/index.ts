@@ -13,8 +13,8 @@ import { parseModelSpec, type Provider } from '../../provider/contract';
 import type { PsiCourse } from '../../psi/schema';
 import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
 import { createSimulatedTutor } from '../../simulation/psi-tutor/provider';
-import { findSimulatedProfile, SIMULATED_PROFILES } from '../../simulation/kst-respondent/profiles';
-import { TUTOR_PROFILE_IDS } from '../../simulation/psi-tutor/profiles';
+import { findSimulatedProfile, SIMULATED_PROFILES } from '../../simulation/kst-respondent/provider';
+import { TUTOR_PROFILE_IDS } from '../../simulation/psi-tutor/provider';
 
 export * from '../../provider/contract';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';

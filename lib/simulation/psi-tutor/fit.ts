@@ -22,7 +22,7 @@ import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from './stu
 /** The published numbers the targets need (data/published/psi-2026.json, loosely typed: only these fields). */
 export interface PsiFitPublished {
   table1: { psi: Record<string, number>; sd: Record<string, number>; spread: number; sd_variation: number; ef_all_models: number };
-  figure1: { cross_model_mean: { remember: number; analyze: number } };
+  figure1: { cross_model_mean: Record<string, number> };
   table2_3: { delta_psi: number; delta: Record<string, number> };
   table4: { selected: number; selected_per_model: Record<string, number>; improved: number; improved_rate: number; mean_gain: number };
   table5: { sd_before: number; sd_after: number; delta: Record<string, number> };
@@ -47,8 +47,8 @@ export function psiFitTargets(p: PsiFitPublished): TargetSpec[] {
   add('Table I S_SD Gemini', p.table1.sd.Gemini!, 3, (s) => s.sd.Gemini!);
   add('S_SD ChatGPT / Gemini', p.table1.sd_variation, 1, (s) => s.sd.ChatGPT! / s.sd.Gemini!);
   add('Table I S_EF', p.table1.ef_all_models, 3, (s) => s.ef);
-  add('Figure 1 Remember', p.figure1.cross_model_mean.remember, 2, (s) => s.bloom[1]!);
-  add('Figure 1 Analyze', p.figure1.cross_model_mean.analyze, 2, (s) => s.bloom[4]!);
+  add('Figure 1 Remember', p.figure1.cross_model_mean['remember']!, 2, (s) => s.bloom[1]!);
+  add('Figure 1 Analyze', p.figure1.cross_model_mean['analyze']!, 2, (s) => s.bloom[4]!);
   add('Table II defective ΔPSI', p.table2_3.delta_psi, 3, (s) => s.defectiveDelta.psi);
   for (const k of ['tv', 'kd', 'sd'] as const) add(`Table III defective Δ${k.toUpperCase()}`, p.table2_3.delta[k]!, 3, (s) => s.defectiveDelta[k]);
   add('Table IV selected', p.table4.selected, 0, (s) => s.selected);
