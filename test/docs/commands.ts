@@ -107,6 +107,11 @@ export const NOT_RUN: readonly NotRun[] = [
   { match: /^node bin\/kstbench\.js import phsg-basis\.csv/, why: 'reads the files the Rscript line writes', check: 'kstbench' },
   { match: /^sudo apt-get install/, why: 'a machine-wide install (root, network)', check: 'external' },
   { match: /^jupyter notebook$/, why: 'starts a server for a browser; test/notebook/jupyter.test.ts drives that route', check: 'external' },
+  { match: /^npm ci$/, why: 'reinstalls node_modules (minutes, network); .ci/run runs it on a fresh clone', check: 'npm' },
+  { match: /^npm run report -- --from /, why: 'reads the folder of a reproduce --output-dir run (minutes); test/notebook/reproduce.test.ts builds and checks such a report', check: 'npm' },
+  { match: /^npx kstbench study plan my-study /, why: 'simulates 1,000 studies per candidate design (about 10 s of CPU); test/study/plan-study.test.ts runs the planner through its checks', check: 'kstbench' },
+  { match: /^npx kstbench study run my-study$/, why: 'collects, then draws figures in the pinned Chromium; test/study/report.test.ts runs init, check and run end to end on a 6-task curriculum', check: 'kstbench' },
+  { match: /^npx kstbench study init my-real-study .*openai-compatible:/, why: 'the study of real models it writes needs a server and keys to run; study init itself runs above', check: 'kstbench' },
   { match: /^git status --porcelain$/, why: 'meaningful only after the full reproduce (needs the git checkout); .ci/run checks it', check: 'external' },
 ];
 
@@ -133,7 +138,8 @@ export function listsFlag(help: string, flag: string): boolean {
 /** Problems with a kstbench command's words: the subcommand's --help must list each flag used. */
 export function kstbenchProblems(root: string, words: readonly string[]): string[] {
   const at = words.findIndex((w) => w === 'kstbench' || w === 'bin/kstbench.js');
-  const sub = words[at + 1] === 'psi' ? words.slice(at + 1, at + 3) : words.slice(at + 1, at + 2);
+  // psi and study dispatch on a subcommand, which has the flags.
+  const sub = words[at + 1] === 'psi' || words[at + 1] === 'study' ? words.slice(at + 1, at + 3) : words.slice(at + 1, at + 2);
   const help = spawnSync(process.execPath, [join(root, 'bin', 'kstbench.js'), ...sub, '--help'], { cwd: root, encoding: 'utf8' });
   if (help.status !== 0) return [`kstbench ${sub.join(' ')} --help exits ${help.status}: ${help.stderr.trim()}`];
   return flagsOf(words.slice(at + 1 + sub.length)).filter((f) => !listsFlag(help.stdout, f)).map((f) => `kstbench ${sub.join(' ')} --help does not list ${f}`);
