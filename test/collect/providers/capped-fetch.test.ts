@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cappedFetch, MAX_RESPONSE_BYTES, ResponseTooLarge, tooLargeIn } from '../../../lib/collect/providers/capped-fetch';
+
+/** A stand-in fetch answering `chunks` as a streamed body, with the headers given. */
+function fakeFetch(chunks: Uint8Array[], headers: Record<string, string> = {}): { fetch: typeof fetch; pulled: () => number; cancelled: () => boolean } {
+  let pulled = 0;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks[pulled++];
+      if (next === undefined) controller.close();
+      else controller.enqueue(next);
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const fetchLike = (async () => new Response(body, { status: 200, headers })) as unknown as typeof fetch;
+  return { fetch: fetchLike, pulled: () => pulled, cancelled: () => cancelled };
+}
+
+const bytes = (n: number, fill = 0x61): Uint8Array => new Uint8Array(n).fill(fill);
+
+test('the documented cap is 8 MiB', () => {
+  assert.equal(MAX_RESPONSE_BYTES, 8 * 1024 * 1024);
+});
+
+test('a body within the cap passes through unchanged, status and headers kept', async () => {
+  const server = fakeFetch([bytes(4), bytes(6, 0x62)], { 'x-request-id': 'req_1' });
+  const res = await cappedFetch(10, server.fetch)('http://127.0.0.1/');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('x-request-id'), 'req_1');
+  assert.equal(await res.text(), 'aaaabbbbbb');
+});
+
+test('a body one byte past the cap fails with ResponseTooLarge and is not read further', async () => {
+  const server = fakeFetch([bytes(6), bytes(5), bytes(1000), bytes(1000)]);
+  const res = await cappedFetch(10, server.fetch)('http://127.0.0.1/');
+  await assert.rejects(res.text(), (err: unknown) => err instanceof ResponseTooLarge && err.limitBytes === 10 && err.seenBytes === 11);
+  // A stream pulls one chunk ahead of its reader, so at most one chunk past the crossing one is read.
+  assert.ok(server.pulled() <= 3, `stops at the chunk that crosses the cap (read ${server.pulled()} of 4)`);
+  assert.equal(server.cancelled(), true, 'the rest of the body is cancelled');
+});
+
+test('a declared content-length above the cap fails before any byte is read', async () => {
+  const server = fakeFetch([bytes(5)], { 'content-length': '11' });
+  await assert.rejects(cappedFetch(10, server.fetch)('http://127.0.0.1/'), (err: unknown) => err instanceof ResponseTooLarge && err.seenBytes === 11);
+  assert.ok(server.pulled() <= 1, 'at most the chunk a stream pulls ahead');
+  assert.equal(server.cancelled(), true, 'the body is cancelled');
+});
+
+test('tooLargeIn finds the error through the causes an SDK wraps it in, and nothing else', () => {
+  const inner = new ResponseTooLarge(10, 12);
+  const wrapped = new Error('Connection error.', { cause: new TypeError('fetch failed', { cause: inner }) });
+  assert.equal(tooLargeIn(wrapped), inner);
+  assert.equal(tooLargeIn(new Error('other', { cause: new Error('deeper') })), null);
+  assert.equal(tooLargeIn('not an error'), null);
+});
