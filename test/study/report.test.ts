@@ -62,7 +62,7 @@ test('study init → check → run through the CLI: a report with every figure, 
     const again = await cli(['study', 'run', study]);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /144 cells, 144 already complete/);
-    assert.equal(server.calls, 73, 'the second run requested nothing (no cell pending: no pre-flight either)');
+    assert.equal(server.calls, 72, 'the second run requested nothing (no cell pending: no pre-flight either)');
   } finally {
     await server.close();
     await closeFigureBrowser();
