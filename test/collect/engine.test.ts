@@ -209,6 +209,23 @@ test('timeouts are retried and their assumed charge is counted in the cost', asy
   }
 });
 
+test('a timeout the server never started (a stream with no event) is retried and billed nothing', async () => {
+  // A streamed request that sent no message_start was never begun by the server, so no token was
+  // used; one that did start may be billed (lib/collect/README.md, "Streaming has its own clock").
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const provider = stubProvider('openai:stub', (req, n) => {
+    if (n === 1) throw providerError('timeout', 'no stream event for 120 s', { started: false });
+    return okResult(answerPosition1(req));
+  });
+  const r = await collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': provider }).deps);
+  assert.equal(r.status, 'complete');
+  const attempts = readLines(join(out, 'attempts.jsonl')).filter((a) => a.type === 'attempt' && a.error_class === 'timeout');
+  assert.equal(attempts.length, 8 * 2);
+  assert.ok(attempts.every((a) => a.billed_estimate === null), 'no assumed charge for a request never started');
+  for (const rec of readLines(join(out, 'responses.jsonl'))) assert.ok(Math.abs(rec.cost_usd - 0.004) < 1e-9, `only the answered attempt is billed: ${rec.cost_usd}`);
+});
+
 test('a changed design is refused in an existing directory', async () => {
   const domainsDir = writeTinyDomains();
   const out = tempDir();

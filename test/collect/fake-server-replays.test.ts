@@ -322,6 +322,17 @@ describe('streaming has its own clock', () => {
   });
 });
 
+describe('a stream the server never started', () => {
+  // The SDK's stream emits message_start first (node_modules/@anthropic-ai/sdk/lib/MessageStream.js);
+  // with no event at all before the idle timeout, the request never began and is not billed.
+  test('headers and then no event: a timeout with started false', async () => {
+    server.script(() => ({ kind: 'silent_stream' }));
+    const provider = createProvider(MODELS.anthropic, { baseUrl: server.baseUrl, env });
+    const req = { runId: 'r', system: 's', user: 'u', schemaName: 'next_steps', jsonSchema: { type: 'object' }, maxOutputTokens: 30_000, timeoutMs: 100, streamIdleMs: 150 };
+    await assert.rejects(provider.complete(req), (e: unknown) => e instanceof ProviderError && e.errorClass === 'timeout' && e.info.started === false);
+  });
+});
+
 describe('collection edges (issue 21 §6)', () => {
   for (const api of APIS) {
     test(`${api}: a 10 MiB answer is an invalid record "response_too_large", read as a stream`, async () => {

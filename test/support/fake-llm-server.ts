@@ -67,6 +67,8 @@ export type FakePlan =
   | { kind: 'cut'; content?: string }
   /** Anthropic `stream: true` only: the server-sent events of a normal answer, `gapMs` apart. */
   | { kind: 'slow_stream'; gapMs: number; content?: string }
+  /** Anthropic `stream: true` only: a 200 with the event-stream headers, then no event at all. */
+  | { kind: 'silent_stream' }
   /** A normal answer sent without content-length, in chunks (a body read as a stream). */
   | { kind: 'chunked'; content: string }
   /** Cut-off answer: OpenAI finish_reason 'length', Anthropic stop_reason 'max_tokens'; text is the first half of `content`. */
@@ -444,6 +446,10 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const refused = validateAnthropic(body, options);
     if (refused) return sendJson(res, refused.status, refused.body);
     const { plan, count } = await nextPlan('anthropic', body);
+    if (body?.stream === true && plan.kind === 'silent_stream') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return;
+    }
     if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error' && plan.kind !== 'cut') {
       return sendAnthropicStream(res, anthropicAnswer(body, plan, count) as Record<string, any>, plan.kind === 'slow_stream' ? plan.gapMs : 0, later);
     }
