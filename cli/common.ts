@@ -14,6 +14,44 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
+/** A subcommand of a command group (`kstbench psi …`, `kstbench study …`). */
+export interface Subcommand {
+  help: string;
+  /** Its declared flags (cli/flags.ts), walked by the flag parser's property test. */
+  flags: FlagSpecs;
+  run(argv: string[]): Promise<number>;
+}
+
+/** A group's subcommands by name, each with its summary; a module is imported only when its subcommand runs. */
+export type SubcommandTable = Record<string, { summary: string; load: () => Promise<Subcommand> }>;
+
+/**
+ * A command that dispatches on its first argument to one of `table`'s subcommands. Its help is
+ * `head`, the list of subcommands (names padded to `pad`), then `tail`; with no argument it prints the
+ * help and exits 2, with `--help` exits 0.
+ */
+export function subcommandGroup(group: string, table: SubcommandTable, text: { head: string[]; tail: string[]; pad: number }): Command {
+  const help = (): string =>
+    [...text.head, 'Subcommands:', ...Object.entries(table).map(([name, { summary }]) => `  ${name.padEnd(text.pad)} ${summary}`), '', ...text.tail].join('\n');
+  return {
+    get help() {
+      return help();
+    },
+    // The subcommands declare their own flags (the table); the first argument picks one.
+    flags: {},
+    async run(argv) {
+      const [name, ...rest] = argv;
+      if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+        process.stdout.write(help());
+        return name === undefined ? 2 : 0;
+      }
+      const entry = table[name];
+      if (!entry) throw new UsageError(`unknown ${group} subcommand '${name}' (known: ${Object.keys(table).join(', ')})`);
+      return (await entry.load()).run(rest);
+    },
+  };
+}
+
 /**
  * Parses `argv` against the declared flags (cli/flags.ts: every value range-checked, UsageError naming
  * the flag) and answers `--help`. Returns null when help was printed (the caller then exits 0). Notes

@@ -1,6 +1,6 @@
 import { readInputText } from '../../lib/io/read';
 import { getScenario, loadPsiCourse, scoreResponse } from '../../lib/psi';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { parseOptions, required, subcommandGroup, UsageError, type Command, type Subcommand, type SubcommandTable } from '../common';
 import { flag, type FlagSpecs } from '../flags';
 
 /**
@@ -8,11 +8,6 @@ import { flag, type FlagSpecs } from '../flags';
  * top-level dispatcher, SUBCOMMANDS names each one with its summary and imports `collect` only when it
  * runs, so `psi score` does not load the collector.
  */
-interface Subcommand {
-  help: string;
-  flags: FlagSpecs;
-  run(argv: string[]): Promise<number>;
-}
 
 const SCORE_HELP = `Usage: kstbench psi score --scenario ID --text FILE [options]
 
@@ -60,7 +55,7 @@ const score: Subcommand = {
   },
 };
 
-export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+export const SUBCOMMANDS: SubcommandTable = {
   score: { summary: 'score one response file against a scenario', load: async () => score },
   collect: {
     summary: 'collect tutoring responses (round 1) or PSI-guided regenerations (round 2)',
@@ -68,34 +63,8 @@ export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<
   },
 };
 
-function help(): string {
-  const lines = Object.entries(SUBCOMMANDS).map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`);
-  return [
-    'Usage: kstbench psi <subcommand> [options]',
-    '',
-    'Pedagogical Suitability Index tools.',
-    '',
-    'Subcommands:',
-    ...lines,
-    '',
-    "Run 'kstbench psi <subcommand> --help' for its options.",
-    '',
-  ].join('\n');
-}
-
-export const command: Command = {
-  get help() {
-    return help();
-  },
-  flags: {},
-  async run(argv) {
-    const [name, ...rest] = argv;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(help());
-      return name === undefined ? 2 : 0;
-    }
-    const entry = SUBCOMMANDS[name];
-    if (!entry) throw new UsageError(`unknown psi subcommand '${name}' (known: ${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return (await entry.load()).run(rest);
-  },
-};
+export const command: Command = subcommandGroup('psi', SUBCOMMANDS, {
+  head: ['Usage: kstbench psi <subcommand> [options]', '', 'Pedagogical Suitability Index tools.', ''],
+  tail: ["Run 'kstbench psi <subcommand> --help' for its options.", ''],
+  pad: 10,
+});

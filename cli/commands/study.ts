@@ -1,21 +1,16 @@
-import { UsageError, type Command } from '../common';
-import type { FlagSpecs } from '../flags';
+import { subcommandGroup, type Command, type SubcommandTable } from '../common';
+
+export type { Subcommand } from '../common';
 
 /**
  * `kstbench study <subcommand> DIR`: a study as a folder (docs/study.md). Like the top-level
  * dispatcher, SUBCOMMANDS names each subcommand with its summary and imports its module only when it
  * runs: `study check` loads no browser, `study plan` no collector.
  */
-export interface Subcommand {
-  help: string;
-  /** Its declared flags (cli/flags.ts), walked by the flag parser's property test. */
-  flags: FlagSpecs;
-  run(argv: string[]): Promise<number>;
-}
 
 const steps = async () => await import('./study-steps');
 
-export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcommand> }> = {
+export const SUBCOMMANDS: SubcommandTable = {
   init: { summary: 'write a working, commented DIR/study.json from flags', load: async () => (await steps()).init },
   check: { summary: 'validate domains, models, keys; count the cells; estimate the cost (sends and writes nothing)', load: async () => (await steps()).check },
   run: { summary: 'collect (or import), analyse, draw the figures and build DIR/report/index.html', load: async () => (await steps()).run },
@@ -26,37 +21,13 @@ export const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<
   plan: { summary: 'power of the design by simulation: states and repeats for 80 % power, cost per design', load: async () => (await import('./study-plan')).plan },
 };
 
-function help(): string {
-  const lines = Object.entries(SUBCOMMANDS).map(([name, { summary }]) => `  ${name.padEnd(9)} ${summary}`);
-  return [
-    'Usage: kstbench study <subcommand> DIR [options]',
-    '',
-    'A study is a folder with a manifest, DIR/study.json (docs/study.md).',
-    '',
-    'Subcommands:',
-    ...lines,
-    '',
+export const command: Command = subcommandGroup('study', SUBCOMMANDS, {
+  head: ['Usage: kstbench study <subcommand> DIR [options]', '', 'A study is a folder with a manifest, DIR/study.json (docs/study.md).', ''],
+  tail: [
     "Run 'kstbench study <subcommand> --help' for its options.",
     'Exit codes: 0 ok, 1 bad input (named with its file and field; nothing written), 2 usage error,',
     '3 quota stop, 4 collection failed, 130 interrupted (collect/run: re-run the same command to resume).',
     '',
-  ].join('\n');
-}
-
-export const command: Command = {
-  get help() {
-    return help();
-  },
-  // The subcommands declare their own flags (SUBCOMMANDS); the first argument picks one.
-  flags: {},
-  async run(argv) {
-    const [name, ...rest] = argv;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(help());
-      return name === undefined ? 2 : 0;
-    }
-    const entry = SUBCOMMANDS[name];
-    if (!entry) throw new UsageError(`unknown study subcommand '${name}' (known: ${Object.keys(SUBCOMMANDS).join(', ')})`);
-    return (await entry.load()).run(rest);
-  },
-};
+  ],
+  pad: 9,
+});
