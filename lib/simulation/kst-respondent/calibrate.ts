@@ -21,7 +21,7 @@
  * so that the parameters describe the profile's typical behaviour AND the shipped corpus lands near
  * the published row. Deterministic: no Math.random, seeds are fixed strings.
  */
-import { loadDomainDir, enumerateStates, outerFringe, presentationOrders, type Domain, type Presentation } from '../../kst';
+import { loadDomainDir, type Domain } from '../../kst';
 import { CONDITIONS, type Condition } from '../../conditions';
 import { writeFileAtomic } from '../../io';
 import {
@@ -30,6 +30,7 @@ import {
   decide,
   type SimulatedProfile,
 } from './provider';
+import { designCells, type Cell } from './fit';
 
 /** Published domain × condition exact-set accuracy ([KST-2026] §4.5.2; G2E / E2G from the domain totals). */
 export const PUBLISHED_DOMAIN_UNGROUNDED: Record<string, { P0: number; P1: number }> = {
@@ -45,25 +46,6 @@ export const PUBLISHED_ORDER_AGREEMENT = 85.25;
 /** Spurious-pair rate as a share of the miss rate (precision < recall in the paper: extra steps dominate). */
 export let SPURIOUS_SHARE = 0.6;
 
-interface Cell {
-  domain: Domain;
-  state: string[];
-  condition: Condition;
-  presentation: Presentation;
-  fringeKey: string;
-}
-
-function studyCells(domains: readonly Domain[]): Cell[] {
-  const cells: Cell[] = [];
-  for (const domain of domains) {
-    const orders = presentationOrders(domain, 2);
-    for (const state of enumerateStates(domain)) {
-      const fringeKey = outerFringe(domain, state).join(',');
-      for (const condition of CONDITIONS) for (const presentation of orders) cells.push({ domain, state, condition, presentation, fringeKey });
-    }
-  }
-  return cells;
-}
 
 interface Tally {
   correct: number;
@@ -282,7 +264,7 @@ function main(argv: string[]): void {
   const domains = loadDomainDir(arg('--domains') ?? 'data/raw/domains');
   const replicates = Number(arg('--replicates') ?? 40);
   if (arg('--spurious-share') !== undefined) SPURIOUS_SHARE = Number(arg('--spurious-share'));
-  const cells = studyCells(domains);
+  const cells = designCells(domains);
   let profiles: readonly SimulatedProfile[] = SIMULATED_PROFILES;
   if (argv.includes('--search')) {
     profiles = search(searchStart(profiles, domains.map((d) => d.id)), cells, replicates, (s) => process.stderr.write(`${s}\n`));

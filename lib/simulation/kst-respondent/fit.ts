@@ -31,7 +31,7 @@ export const DOMAIN_TARGETS: Record<string, { P0: number; P1: number }> = {
 export const ORDER_AGREEMENT_TARGET = 85.25;
 export const SD_FLOOR = 0.5;
 
-interface Cell {
+export interface Cell {
   domain: Domain;
   state: string[];
   condition: Condition;
