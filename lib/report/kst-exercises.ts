@@ -1,37 +1,22 @@
 /**
- * Check cells of the notebooks' predict-then-check exercises. A student writes a state, a fringe, a
- * prerequisite pair or a task's clauses; each function here says whether it is right, why (computed
- * with lib/kst, never a stored answer), and on a wrong answer gives a hint. Every function takes the
- * answer as `unknown` and answers anything — null (not answered yet), a number instead of a list, an
- * unknown ID — with a sentence instead of an exception.
+ * Check cells of notebook 01's predict-then-check exercises (what every exercise shares is in
+ * exercise-check.ts). A student writes a state, a fringe, a prerequisite pair or a task's clauses;
+ * each function here says whether it is right, why (computed with lib/kst, never a stored answer),
+ * and on a wrong answer gives a hint. Every function takes the answer as `unknown` and answers
+ * anything — null (not answered yet), a number instead of a list, an unknown ID — with a sentence
+ * instead of an exception.
  */
 import { buildDomain, checkState, innerFringe, outerFringe, surmiseFunction, type Domain } from '../kst';
 import { stateLabel } from './kst-diagrams';
 import { withPrerequisites } from './kst-foundations';
+import { NO_ANSWER, stringListAnswer, type ExerciseCheck } from './exercise-check';
 
-/** The verdict of a check cell. */
-export interface ExerciseCheck {
-  right: boolean;
-  /** One sentence: why the answer is right, or what is wrong with it. */
-  why: string;
-  /** For a wrong answer: where to look next. */
-  hint?: string;
-}
-
-/** The check as the notebook prints it: "✔ right: …" or "✘ not yet: …" and a hint line. */
-export function exerciseFeedback(check: ExerciseCheck): string {
-  return check.right ? `✔ right: ${check.why}` : `✘ not yet: ${check.why}${check.hint ? `\n  hint: ${check.hint}` : ''}`;
-}
-
-const NO_ANSWER: ExerciseCheck = { right: false, why: 'no answer yet', hint: 'replace null with your answer and run the cell again' };
+// Notebook 01 imports the feedback line from here, with the checks.
+export { exerciseFeedback, type ExerciseCheck } from './exercise-check';
 
 /** The answer as a list of IDs, or the check that says why it is not one. */
 function idList(answer: unknown, what: string): string[] | ExerciseCheck {
-  if (answer === null || answer === undefined) return NO_ANSWER;
-  if (!Array.isArray(answer) || !answer.every((x) => typeof x === 'string')) {
-    return { right: false, why: `${what} is a list of component IDs such as ["SL1", "SL2"], not ${JSON.stringify(answer)}` };
-  }
-  return answer as string[];
+  return stringListAnswer(answer, what, 'component IDs such as ["SL1", "SL2"]');
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

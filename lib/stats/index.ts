@@ -4,7 +4,7 @@ export { assertFiniteValues } from './values';
 export { percentileLinear } from './percentile';
 export { bootstrapMeans, bootstrapMeanInterval } from './bootstrap';
 export type { BootstrapOptions, BootstrapInterval } from './bootstrap';
-export { signFlipTest, SIGN_FLIP_TIE_TOLERANCE } from './signflip';
+export { EXACT_SIGN_FLIP_MAX_VALUES, exactSignFlipTest, signFlipTest, SIGN_FLIP_TIE_TOLERANCE } from './signflip';
 export type { SignFlipOptions, SignFlipResult } from './signflip';
 export { holm } from './holm';
 export { competitionRanks, compareNumbers, compareProportions } from './ranks';

@@ -24,6 +24,7 @@
  */
 import seedrandom from 'seedrandom';
 import { mean } from './mean';
+import { InputError } from '../errors';
 import { assertCount, assertFiniteValues } from './values';
 
 export interface SignFlipOptions {
@@ -108,4 +109,35 @@ function byteSubsetSums(values: readonly number[]): Float64Array {
     }
   }
   return table;
+}
+
+/** The largest n `exactSignFlipTest` enumerates (2^16 = 65,536 patterns). */
+export const EXACT_SIGN_FLIP_MAX_VALUES = 16;
+
+/**
+ * The exact two-sided sign-flip p of a few values: every one of the 2^n sign patterns counted, p =
+ * #{patterns with |mean| ≥ |observed mean|} / 2^n (the observed pattern and its mirror image always
+ * count, so p ≥ 2/2^n unless the mean is 0). Ties use the tolerance of `signFlipTest`. For teaching and
+ * for checking the Monte-Carlo test; n is capped at EXACT_SIGN_FLIP_MAX_VALUES.
+ * @example
+ * exactSignFlipTest([1, 2, 3, 4]); // => { observed: 2.5, p: 0.125, extreme: 2, patterns: 16 }
+ * exactSignFlipTest([10, 20, -5, 15]).extreme; // => 4
+ * exactSignFlipTest([]); // throws /exactSignFlipTest: no values/
+ */
+export function exactSignFlipTest(values: readonly number[]): { observed: number; p: number; extreme: number; patterns: number } {
+  assertFiniteValues(values, 'exactSignFlipTest');
+  const n = values.length;
+  if (n > EXACT_SIGN_FLIP_MAX_VALUES) {
+    throw new InputError(`exactSignFlipTest: ${n} values give 2^${n} sign patterns; enumerate at most ${EXACT_SIGN_FLIP_MAX_VALUES} values (use signFlipTest for more)`, { item: 'values' });
+  }
+  const observed = mean(values);
+  const threshold = Math.abs(observed) - SIGN_FLIP_TIE_TOLERANCE * Math.max(1, Math.abs(observed));
+  const patterns = 2 ** n;
+  let extreme = 0;
+  for (let mask = 0; mask < patterns; mask += 1) {
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) sum += mask & (1 << i) ? -values[i]! : values[i]!;
+    if (Math.abs(sum / n) >= threshold) extreme += 1;
+  }
+  return { observed, p: extreme / patterns, extreme, patterns };
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../lib/errors';
-import { signFlipTest } from '../../lib/stats';
+import { exactSignFlipTest, signFlipTest } from '../../lib/stats';
 
 /** Exact two-sided sign-flip p by enumerating all 2^n sign patterns, in integer arithmetic. */
 function exactP(integers: number[]): number {
@@ -98,4 +98,17 @@ test('stopAbove ends the test once p can no longer fall below the level, and say
   const a = signFlipTest(clear, { seed: 's', flips: 3000 });
   const b = signFlipTest(clear, { seed: 's', flips: 3000, stopAbove: 100 });
   assert.deepEqual({ p: b.p, stopped: b.stopped }, { p: a.p, stopped: undefined });
+});
+
+test('exactSignFlipTest counts every sign pattern: it agrees with the integer enumeration, and refuses too many values', () => {
+  for (const integers of [[1, 2, 3, 4], [10, 20, -5, 15], [3, -1, 4, 1, -5, 9, 2, 6, -5, 3, 5], [0, 0, 0]]) {
+    const r = exactSignFlipTest(integers);
+    assert.equal(r.patterns, 2 ** integers.length);
+    assert.equal(r.p, exactP(integers), `exact p of ${integers}`);
+    assert.equal(r.extreme, exactP(integers) * 2 ** integers.length);
+  }
+  // Ties broken by floating rounding count, as in signFlipTest.
+  assert.equal(exactSignFlipTest([0.1, 0.2, -0.3, 0.5]).p, exactP([1, 2, -3, 5]));
+  assert.throws(() => exactSignFlipTest(new Array(17).fill(1)), (e: unknown) => e instanceof InputError && /17 values give 2\^17 sign patterns/.test(e.message));
+  assert.throws(() => exactSignFlipTest([]), InputError);
 });
