@@ -128,14 +128,28 @@ test('every notebook asks for the kernel `npm run kernel` installs and records t
   assert.ok(!isDeepStrictEqual({ ...wantSpec, display_name: 'TypeScript' }, wantSpec), 'the old display name would be caught');
 });
 
-test('notebook 01 has at least five predict-then-check exercises, each with a check cell and a collapsed solution', () => {
-  const nb = parseNotebook(readFileSync(join(__dirname, '..', '..', 'notebooks', '01-kst-foundations.ipynb'), 'utf8'), '01');
+/** The exercise check cells and solution cells of a notebook, each solution checked collapsed and running its check. */
+function exerciseCells(file: string): { checks: number; solutions: number } {
+  const nb = parseNotebook(readFileSync(join(__dirname, '..', '..', 'notebooks', file), 'utf8'), file);
   const checks = nb.cells.filter((c) => c.cell_type === 'code' && /exerciseFeedback\(check\w+\(.*answer\d/.test(cellSource(c)));
   const solutions = nb.cells.filter((c) => cellTags(c).includes('solution'));
-  assert.ok(checks.length >= 5, `${checks.length} exercise check cells`);
-  assert.equal(solutions.length, checks.length, 'one solution per exercise');
   for (const s of solutions) {
-    assert.deepEqual((s.metadata['jupyter'] as { source_hidden?: boolean } | undefined)?.source_hidden, true, `solution ${s.id} is not collapsed`);
-    assert.match(cellSource(s), /exerciseFeedback\(check\w+\(/, `solution ${s.id} does not run the check on the solution`);
+    assert.deepEqual((s.metadata['jupyter'] as { source_hidden?: boolean } | undefined)?.source_hidden, true, `${file}: solution ${s.id} is not collapsed`);
+    assert.match(cellSource(s), /exerciseFeedback\(check\w+\(/, `${file}: solution ${s.id} does not run the check on the solution`);
+  }
+  return { checks: checks.length, solutions: solutions.length };
+}
+
+test('notebook 01 has at least five predict-then-check exercises, each with a check cell and a collapsed solution', () => {
+  const { checks, solutions } = exerciseCells('01-kst-foundations.ipynb');
+  assert.ok(checks >= 5, `${checks} exercise check cells`);
+  assert.equal(solutions, checks, 'one solution per exercise');
+});
+
+test('notebooks 04, 06 and 10 each have predict-then-check exercises with collapsed solutions', () => {
+  for (const file of ['04-table3-figure1.ipynb', '06-inference.ipynb', '10-psi-scoring.ipynb']) {
+    const { checks, solutions } = exerciseCells(file);
+    assert.ok(checks >= 1, `${file}: ${checks} exercise check cells`);
+    assert.equal(solutions, checks, `${file}: one solution per exercise`);
   }
 });
