@@ -5,7 +5,7 @@
  */
 export { saveFigure, renderFigure, decodeDataUrl, figureBundle, figureManifest, PNG_SCALE } from './save';
 export type { SavedFigure, SaveFigureOptions } from './save';
-export { finalSpec, figureHtml, figureSize, figureSeed, watermarkBadge, SIMULATED_LABEL, FIGURE_FONT_FAMILY, COLOURWAY } from './spec';
+export { finalSpec, figureHtml, figureSize, figureSeed, watermarkBadge, zeroBarLabels, SIMULATED_LABEL, FIGURE_FONT_FAMILY, COLOURWAY } from './spec';
 export type { FigureSpec, FigureOptions } from './spec';
 export { saveTable, toTable, toCsv, toHtmlTable, csvCell, htmlCell } from './table';
 export type { SavedTable, Table, TableInput, DataFrameLike } from './table';

@@ -175,3 +175,17 @@ export function figureHtml(name: string, spec: FigureSpec, options: FigureOption
     '',
   ].join('\n');
 }
+
+/**
+ * Value-label placement for one bar trace whose labels sit `position` (e.g. 'inside'): a bar at 0 has
+ * no inside, so plotly would draw no label for it; such bars get 'outside' (just past the bar's base)
+ * and, as outside labels sit on the page background, `outsideColour`. With no bar at 0 the trace keeps
+ * `position` as it was, so existing figures do not change.
+ * @example
+ * zeroBarLabels([0, 12.5], 'inside', '#222222'); // => { textposition: ['outside', 'inside'], outsidetextfont: { color: '#222222' } }
+ * zeroBarLabels([3, 12.5], 'inside', '#222222'); // => { textposition: 'inside' }
+ */
+export function zeroBarLabels(values: ReadonlyArray<number | null>, position: string, outsideColour: string): { textposition: string | string[]; outsidetextfont?: { color: string } } {
+  if (!values.some((v) => v === 0)) return { textposition: position };
+  return { textposition: values.map((v) => (v === 0 ? 'outside' : position)), outsidetextfont: { color: outsideColour } };
+}

@@ -54,6 +54,13 @@ export function graphVerdictSpec(
     textfont: { color: textColour },
     marker: { color },
   });
+  // A segment at 0 has no width for its label, and plotly pushes a stacked bar's outside label back
+  // inside; so a group's zero verdicts are named once, right of its bar (the stack ends at 100 %).
+  const zeroVerdicts: Array<[string, (r: GraphSummaryRow) => number]> = [['(a)', (r) => r.correct], ['(b)', (r) => r['wrong-structure']], ['(c)', (r) => r.inconsistent]];
+  const zeroNotes = rows.flatMap((r, i) => {
+    const zeros = r.responses === 0 ? [] : zeroVerdicts.filter(([, count]) => count(r) === 0).map(([name]) => `${name} 0`);
+    return zeros.length === 0 ? [] : [{ x: 100, y: y[i], xref: 'x', yref: 'y', xanchor: 'left', showarrow: false, text: zeros.join(' · '), font: { size: 11 } }];
+  });
   // Okabe–Ito blue, orange and reddish purple: told apart with the common colour-vision deficiencies.
   return {
     data: [
@@ -66,7 +73,8 @@ export function graphVerdictSpec(
       barmode: 'stack',
       xaxis: { title: { text: 'Share of valid P1 responses (%)' }, range: [0, 100] },
       yaxis: { autorange: 'reversed' },
-      margin: { l: 250, b: 130 },
+      margin: zeroNotes.length === 0 ? { l: 250, b: 130 } : { l: 250, b: 130, r: 120 },
+      ...(zeroNotes.length === 0 ? {} : { annotations: zeroNotes }),
       legend: { orientation: 'h', traceorder: 'normal', x: 0, y: -0.22, yanchor: 'top', font: { size: 11 } },
       width: 900,
       height: 240 + 40 * rows.length,

@@ -7,7 +7,7 @@ import type { DomainConditionRow, Table3Row } from '../analysis';
 import type { ScoredRecord } from '../analysis/score';
 import { markSimulated } from './simulated';
 
-import type { FigureSpec } from '../figures/spec';
+import { zeroBarLabels, type FigureSpec } from '../figures/spec';
 
 const percent = (x: number) => Math.round(x * 1000) / 10;
 
@@ -28,7 +28,8 @@ export function figure1Spec(
     x,
     y: values,
     text: values.map((v) => v.toFixed(1)),
-    textposition: 'inside',
+    // A bar at 0 has no inside: its label goes just above the axis, in dark text (zeroBarLabels).
+    ...zeroBarLabels(values, 'inside', '#222222'),
     insidetextanchor: 'start',
     textangle: 0,
     textfont: { color: textColour, size: 12 },
@@ -115,16 +116,18 @@ export function figure3Spec(
   options: { simulated: boolean; title: string },
 ): FigureSpec {
   const reversed = [...comparison].reverse();
+  const x = reversed.map((c) => percent(c.correct / c.n));
   return {
     data: [
       {
         type: 'bar',
         orientation: 'h',
         y: reversed.map((c) => c.model),
-        x: reversed.map((c) => percent(c.correct / c.n)),
+        x,
         text: reversed.map((c) => `${percent(c.correct / c.n).toFixed(1)}% (${c.correct}/${c.n})`),
-        // Inside the bar when it fits, else just right of it: the axis can stop at 100 %.
-        textposition: 'auto',
+        // Inside the bar when it fits, else just right of it: the axis can stop at 100 %. A bar at 0
+        // is labelled right of the axis (zeroBarLabels).
+        ...zeroBarLabels(x, 'auto', '#222222'),
         insidetextanchor: 'middle',
         cliponaxis: false,
         marker: { color: '#0072B2' },

@@ -4,7 +4,7 @@
  */
 import type { Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
-import type { FigureSpec } from '../figures/spec';
+import { zeroBarLabels, type FigureSpec } from '../figures/spec';
 import { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
 import type { PublishedKst } from '../records/published-kst';
 import type { PublishedKstTables } from './kst-tables';
@@ -119,7 +119,8 @@ export function figure3WithPaper(
     });
   }
   // Labels inside the bars (white on blue), so the paper's markers near the bar ends do not cover them.
-  data[0] = { ...data[0], name: 'Computed', textposition: 'inside', insidetextanchor: 'middle', textfont: { color: 'white' } };
+  // A bar at 0 has no inside: its label goes right of the axis, in dark text (zeroBarLabels).
+  data[0] = { ...data[0], name: 'Computed', ...zeroBarLabels(data[0]!['x'] as number[], 'inside', '#222222'), insidetextanchor: 'middle', textfont: { color: 'white' } };
   return {
     data,
     layout: {

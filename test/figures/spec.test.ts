@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
-import { checkOutputName, figureHtml, figureSeed, figureSize, finalSpec, scriptJson, SIMULATED_LABEL, watermarkBadge, type FigureSpec } from '../../lib/figures/spec';
+import { checkOutputName, figureHtml, figureSeed, figureSize, finalSpec, scriptJson, SIMULATED_LABEL, watermarkBadge, zeroBarLabels, type FigureSpec } from '../../lib/figures/spec';
 
 const spec: FigureSpec = {
   data: [
@@ -78,4 +78,10 @@ test('figureHtml: self-contained page, Math.random seeded from the name, the dra
   const inlined = /var spec = (.*);\n/.exec(html)![1]!;
   assert.deepEqual(JSON.parse(inlined), finalSpec(spec, { title: 'A <b> title', simulated: true }));
   assert.match(html, /<div id="figure" style="width:800px;height:500px"><\/div>/);
+});
+
+test('zeroBarLabels: a bar at 0 gets its label outside (with a readable colour); null and non-zero bars keep the position', () => {
+  assert.deepEqual(zeroBarLabels([0, 5, null], 'inside', '#222222'), { textposition: ['outside', 'inside', 'inside'], outsidetextfont: { color: '#222222' } });
+  assert.deepEqual(zeroBarLabels([1, 5, null], 'inside', '#222222'), { textposition: 'inside' });
+  assert.deepEqual(zeroBarLabels([], 'auto', '#222222'), { textposition: 'auto' });
 });

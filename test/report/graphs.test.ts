@@ -38,6 +38,11 @@ test('graph tables: flat per-response rows and the summary in percent', () => {
   assert.deepEqual([table['model'], table['(a) %'], table['(b) %'], table['(c) %'], table['follows own graph %']], ['model m', 50, 50, 0, 50]);
   const spec = graphVerdictSpec(summary, { title: 'P1' });
   assert.deepEqual(spec.data.map((t) => t['x']), [[50], [50], [0]]);
+  // The (c) segment is 0 wide: its count is named right of the bar, where the stack ends.
+  assert.deepEqual(spec.layout!['annotations'], [{ x: 100, y: 'm', xref: 'x', yref: 'y', xanchor: 'left', showarrow: false, text: '(c) 0', font: { size: 11 } }]);
+  assert.equal((spec.layout!['margin'] as { r?: number }).r, 120);
+  const noZero = graphVerdictSpec(graphSummaryBy([row, { ...row, verdict: 'correct', consistent: false }, { ...row, verdict: 'inconsistent' }], 'model'), { title: 'P1' });
+  assert.equal(noZero.layout!['annotations'], undefined);
   assert.equal(graphRowsTable([{ ...row, pairs: [], recommended: [] }])[0]!.returned_pairs, '∅');
 });
 

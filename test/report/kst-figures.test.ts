@@ -37,3 +37,18 @@ test('figure 3 labels each model\'s correct responses k/n, best on top', () => {
   assert.deepEqual(spec.data[0]!.y, ['m1', 'm2']);
   assert.deepEqual(spec.data[0]!.text, ['50.0% (1/2)', '100.0% (2/2)']);
 });
+
+test('a bar at 0 keeps its value label: figure 1 puts it outside in dark text, figure 3 right of the axis', () => {
+  const spec = figure1Spec([row('P0', 0, 0.4), row('P1', 0.5, 0)], { simulated: false });
+  assert.deepEqual(spec.data[0]!['text'], ['0.0', '50.0']);
+  assert.deepEqual(spec.data[0]!['textposition'], ['outside', 'inside']);
+  assert.deepEqual(spec.data[1]!['textposition'], ['inside', 'outside']);
+  assert.deepEqual(spec.data[0]!['outsidetextfont'], { color: '#222222' });
+  // With no bar at 0 the spec is as before: one position for the whole trace, no outside font.
+  const plain = figure1Spec([row('P0', 0.2, 0.4)], { simulated: false });
+  assert.equal(plain.data[0]!['textposition'], 'inside');
+  assert.equal('outsidetextfont' in plain.data[0]!, false);
+  const spec3 = figure3Spec([{ model: 'm1', correct: 0, n: 2 }, { model: 'm2', correct: 1, n: 2 }], { simulated: false, title: 't' });
+  assert.deepEqual(spec3.data[0]!['text'], ['50.0% (1/2)', '0.0% (0/2)']);
+  assert.deepEqual(spec3.data[0]!['textposition'], ['auto', 'outside']);
+});

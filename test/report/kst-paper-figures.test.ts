@@ -48,6 +48,12 @@ test('paper domain order and figures 2/3 with the published numbers', () => {
     'exact % (paper)': 77.8,
   });
   assert.equal(figure3WithPaper(comparison, mirrors, { simulated: false, title: 't', paper: null }).data.length, 1);
+  // A model with no correct response: its bar is 0 wide, so its label goes outside in dark text.
+  const zero = figure3WithPaper([{ model: 'simulated:sim-a', correct: 18, n: 18 }, { model: 'simulated:sim-f', correct: 0, n: 18 }], mirrors, { simulated: false, title: 't', paper: null });
+  assert.deepEqual(zero.data[0]!['text'], ['0.0% (0/18)', '100.0% (18/18)']);
+  assert.deepEqual(zero.data[0]!['textposition'], ['outside', 'inside']);
+  assert.deepEqual(zero.data[0]!['outsidetextfont'], { color: '#222222' });
+  assert.equal(spec3.data[0]!['textposition'], 'inside');
 });
 
 test('paper Figure 3 counts only for the paper\'s domain × condition', () => {
