@@ -1,6 +1,7 @@
 import { diagnose, improvementChecklist, subscoreLabel, type SeverityCutoffs, type Weakness } from './diagnosis';
 import { SUBSCORES, type Subscores } from './parameters';
-import { BLOOM_LEVELS, type Scenario, type Variant } from './schema';
+import { InputError } from '../errors';
+import { BLOOM_LEVELS, VARIANTS, type Scenario, type Variant } from './schema';
 import type { PsiEvidence } from './score';
 
 /** The scoring a regeneration prompt reports: composite, six sub-scores, and evidence if available. */
@@ -10,8 +11,17 @@ export interface ScoringSummary {
   evidence?: Partial<PsiEvidence>;
 }
 
-/** The question the student asked under a prompt variant. */
+/**
+ * The question the student asked under a prompt variant; any other variant (a notebook's `variant`
+ * parameter mistyped) is refused in one line naming the two.
+ * @example
+ * questionFor({ id: 'S1', question: 'q', defective: { question: 'd' } } as never, 'defective'); // => 'd'
+ * questionFor({ id: 'S1', question: 'q' } as never, 'Standard' as never); // throws /^unknown variant "Standard" \(known: standard, defective\)$/
+ */
 export function questionFor(scenario: Scenario, variant: Variant): string {
+  if (!(VARIANTS as readonly string[]).includes(variant)) {
+    throw new InputError(`unknown variant ${JSON.stringify(variant)} (known: ${VARIANTS.join(', ')})`, { item: String(variant) });
+  }
   return variant === 'defective' ? scenario.defective.question : scenario.question;
 }
 

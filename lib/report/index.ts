@@ -6,7 +6,7 @@ export type { FigureSpec } from '../figures/spec';
 export { table3Comparison, table4Comparison, domainConditionComparison, contrastComparison, orderAgreementComparison } from './kst-tables';
 export type { PublishedKstTables } from './kst-tables';
 export { describeContrast, formatP } from './contrast-text';
-export { contrastDifferences, bootstrapDistribution, inferenceSeeds, bootstrapHistogramSpec, contrastTable } from './kst-inference';
+export { contrastDifferences, contrastRow, bootstrapDistribution, inferenceSeeds, bootstrapHistogramSpec, contrastTable } from './kst-inference';
 export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';
 export { simulatedNotice, anySimulated, markSimulated } from './simulated';
 export { paperDomainOrder, paperFigure3For, figure1WithPaper, figure2WithPaper, figure3WithPaper, figure3Comparison } from './kst-paper-figures';

@@ -3,6 +3,7 @@
  * bootstrap distribution (re-drawn with the very seed the analysis used, so its percentiles are the
  * interval in the table), a histogram of it, and the seeds of every draw.
  */
+import { InputError } from '../errors';
 import type { ContrastRow, InferenceOptions } from '../analysis';
 import { contrastDifferences } from '../analysis/contrasts';
 import type { ScoredRecord } from '../analysis/score';
@@ -13,6 +14,22 @@ import { formatP } from './contrast-text';
 
 // The state-level differences are lib/analysis's own (the ones the contrast table is computed from).
 export { contrastDifferences };
+
+/**
+ * The row of `contrast` (e.g. "P2-P1") and `metric` ("exact" or "f1"), for the notebook's
+ * `histogramContrast` / `histogramMetric` parameters; any other pair is refused in one line naming
+ * the ones there are.
+ * @example
+ * const rows = [{ contrast: 'P2-P1', metric: 'exact' }, { contrast: 'P2-P1', metric: 'f1' }] as never;
+ * contrastRow(rows, 'P2-P1', 'f1').metric; // => 'f1'
+ * contrastRow(rows, 'P2-P0', 'exact'); // throws /^no contrast P2-P0 \/ exact: the contrasts are P2-P1, the metrics exact, f1$/
+ */
+export function contrastRow(rows: readonly ContrastRow[], contrast: string, metric: string): ContrastRow {
+  const row = rows.find((r) => r.contrast === contrast && r.metric === metric);
+  if (row) return row;
+  const names = (pick: (r: ContrastRow) => string) => [...new Set(rows.map(pick))].join(', ');
+  throw new InputError(`no contrast ${contrast} / ${metric}: the contrasts are ${names((r) => r.contrast)}, the metrics ${names((r) => r.metric)}`, { item: `${contrast}/${metric}` });
+}
 
 /**
  * The bootstrap means behind a contrast row's interval: the same differences, resample count and seed

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { InputError } from '../../lib/errors';
 import {
   buildRegenerationPrompt,
+  formatStudentContext,
   getScenario,
   scoreResponse,
 } from '../../lib/psi';
@@ -29,4 +31,12 @@ test('buildRegenerationPrompt: the five parts in order (a) context, (b) round 1,
   // the defective variant shows the defective question, not the standard one
   const d = buildRegenerationPrompt(s01, 'defective', T1, t1).user;
   assert.ok(d.includes(s01.defective.question) && !d.includes(s01.question));
+});
+
+test('formatStudentContext refuses a variant that is neither standard nor defective in one line', () => {
+  assert.ok(formatStudentContext(s01, 'defective').includes(s01.defective.question));
+  assert.throws(
+    () => formatStudentContext(s01, 'Defective' as never),
+    (e: unknown) => e instanceof InputError && e.message === 'unknown variant "Defective" (known: standard, defective)',
+  );
 });

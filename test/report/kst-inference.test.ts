@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { loadDomainDir } from '../../lib/kst';
 import { contrasts, loadResponses, scoreKstResponses, type ContrastRow } from '../../lib/analysis';
 import { percentileLinear } from '../../lib/stats';
-import { bootstrapDistribution, bootstrapHistogramSpec, contrastDifferences, contrastTable, inferenceSeeds } from '../../lib/report/kst-inference';
+import { bootstrapDistribution, bootstrapHistogramSpec, contrastDifferences, contrastRow, contrastTable, inferenceSeeds } from '../../lib/report/kst-inference';
+import { InputError } from '../../lib/errors';
 
 const ROOT = join(__dirname, '..', '..');
 const published = JSON.parse(readFileSync(join(ROOT, 'data', 'published', 'kst-benchmark-2026.json'), 'utf8'));
@@ -72,4 +73,14 @@ test('contrast display table prints p values as the paper does', () => {
   assert.equal(e!['p_holm (paper)'], '.6022');
   const [f] = contrastTable([row({ metric: 'f1', p: 0.60221, p_holm: null })], published);
   assert.deepEqual([f!.p, f!.p_holm, f!['p_holm (paper)']], ['.6022', null, null]);
+});
+
+test('contrastRow finds a contrast and metric, and refuses an unknown one in one line naming what there is', () => {
+  const rows = [row({}), row({ metric: 'f1' }), row({ contrast: 'P2-P1' })];
+  assert.equal(contrastRow(rows, 'P1-P0', 'f1'), rows[1]);
+  assert.throws(
+    () => contrastRow(rows, 'P2-P0', 'exact'),
+    (e: unknown) => e instanceof InputError && e.message === 'no contrast P2-P0 / exact: the contrasts are P1-P0, P2-P1, the metrics exact, f1',
+  );
+  assert.throws(() => contrastRow(rows, 'P2-P1', 'F1'), /no contrast P2-P1 \/ F1/);
 });
