@@ -30,16 +30,22 @@ const FILE_TIMEOUT_S = Number(process.env.KSTBENCH_TEST_FILE_TIMEOUT) || 300;
 const KILL_GRACE_MS = Number(process.env.KSTBENCH_TEST_KILL_GRACE_MS) || 30_000;
 const EXIT_GRACE_MS = 20_000;
 
-// Measured wall seconds of the slowest files (idle 2-core machine), for the order of a run with no
-// tmp/test-times.json yet (a fresh clone, CI). Only the order matters.
+// Seconds of the slowest files — CPU of each run alone (its whole process tree, user + sys; see
+// docs/testing.md), or for study/report and lock-race their wall in a full run — for the order of a run
+// with no tmp/test-times.json yet (a fresh clone, CI). Only the order matters.
 const SLOW = {
-  'test/collect/lock-race.test.ts': 60,
-  'test/site/report.test.ts': 60,
-  'test/notebook/reproduce.test.ts': 55,
-  'test/figures/viewers.test.ts': 55,
-  'test/notebook/execute.test.ts': 50,
-  'test/analysis/oracle.test.ts': 40,
-  'test/notebook/jupyter.test.ts': 33,
+  'test/notebook/own-study-notebooks.test.ts': 53,
+  'test/site/report.test.ts': 43,
+  'test/figures/viewers.test.ts': 40,
+  'test/notebook/reproduce.test.ts': 28,
+  'test/notebook/execute.test.ts': 24,
+  'test/study/report.test.ts': 23,
+  'test/analysis/oracle.test.ts': 21,
+  'test/notebook/jupyter.test.ts': 20,
+  'test/docs/commands.test.ts': 17,
+  'test/collect/lock-race.test.ts': 14,
+  'test/cli/space-fringe.test.ts': 13,
+  'test/cli/analyze-errors.test.ts': 11,
 };
 
 // What makes a test file need a process of its own (see the header).

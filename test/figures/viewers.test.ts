@@ -75,14 +75,15 @@ describe('nbconvert --to html, both templates', { concurrency: 2 }, () => {
           maxBuffer: 64 * 1024 * 1024,
         });
         let total = 0;
-        for (const nb of notebooks) {
-          const expected = figuresOf(join(notebooksDir, nb));
-          total += expected.length;
-          const page = join(out, nb.replace(/\.ipynb$/, '.html'));
-          assert.ok(existsSync(page), `nbconvert wrote no ${page}`);
-          const images = await withPage(async (p) => {
+        // One page (one renderer process) visits the notebooks' pages in turn, not a fresh page per notebook.
+        await withPage(async (p) => {
+          for (const nb of notebooks) {
+            const expected = figuresOf(join(notebooksDir, nb));
+            total += expected.length;
+            const page = join(out, nb.replace(/\.ipynb$/, '.html'));
+            assert.ok(existsSync(page), `nbconvert wrote no ${page}`);
             await p.goto(pathToFileURL(page).href, { waitUntil: 'load' });
-            return p.evaluate(async () => {
+            const images = await p.evaluate(async () => {
               type Img = { src: string; naturalWidth: number; naturalHeight: number; width: number; height: number; decode(): Promise<void>; getBoundingClientRect(): { width: number; height: number } };
               type Ctx = { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
               const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<Img>; createElement(t: string): { width: number; height: number; getContext(k: string): Ctx } } }).document;
@@ -105,19 +106,19 @@ describe('nbconvert --to html, both templates', { concurrency: 2 }, () => {
               }
               return found;
             });
-          });
-          assert.equal(images.length, expected.length, `${nb} (${template}): ${images.length} PNG images on the page, ${expected.length} figure outputs in the notebook`);
-          expected.forEach((fig, i) => {
-            const img = images[i]!;
-            assert.deepEqual([img.naturalWidth, img.naturalHeight], [fig.pngWidth, fig.pngHeight], `${nb} (${template}): ${fig.name} image size`);
-            assert.deepEqual([img.shownWidth, img.shownHeight], [fig.width, fig.height], `${nb} (${template}): ${fig.name} drawn size`);
-            // The sparsest figure (the knowledge-space diagram) has about 3 % non-background pixels.
-            assert.ok(img.share > 0.01, `${nb} (${template}): ${fig.name} is blank (${(100 * img.share).toFixed(2)} % non-background)`);
-          });
-          // No figure may fall through to another MIME type (an inline SVG, stripped to a run of numbers).
-          const html = readFileSync(page, 'utf8');
-          assert.doesNotMatch(html, /<svg[^>]*class="main-svg"/, `${nb} (${template}): a plotly SVG is inlined`);
-        }
+            assert.equal(images.length, expected.length, `${nb} (${template}): ${images.length} PNG images on the page, ${expected.length} figure outputs in the notebook`);
+            expected.forEach((fig, i) => {
+              const img = images[i]!;
+              assert.deepEqual([img.naturalWidth, img.naturalHeight], [fig.pngWidth, fig.pngHeight], `${nb} (${template}): ${fig.name} image size`);
+              assert.deepEqual([img.shownWidth, img.shownHeight], [fig.width, fig.height], `${nb} (${template}): ${fig.name} drawn size`);
+              // The sparsest figure (the knowledge-space diagram) has about 3 % non-background pixels.
+              assert.ok(img.share > 0.01, `${nb} (${template}): ${fig.name} is blank (${(100 * img.share).toFixed(2)} % non-background)`);
+            });
+            // No figure may fall through to another MIME type (an inline SVG, stripped to a run of numbers).
+            const html = readFileSync(page, 'utf8');
+            assert.doesNotMatch(html, /<svg[^>]*class="main-svg"/, `${nb} (${template}): a plotly SVG is inlined`);
+          }
+        });
         assert.ok(total >= 10, `only ${total} figure outputs in all notebooks: are figures shown at all?`);
       } finally {
         rmSync(out, { recursive: true, force: true });

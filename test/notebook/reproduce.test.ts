@@ -20,15 +20,28 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   });
 }
 
-// These three write nothing into the project (the run's OutputSnapshot would see, copy and undo what
-// another run wrote there at the same time), so they run at the same time; the two that write into
-// the project's data/processed/ run one after the other, after them.
+// Each run of the fixture costs about 12 s of CPU (tslab's TypeScript compiles its cells against the
+// library's types), so the three tests of a run kept apart with --output-dir share one: `-p outDir` in
+// the project (the notebook writes there, reproduce moves it to DIR) and `-p 01-fixture:repeats 4`.
+// It runs at the same time as the two refused runs, which write nothing; the failing run, which also
+// writes into the project's data/processed/, runs after them on its own (the run's OutputSnapshot
+// would see, copy and undo what another run wrote there at the same time).
+const keptApart = {
+  out: mkdtempSync(join(tmpdir(), 'kstbench-repro-')),
+  inProject: `data/processed/test-reproduce-out-${process.pid}`,
+};
+let keptApartRun: ReturnType<typeof run> | undefined;
+/** The one run kept apart (started by whichever of its tests comes first). */
+function runKeptApart(): ReturnType<typeof run> {
+  keptApartRun ??= run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', keptApart.out, '-p', 'outDir', keptApart.inProject, '-p', '01-fixture:repeats', '4', '01']);
+  return keptApartRun;
+}
+
 describe('reproduce runs that leave the project alone', { concurrency: true }, () => {
   test('reproduce runs the named notebook with -p overrides and writes the executed copy', async () => {
     assert.ok(existsSync(SCRIPT), 'dist/ is missing: run `npm run build` (npm test does it)');
-    const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
-    const common = ['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files')];
-    const r = await run([...common, '-p', '01-fixture:repeats', '4', '01']);
+    const { out, inProject } = keptApart;
+    const r = await runKeptApart();
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
     assert.doesNotMatch(r.stdout, /not refreshed/, 'a run kept apart records its own environment and report, even for one notebook');
@@ -36,17 +49,17 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
     const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
     assert.deepEqual(streams[0]!.text, ['hello x4\n']);
-    assert.ok(existsSync(join(out, 'files', 'tables', 'fixture-table.csv')));
+    assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')));
   });
 
   test('a run kept apart gets its report in DIR/report, and npm run report -- --from DIR rebuilds it byte for byte', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
-    const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', join(out, 'files'), '01']);
+    const { out } = keptApart;
+    const r = await runKeptApart();
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /wrote .*report\/ \(\d+ files\): open .*index\.html/);
     const page = readFileSync(join(out, 'report', '01-fixture.html'), 'utf8');
-    assert.match(page, /hello x2/, 'the page shows the executed outputs');
-    assert.match(page, /<td>repeats<\/td><td><code>2<\/code><\/td>/, 'and the parameters this run had');
+    assert.match(page, /hello x4/, 'the page shows the executed outputs');
+    assert.match(page, /<td>repeats<\/td><td><code>4<\/code><\/td>/, 'and the parameters this run had');
     assert.match(readFileSync(join(out, 'report', 'index.html'), 'utf8'), /01-fixture\.html/);
     const report = (args: string[]) => spawnSync(process.execPath, ['dist/scripts/report.js', ...args], { encoding: 'utf8', timeout: 120_000 });
     const check = report(['--from', out, '--check']);
@@ -60,6 +73,18 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /^report: --from .*: no environment\.md in it \(npm run reproduce -- --output-dir .* writes one\)\n/);
     assert.equal(existsSync(join(empty, 'report')), false, 'nothing written');
+  });
+
+  test('reproduce --output-dir puts what the notebooks wrote there, and leaves the project as it was', async () => {
+    const { out, inProject } = keptApart;
+    const r = await runKeptApart();
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!existsSync(inProject), 'nothing left in the project');
+    assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
+    assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
+    assert.ok(existsSync(join(out, '01-fixture.ipynb')));
+    assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
+    // A file written again with the bytes the project already had is copied too: test/notebook/snapshot.test.ts.
   });
 
   test('reproduce checks every value against its declared type before running anything', async () => {
@@ -95,17 +120,4 @@ test('reproduce stops at a failing notebook with its cell and error, exit 1, and
   assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), before);
   assert.ok(!existsSync(inProject), `${inProject} (written by the notebook that succeeded) was removed again`);
   assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
-});
-
-test('reproduce --output-dir puts what the notebooks wrote there, and leaves the project as it was', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
-  const inProject = `data/processed/test-reproduce-out-${process.pid}`;
-  const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '-p', 'outDir', inProject, '01']);
-  assert.equal(r.status, 0, r.stderr);
-  assert.ok(!existsSync(inProject), 'nothing left in the project');
-  assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
-  assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
-  assert.ok(existsSync(join(out, '01-fixture.ipynb')));
-  assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
-  // A file written again with the bytes the project already had is copied too: test/notebook/snapshot.test.ts.
 });

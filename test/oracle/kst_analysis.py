@@ -15,6 +15,7 @@ Deliberately brute force:
     written only when k <= 20. Zero differences do not change a flipped sum, so they cancel.
 
 Usage: kst_analysis.py --domains DIR --responses FILE --out DIR
+       kst_analysis.py --cases CASES.json   (a list of {"domains", "responses", "out"}: many analyses, one start)
 Writes table1.csv, table3.csv, table4.csv, domain_condition.csv, contrasts.csv
 (contrast,metric,estimate,p,k,states,min_diff,max_diff), order_agreement.csv and counts.json.
 Bad input: message naming file/line on stderr, exit 1, nothing written.
@@ -349,21 +350,42 @@ def write_outputs(out_dir, tables, counts):
         json.dump(counts, fh, indent=2, sort_keys=True)
 
 
-def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--domains', required=True)
-    ap.add_argument('--responses', required=True)
-    ap.add_argument('--out', required=True)
-    args = ap.parse_args(argv)
+def run_one(domains_dir, responses, out):
     try:
-        domains = load_domains(args.domains)
-        records = load_responses(args.responses, domains)
+        domains = load_domains(domains_dir)
+        records = load_responses(responses, domains)
     except InputError as err:
         print(f'error: {err}', file=sys.stderr)
         return 1
     tables, counts = analyse(domains, records)
-    write_outputs(args.out, tables, counts)
+    write_outputs(out, tables, counts)
     return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--domains')
+    ap.add_argument('--responses')
+    ap.add_argument('--out')
+    # Many analyses in one process (the differential test has 36; a Python start each cost more than
+    # most of the analyses): a JSON list of {"domains", "responses", "out"}; the exit code is the worst.
+    ap.add_argument('--cases', help='JSON file: a list of {"domains": DIR, "responses": FILE, "out": DIR}')
+    args = ap.parse_args(argv)
+    if args.cases is not None:
+        if args.domains or args.responses or args.out:
+            ap.error('--cases replaces --domains, --responses and --out')
+        with open(args.cases, encoding='utf-8') as f:
+            cases = json.load(f)
+        worst = 0
+        for case in cases:
+            code = run_one(case['domains'], case['responses'], case['out'])
+            if code != 0:
+                print(f'error: the case with responses {case["responses"]} failed', file=sys.stderr)
+            worst = max(worst, code)
+        return worst
+    if not (args.domains and args.responses and args.out):
+        ap.error('--domains, --responses and --out are required (or --cases)')
+    return run_one(args.domains, args.responses, args.out)
 
 
 if __name__ == '__main__':

@@ -102,18 +102,24 @@ test('every report page loads without console errors, every link resolves, every
     assert.ok(files.has('plotly.min.js'), 'the one shared local plotly copy is written when a figure is interactive');
     let figuresSeen = 0;
     let interactiveSeen = 0;
-    for (const page of pages) {
-      const problems: string[] = [];
-      const shots: Array<{ where: string; png: Buffer }> = [];
-      const links = await withPage(async (p) => {
-        p.on('console', (m) => {
-          if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-        });
-        p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-        p.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-        p.on('request', (r) => {
-          if (!/^(file|data|about):/.test(r.url())) problems.push(`network request (the report must be offline): ${r.url()}`);
-        });
+    // One page visits every report page in turn, and a second one decodes the screenshots: a fresh page
+    // per visit started a renderer process each time, which compiled the 3.5 MB plotly.min.js again on
+    // each of the 19 pages that load it (about 1.5 s of CPU a page). A navigation still gives each page
+    // a new document and window; the viewport is reset to the context's 1280 × 900 before each visit.
+    await withPage((decoder) => withPage(async (p) => {
+      let problems: string[] = [];
+      p.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+      });
+      p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      p.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+      p.on('request', (r) => {
+        if (!/^(file|data|about):/.test(r.url())) problems.push(`network request (the report must be offline): ${r.url()}`);
+      });
+      for (const page of pages) {
+        problems = [];
+        const shots: Array<{ where: string; png: Buffer }> = [];
+        await p.setViewportSize({ width: 1280, height: 900 });
         await p.goto(pathToFileURL(join(dir, page)).href, { waitUntil: 'load' });
         // Interactive figures are drawn by site.js after load; wait until each has its SVG.
         await p.waitForFunction(() => {
@@ -130,7 +136,7 @@ test('every report page loads without console errors, every link resolves, every
           await p.setViewportSize({ width, height: 900 });
           problems.push(...((await p.evaluate(LAYOUT_PROBLEMS)) as string[]).map((m) => `at ${width} px: ${m}`));
         }
-        return p.evaluate(() => {
+        const links = await p.evaluate(() => {
           type El = { getAttribute(n: string): string | null; href?: string; src?: string };
           const d = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El> } }).document;
           return Array.from(d.querySelectorAll('a[href], link[href], script[src], img[src]')).map((a) => ({
@@ -138,28 +144,28 @@ test('every report page loads without console errors, every link resolves, every
             href: a.href ?? a.src ?? '',
           }));
         });
-      });
-      assert.deepEqual(problems, [], page);
-      for (const { where, png: shot } of shots) {
-        const px = await withPage((p) => pngPixels(p, shot));
-        assert.ok(px.width >= 100 && px.height >= 100, `${where}: ${px.width}×${px.height}`);
-        assert.ok(px.differing > 500, `${where} looks blank (${px.differing} pixels differ from the background)`);
-        figuresSeen++;
-      }
-      for (const link of links) {
-        if (/^(https?|mailto|data):/.test(link.raw) || link.raw === '') continue;
-        const url = new URL(link.href);
-        assert.equal(url.protocol, 'file:', `${page}: ${link.raw}`);
-        const target = fileURLToPath(url);
-        assert.ok(target.startsWith(dir), `${page}: ${link.raw} leaves the report folder`);
-        assert.ok(existsSync(target), `${page}: dead link ${link.raw}`);
-        if (url.hash) {
-          const id = decodeURIComponent(url.hash.slice(1));
-          const html = files.get(target.slice(dir.length + 1));
-          assert.ok(typeof html === 'string' && html.includes(`id="${id}"`), `${page}: no anchor ${link.raw}`);
+        assert.deepEqual(problems, [], page);
+        for (const { where, png: shot } of shots) {
+          const px = await pngPixels(decoder, shot);
+          assert.ok(px.width >= 100 && px.height >= 100, `${where}: ${px.width}×${px.height}`);
+          assert.ok(px.differing > 500, `${where} looks blank (${px.differing} pixels differ from the background)`);
+          figuresSeen++;
+        }
+        for (const link of links) {
+          if (/^(https?|mailto|data):/.test(link.raw) || link.raw === '') continue;
+          const url = new URL(link.href);
+          assert.equal(url.protocol, 'file:', `${page}: ${link.raw}`);
+          const target = fileURLToPath(url);
+          assert.ok(target.startsWith(dir), `${page}: ${link.raw} leaves the report folder`);
+          assert.ok(existsSync(target), `${page}: dead link ${link.raw}`);
+          if (url.hash) {
+            const id = decodeURIComponent(url.hash.slice(1));
+            const html = files.get(target.slice(dir.length + 1));
+            assert.ok(typeof html === 'string' && html.includes(`id="${id}"`), `${page}: no anchor ${link.raw}`);
+          }
         }
       }
-    }
+    }));
     // The notebooks' 10 figures, plus the synthetic plotly one and its two PNGs.
     assert.ok(figuresSeen >= 13, `only ${figuresSeen} figures rendered`);
     assert.ok(interactiveSeen >= 2, 'the interactive figure is drawn on its page and on its own figure page');

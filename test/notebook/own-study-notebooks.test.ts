@@ -1,0 +1,50 @@
+// Notebooks 01-05 on a fractions study of the test's own (own-study-helpers.ts), in one reproduce run —
+// one tslab session, whose TypeScript program costs about 10 s of CPU to build, instead of one per
+// notebook group — checked by one test per notebook group.
+// 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger.
+// 04-05: no paper column, marker or claim, models named by their profiles, Figure 3 on the rule's cell
+// and not empty. Both: every file and the report in --output-dir, rebuilt by `npm run report -- --from`.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertReportRebuilds, runOnFractions } from './own-study-helpers';
+
+let run: ReturnType<typeof runOnFractions>;
+before(() => {
+  run = runOnFractions(['01', '02', '03', '04', '05']);
+}, { timeout: 600_000 });
+
+test('notebooks 01-03 on a study of its own: its domain and states, no false alarm, no paper, every file', () => {
+  const { out, read } = run;
+  assert.match(read('01-kst-foundations.ipynb'), /Fractions: 6 components/);
+  assert.ok(existsSync(join(out, 'figures', '01-hasse-fractions.svg')) && existsSync(join(out, 'figures', '01-space-fractions.svg')));
+  assert.doesNotMatch(read('data/processed/tables/01-table-1-domains.csv').split('\n')[0]!, /paper/);
+  assert.match(read('02-collect.ipynb'), /state \{FR1,FR2\} = positions/);
+  assert.doesNotMatch(read('02-collect.ipynb'), /DIFFERENT|did not reproduce/);
+  assert.match(read('02-collect.ipynb'), /This study is not the shipped replication/);
+  assert.doesNotMatch(read('data/processed/tables/03-validity.csv').split('\n')[0]!, /paper/);
+  for (const f of ['01-kst-foundations.ipynb', '03-score.ipynb']) assert.match(read(f), /No claims ledger: the study does not declare/);
+  assert.ok(existsSync(join(out, 'data', 'processed', 'kst', 'analysis.json')), 'notebook 03\'s analysis files');
+  assert.ok(existsSync(join(out, 'report', '02-collect.html')), 'report/02-collect.html');
+});
+
+test('notebooks 04-05 on a study of its own: no paper column, marker or claim; a Figure 3 with bars', () => {
+  const { out, read } = run;
+  const tables = join(out, 'data', 'processed', 'tables');
+  const csvs = readdirSync(tables).filter((f) => f.endsWith('.csv'));
+  assert.ok(csvs.includes('04-table-3-conditions.csv') && csvs.includes('05-table-4-models.csv') && csvs.includes('05-model-averages.csv'));
+  for (const f of csvs) assert.doesNotMatch(readFileSync(join(tables, f), 'utf8').split('\n')[0]!, /paper/, `${f} has a paper column`);
+  assert.ok(!csvs.some((f) => f.includes('claims')), 'no claims table');
+  for (const f of ['04-table3-figure1.ipynb', '05-table4-figures2-3.ipynb']) assert.match(read(f), /No claims ledger: the study does not declare/);
+  // Figure 1 without the paper's markers (its two bar traces only); Figure 3 on the rule's cell, with bars named by profile.
+  assert.equal(JSON.parse(read('figures/04-figure-1-exact-f1.json')).traces, 2);
+  assert.match(read('05-table4-figures2-3.ipynb'), /Figure 3: fractions × P\d \(the widest spread between models/);
+  assert.match(read('data/processed/tables/05-figure-3-counts.csv'), /^simulated:sim-a,\d+,22,/m);
+  assert.match(read('data/processed/tables/05-model-domain-condition.csv'), /^fractions,sim-a,/m, 'sim-a, not "sim-a ≈ Claude Fable 5"');
+  assert.ok(existsSync(join(out, 'report', '05-table4-figures2-3.html')), 'report/05-table4-figures2-3.html');
+});
+
+test('the report of the own-study run is what `npm run report -- --from OUT` builds', () => {
+  assertReportRebuilds(run.out, run.project, '02-collect.html');
+});
