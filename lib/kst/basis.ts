@@ -383,6 +383,14 @@ function reachFrom(model: BasisModel): ReachFrom {
   };
 }
 
+/** The model's notion bitsets with walked item k written as original item order[k]. */
+function notionsInOriginal(model: BasisModel, order: Int32Array): Uint32Array {
+  const { words, notions, notionBits } = model;
+  const out = new Uint32Array(notions * words);
+  for (let k = 0; k < notions; k++) forEachItem(notionBits, k * words, words, (x) => (out[k * words + (order[x]! >>> 5)]! |= 1 << (order[x]! & 31)));
+  return out;
+}
+
 /** Per-level arrays of walkWords, grown by doubling as the walk goes deeper (its depth is at most n + 1). */
 interface Levels {
   capacity: number;
@@ -427,6 +435,15 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   const itemAt = new Int32Array(n + 2);
   for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
   for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) reach[w]! |= basis[b * words + w]!;
+  // Taking x in takes its whole notion: every state with x has its equivalent items, and splitting on
+  // them one by one would only add infeasible "out" branches (frac1: 93,404 of 505,841 splits).
+  const { notion, notionBits } = model;
+  const originalNotion = original ? notionsInOriginal(model, order!) : undefined;
+  const takeNotion = (x: number, r: number): void => {
+    const k = notion[x]! * words;
+    for (let w = 0; w < words; w++) taken[r + w]! |= notionBits[k + w]!;
+    if (original) for (let w = 0; w < words; w++) original[r + w]! |= originalNotion![k + w]!;
+  };
   const leaf = new Uint32Array(words);
   let count = 0;
   let splits = 0;
@@ -455,8 +472,7 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       // Back to the level that split: its item goes in, and that level goes on after it.
       d--;
       x = itemAt[d]!;
-      taken[d * words + (x >>> 5)]! |= 1 << (x & 31);
-      if (original) original[d * words + (order![x]! >>> 5)]! |= 1 << (order![x]! & 31);
+      takeNotion(x, d * words);
       from = x + 1;
       continue;
     }
@@ -488,8 +504,7 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       d++;
     } else {
       // Branch "x in" continues at this level.
-      taken[r + (x >>> 5)]! |= 1 << (x & 31);
-      if (original) original[r + (order![x]! >>> 5)]! |= 1 << (order![x]! & 31);
+      takeNotion(x, r);
     }
     from = x + 1;
   }
@@ -509,6 +524,7 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
   const reachAt = new Int32Array(n + 2);
   const takenAt = new Int32Array(n + 2);
   const itemAt = new Int32Array(n + 2);
+  const notionOf = Int32Array.from({ length: n }, (_, x) => model.notionBits[model.notion[x]!]!);
   for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
   let reach = 0;
   for (let b = 0; b < m; b++) reach |= basis[b]!;
@@ -535,7 +551,7 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
       a -= bw;
       const x = itemAt[d]!;
       reach = reachAt[d]!;
-      taken = takenAt[d]! | (1 << x);
+      taken = takenAt[d]! | notionOf[x]!;
       from = x + 1;
       continue;
     }
@@ -560,7 +576,7 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
       d++;
       a = a1;
       reach = reach1;
-    } else taken |= 1 << x; // Branch "x in" continues at this level.
+    } else taken |= notionOf[x]!; // Branch "x in" continues at this level, with x's whole notion (see walkWords).
     from = x + 1;
   }
   charge(splits);
