@@ -1,5 +1,13 @@
-import { checkSpace, compileStructure, countForJson, countStatesExact, DEFAULT_WORK_BUDGET, forEachStateBits, loadDomain, outerFringeBits, requireBudget, workBudget } from '../../lib/kst';
-import { exportStructure, openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io';
+// lib/kst's and lib/kst-io's modules, not their indexes, which also load sampling and presentation
+// (seedrandom, lib/stats) and the import parsers: start-up of `kstbench space` is part of its time.
+import { DEFAULT_WORK_BUDGET, requireBudget, workBudget } from '../../lib/kst/budget';
+import { loadDomain } from '../../lib/kst/domain';
+import { outerFringeBits } from '../../lib/kst/fringe';
+import { checkSpace } from '../../lib/kst/general';
+import { countForJson, countStatesExact, forEachStateBits } from '../../lib/kst/space';
+import { compileStructure } from '../../lib/kst/structure';
+import { exportStructure } from '../../lib/kst-io/convert';
+import { openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io/sink';
 import { parseOptions, required, type Command } from '../common';
 import { flag } from '../flags';
 

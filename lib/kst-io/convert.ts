@@ -1,20 +1,13 @@
 import { keyedObject } from '../io/keys';
 import { InputError } from '../errors';
-import {
-  DomainFileSchema,
-  IdSchema,
-  atomCodes,
-  basisOfStateRows,
-  buildDomain,
-  compileStructure,
-  countStates,
-  domainBasisModel,
-  forEachStateBits,
-  reduceNotions,
-  surmiseFunction,
-  type Domain,
-  type DomainFile,
-} from '../kst';
+// The lib/kst modules themselves, not its index: the index also loads sampling and presentation
+// (seedrandom, lib/stats), which `kstbench space` and `export` never use (CLI start-up).
+import { atomCodes } from '../kst/basis';
+import { DomainFileSchema, IdSchema, buildDomain, type Domain, type DomainFile } from '../kst/domain';
+import { basisOfStateRows } from '../kst/forms';
+import { domainBasisModel, reduceNotions, surmiseFunction } from '../kst/general';
+import { countStates, forEachStateBits } from '../kst/space';
+import { compileStructure } from '../kst/structure';
 import { csvCells, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 
 /** What a structure file holds, for import and export. */

@@ -1,4 +1,5 @@
 import { emptyBits, wordsFor } from './bitset';
+import { spend, UNLIMITED, type WorkBudget } from './budget';
 
 /**
  * Knowledge spaces given by their basis, in bitset form, for structures that a prerequisite relation
@@ -47,17 +48,15 @@ export function basisModel(n: number, elements: readonly Uint32Array[]): BasisMo
   const basis = new Uint32Array(m * words);
   elements.forEach((b, i) => basis.set(b.subarray(0, words), i * words));
   const column = new Uint32Array(n * basisWords);
-  for (let b = 0; b < m; b++) {
-    for (let x = 0; x < n; x++) {
-      if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) !== 0) column[x * basisWords + (b >>> 5)]! |= 1 << (b & 31);
-    }
-  }
-  // Items with identical columns form one notion.
+  for (let b = 0; b < m; b++) forEachItem(basis, b * words, words, (x) => (column[x * basisWords + (b >>> 5)]! |= 1 << (b & 31)));
+  // Items with identical columns form one notion (keyed by the column's non-zero words: a basis of
+  // thousands of elements has columns of hundreds of words, nearly all zero).
   const notion = new Int32Array(n).fill(-1);
   const notionList: number[][] = [];
   const byColumn = new Map<string, number>();
   for (let x = 0; x < n; x++) {
-    const key = Array.from(column.subarray(x * basisWords, (x + 1) * basisWords)).join(',');
+    let key = '';
+    for (let j = 0; j < basisWords; j++) if (column[x * basisWords + j] !== 0) key += `${j}:${column[x * basisWords + j]},`;
     let k = byColumn.get(key);
     if (k === undefined) {
       k = notionList.length;
@@ -72,6 +71,18 @@ export function basisModel(n: number, elements: readonly Uint32Array[]): BasisMo
     for (const x of items) notionBits[k * words + (x >>> 5)]! |= 1 << (x & 31);
   });
   return { n, words, m, basis, basisWords, column, notion, notionBits, notions: notionList.length };
+}
+
+/** Calls `fn` with each item of the bitset at `bits[offset .. offset + words)`, in increasing order (set bits only: O(words + items)). */
+function forEachItem(bits: Uint32Array, offset: number, words: number, fn: (x: number) => void): void {
+  for (let w = 0; w < words; w++) {
+    let word = bits[offset + w]!;
+    while (word !== 0) {
+      const lowBit = word & -word;
+      fn((w << 5) + 31 - Math.clz32(lowBit));
+      word ^= lowBit;
+    }
+  }
 }
 
 /** The notions as lists of item indices, each increasing, ordered by smallest item. */
@@ -213,23 +224,25 @@ function scratchFor(model: BasisModel, size: number): Uint32Array {
  * tries 787,432, 78 of them infeasible. The walk runs on the basis with its items renumbered into that
  * order, so that `visit` sees the original item indices: up to 32 items each leaf is renumbered back
  * by byte tables; above, each level also keeps its taken set in original indices.
+ *
+ * The walk runs on an explicit stack (its depth can reach the number of items, and 20,000 nested calls
+ * overflow Node's stack), and every split is charged to `budget` as it goes (in batches of 65,536), so
+ * a walk past the budget stops with a BudgetError naming its flag.
  */
-export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void): number {
-  return unionWalk(model, visit);
+export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void, budget: WorkBudget = UNLIMITED, what = 'the union-closure walk'): number {
+  return unionWalk(model, visit, budget, what);
 }
 
 /** Number of states of the union closure, by the same walk without visiting (see forEachUnionState). */
-export function countUnionStates(model: BasisModel): number {
-  return unionWalk(model, undefined);
+export function countUnionStates(model: BasisModel, budget: WorkBudget = UNLIMITED, what = 'counting the union closure'): number {
+  return unionWalk(model, undefined, budget, what);
 }
 
 /** The decision order of the union-closure walk: items by decreasing number of basis elements containing them, ties by index. */
 export function decisionOrder(model: BasisModel): Int32Array {
   const { n, words, m, basis } = model;
   const inElements = new Int32Array(n);
-  for (let b = 0; b < m; b++) {
-    for (let x = 0; x < n; x++) if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) !== 0) inElements[x]!++;
-  }
+  for (let b = 0; b < m; b++) forEachItem(basis, b * words, words, (x) => inElements[x]!++);
   return Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => inElements[b]! - inElements[a]! || a - b);
 }
 
@@ -237,8 +250,10 @@ export function decisionOrder(model: BasisModel): Int32Array {
 interface WalkPlan {
   /** The model with item k = original item order[k]. */
   walked: BasisModel;
-  /** back[(p · 256 + byte) · words + w]: word w of the original bitset of byte p of a walked bitset; undefined when the order is the identity. */
+  /** For at most 32 items, back[p · 256 + byte]: the original bitset of byte p of a walked bitset; undefined when the order is the identity or above 32 items. */
   back: Uint32Array | undefined;
+  /** Walked item k = original item order[k]; undefined when the order is the identity. */
+  order: Int32Array | undefined;
 }
 
 const plans = new WeakMap<BasisModel, WalkPlan>();
@@ -249,47 +264,53 @@ function walkPlan(model: BasisModel): WalkPlan {
   const { n, words, m, basis } = model;
   const order = decisionOrder(model);
   let plan: WalkPlan;
-  if (order.every((x, k) => x === k)) plan = { walked: model, back: undefined };
+  if (order.every((x, k) => x === k)) plan = { walked: model, back: undefined, order: undefined };
   else {
+    const position = new Int32Array(n);
+    order.forEach((x, k) => (position[x] = k));
     const elements: Uint32Array[] = [];
     for (let b = 0; b < m; b++) {
       const bits = new Uint32Array(words);
-      for (let k = 0; k < n; k++) {
-        const x = order[k]!;
-        if ((basis[b * words + (x >>> 5)]! & (1 << (x & 31))) !== 0) bits[k >>> 5]! |= 1 << (k & 31);
-      }
+      forEachItem(basis, b * words, words, (x) => (bits[position[x]! >>> 5]! |= 1 << (position[x]! & 31)));
       elements.push(bits);
     }
-    const bytes = words * 4;
-    const back = new Uint32Array(bytes * 256 * words);
-    for (let p = 0; p < bytes; p++) {
-      for (let byte = 1; byte < 256; byte++) {
-        const o = (p * 256 + byte) * words;
-        for (let i = 0; i < 8; i++) {
-          const k = 8 * p + i;
-          if (k >= n || (byte & (1 << i)) === 0) continue;
-          const x = order[k]!;
-          back[o + (x >>> 5)]! |= 1 << (x & 31);
+    // The byte tables only for the one-word walk; the word walk keeps original indices per level.
+    let back: Uint32Array | undefined;
+    if (words === 1) {
+      back = new Uint32Array(4 * 256);
+      for (let p = 0; p < 4; p++) {
+        for (let byte = 1; byte < 256; byte++) {
+          for (let i = 0; i < 8; i++) if (8 * p + i < n && (byte & (1 << i)) !== 0) back[p * 256 + byte]! |= 1 << order[8 * p + i]!;
         }
       }
     }
-    plan = { walked: basisModel(n, elements), back };
+    plan = { walked: basisModel(n, elements), back, order };
   }
   plans.set(model, plan);
   return plan;
 }
 
+/** Splits charged to the budget at once: a call per split would cost more than the split itself. */
+const BUDGET_BATCH = 1 << 16;
+
+/** Charges `splits` steps of the walk to its budget (throws a BudgetError past it). */
+type Charge = (splits: number) => void;
+
 /** The walk of forEachUnionState; counts only when `visit` is undefined. */
-function unionWalk(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined): number {
+function unionWalk(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, budget: WorkBudget, what: string): number {
   const { n, words } = model;
+  const charge: Charge = (splits) => spend(budget, splits, what);
   if (n === 0) {
     visit?.(new Uint32Array(words));
     return 1;
   }
-  const { walked, back } = walkPlan(model);
-  if (words === 1) return walkOneWord(walked, visit, back);
-  return walkWords(walked, visit, back ? decisionOrder(model) : undefined);
+  const { walked, back, order } = walkPlan(model);
+  if (words === 1) return walkOneWord(walked, visit, back, charge);
+  return walkWords(walked, visit, order, charge);
 }
+
+/** Largest union table built (in Uint32 words, 64 MiB); a larger basis ORs its elements' non-zero words instead. */
+const UNION_TABLE_LIMIT = 1 << 24;
 
 /** unionTable[(k · 256 + byte) · words ..] = union of the basis elements 8k + i with bit i set in byte. */
 function unionTable(model: BasisModel): Uint32Array {
@@ -310,119 +331,255 @@ function unionTable(model: BasisModel): Uint32Array {
 }
 
 /**
- * The walk for any number of items (see forEachUnionState). With `order` (walked item k = original
- * item order[k]) each level also keeps the taken set in original indices, so a leaf is visited as it
- * is, not renumbered.
+ * reach = ∪ of the basis elements in `available` (a basis-index bitset at available[a ..]), written to
+ * reach[r .. r + words): from the union table of 8-element blocks, or for a basis too large for one
+ * (thousands of elements) from each available element's non-zero words.
  */
-function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined): number {
-  const { n, words, m, basis, basisWords: bw, column } = model;
-  const depthMax = n + 2;
-  const table = unionTable(model);
-  const available = new Uint32Array(depthMax * bw);
-  const reach = new Uint32Array(depthMax * words);
-  const taken = new Uint32Array(depthMax * words);
-  const original = visit && order ? new Uint32Array(depthMax * words) : undefined;
-  for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
-  for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) reach[w]! |= basis[b * words + w]!;
-  let count = 0;
-  const leaf = new Uint32Array(words);
-  // walk(d, from): level d holds (available, reach, taken); items < from are decided.
-  const walk = (d: number, from: number): void => {
-    const a = d * bw;
-    const r = d * words;
-    for (;;) {
-      // Next undecided item of reach at or after `from`.
-      let x = -1;
-      for (let w = from >>> 5; w < words; w++) {
-        let word = reach[r + w]! & ~taken[r + w]!;
-        if (w === from >>> 5) word &= ~((1 << (from & 31)) - 1) | 0;
-        if (word !== 0) {
-          x = (w << 5) + 31 - Math.clz32(word & -word);
-          break;
-        }
-      }
-      if (x < 0) {
-        count++;
-        if (visit) {
-          const from = original ?? taken;
-          for (let w = 0; w < words; w++) leaf[w] = from[r + w]!;
-          visit(leaf);
-        }
-        return;
-      }
-      // Branch "x out" at level d + 1: A' = A \ column[x], M' = ∪A'; feasible iff taken ⊆ M'.
-      const a1 = (d + 1) * bw;
-      const r1 = (d + 1) * words;
-      for (let j = 0; j < bw; j++) available[a1 + j] = available[a + j]! & ~column[x * bw + j]!;
-      for (let w = 0; w < words; w++) reach[r1 + w] = 0;
+type ReachFrom = (available: Uint32Array, a: number, reach: Uint32Array, r: number) => void;
+
+function reachFrom(model: BasisModel): ReachFrom {
+  const { words, m, basis, basisWords: bw } = model;
+  if (bw * 4 * 256 * words <= UNION_TABLE_LIMIT) {
+    const table = unionTable(model);
+    return (available, a, reach, r) => {
+      for (let w = 0; w < words; w++) reach[r + w] = 0;
       for (let j = 0; j < bw; j++) {
-        const word = available[a1 + j]!;
+        const word = available[a + j]!;
         if (word === 0) continue;
         for (let q = 0; q < 4; q++) {
           const byte = (word >>> (8 * q)) & 255;
           if (byte === 0) continue;
           const o = (((j << 2) + q) * 256 + byte) * words;
-          for (let w = 0; w < words; w++) reach[r1 + w]! |= table[o + w]!;
+          for (let w = 0; w < words; w++) reach[r + w]! |= table[o + w]!;
         }
       }
-      let feasible = true;
-      for (let w = 0; w < words; w++) {
-        taken[r1 + w] = taken[r + w]!;
-        if ((taken[r + w]! & ~reach[r1 + w]!) !== 0) feasible = false;
+    };
+  }
+  // Sparse rows: element b's non-zero words are wordAt/valueAt[start[b] .. start[b + 1]).
+  const start = new Int32Array(m + 1);
+  const wordAt: number[] = [];
+  const valueAt: number[] = [];
+  for (let b = 0; b < m; b++) {
+    for (let w = 0; w < words; w++) {
+      if (basis[b * words + w] === 0) continue;
+      wordAt.push(w);
+      valueAt.push(basis[b * words + w]!);
+    }
+    start[b + 1] = wordAt.length;
+  }
+  const wordOf = Int32Array.from(wordAt);
+  const valueOf = Uint32Array.from(valueAt);
+  return (available, a, reach, r) => {
+    for (let w = 0; w < words; w++) reach[r + w] = 0;
+    for (let j = 0; j < bw; j++) {
+      let word = available[a + j]!;
+      while (word !== 0) {
+        const lowBit = word & -word;
+        const b = (j << 5) + 31 - Math.clz32(lowBit);
+        for (let k = start[b]!; k < start[b + 1]!; k++) reach[r + wordOf[k]!]! |= valueOf[k]!;
+        word ^= lowBit;
       }
-      if (original) for (let w = 0; w < words; w++) original[r1 + w] = original[r + w]!;
-      if (feasible) walk(d + 1, x + 1);
-      // Branch "x in" continues at this level.
-      taken[r + (x >>> 5)]! |= 1 << (x & 31);
-      if (original) original[r + (order![x]! >>> 5)]! |= 1 << (order![x]! & 31);
-      from = x + 1;
     }
   };
-  walk(0, 0);
+}
+
+/** The model's notion bitsets with walked item k written as original item order[k]. */
+function notionsInOriginal(model: BasisModel, order: Int32Array): Uint32Array {
+  const { words, notions, notionBits } = model;
+  const out = new Uint32Array(notions * words);
+  for (let k = 0; k < notions; k++) forEachItem(notionBits, k * words, words, (x) => (out[k * words + (order[x]! >>> 5)]! |= 1 << (order[x]! & 31)));
+  return out;
+}
+
+/** Per-level arrays of walkWords, grown by doubling as the walk goes deeper (its depth is at most n + 1). */
+interface Levels {
+  capacity: number;
+  available: Uint32Array;
+  reach: Uint32Array;
+  taken: Uint32Array;
+  original: Uint32Array | undefined;
+}
+
+function growLevels(levels: Levels, capacity: number, bw: number, words: number): void {
+  const grown = (old: Uint32Array, width: number): Uint32Array => {
+    const next = new Uint32Array(capacity * width);
+    next.set(old);
+    return next;
+  };
+  levels.available = grown(levels.available, bw);
+  levels.reach = grown(levels.reach, words);
+  levels.taken = grown(levels.taken, words);
+  if (levels.original) levels.original = grown(levels.original, words);
+  levels.capacity = capacity;
+}
+
+/**
+ * The walk for any number of items (see forEachUnionState), on an explicit stack: level d holds
+ * (available, reach, taken) and itemAt[d], the item whose "out" branch is being walked at level d + 1;
+ * when that branch is done, level d takes the item in and goes on. With `order` (walked item k =
+ * original item order[k]) each level also keeps the taken set in original indices, so a leaf is
+ * visited as it is, not renumbered.
+ */
+function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined, charge: Charge): number {
+  const { n, words, m, basis, basisWords: bw, column } = model;
+  const fill = reachFrom(model);
+  const capacity = Math.min(n + 2, 64);
+  const levels: Levels = {
+    capacity,
+    available: new Uint32Array(capacity * bw),
+    reach: new Uint32Array(capacity * words),
+    taken: new Uint32Array(capacity * words),
+    original: visit && order ? new Uint32Array(capacity * words) : undefined,
+  };
+  let { available, reach, taken, original } = levels;
+  const itemAt = new Int32Array(n + 2);
+  for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
+  for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) reach[w]! |= basis[b * words + w]!;
+  // Taking x in takes its whole notion: every state with x has its equivalent items, and splitting on
+  // them one by one would only add infeasible "out" branches (frac1: 93,404 of 505,841 splits).
+  const { notion, notionBits } = model;
+  const originalNotion = original ? notionsInOriginal(model, order!) : undefined;
+  const takeNotion = (x: number, r: number): void => {
+    const k = notion[x]! * words;
+    for (let w = 0; w < words; w++) taken[r + w]! |= notionBits[k + w]!;
+    if (original) for (let w = 0; w < words; w++) original[r + w]! |= originalNotion![k + w]!;
+  };
+  const leaf = new Uint32Array(words);
+  let count = 0;
+  let splits = 0;
+  let d = 0;
+  let from = 0;
+  for (;;) {
+    const r = d * words;
+    // Next undecided item of reach at or after `from`.
+    let x = -1;
+    for (let w = from >>> 5; w < words; w++) {
+      let word = reach[r + w]! & ~taken[r + w]!;
+      if (w === from >>> 5) word &= ~((1 << (from & 31)) - 1) | 0;
+      if (word !== 0) {
+        x = (w << 5) + 31 - Math.clz32(word & -word);
+        break;
+      }
+    }
+    if (x < 0) {
+      count++;
+      if (visit) {
+        const state = original ?? taken;
+        for (let w = 0; w < words; w++) leaf[w] = state[r + w]!;
+        visit(leaf);
+      }
+      if (d === 0) break;
+      // Back to the level that split: its item goes in, and that level goes on after it.
+      d--;
+      x = itemAt[d]!;
+      takeNotion(x, d * words);
+      from = x + 1;
+      continue;
+    }
+    if (++splits === BUDGET_BATCH) {
+      charge(splits);
+      splits = 0;
+    }
+    if (d + 1 === levels.capacity) {
+      growLevels(levels, Math.min(n + 2, levels.capacity * 2), bw, words);
+      ({ available, reach, taken, original } = levels);
+    }
+    // Branch "x out" at level d + 1: A' = A \ column[x], M' = ∪A'; feasible iff taken ⊆ M'.
+    const a = d * bw;
+    const a1 = a + bw;
+    const r1 = r + words;
+    for (let j = 0; j < bw; j++) available[a1 + j] = available[a + j]! & ~column[x * bw + j]!;
+    fill(available, a1, reach, r1);
+    let feasible = true;
+    for (let w = 0; w < words; w++) {
+      if ((taken[r + w]! & ~reach[r1 + w]!) !== 0) {
+        feasible = false;
+        break;
+      }
+    }
+    if (feasible) {
+      for (let w = 0; w < words; w++) taken[r1 + w] = taken[r + w]!;
+      if (original) for (let w = 0; w < words; w++) original[r1 + w] = original[r + w]!;
+      itemAt[d] = x;
+      d++;
+    } else {
+      // Branch "x in" continues at this level.
+      takeNotion(x, r);
+    }
+    from = x + 1;
+  }
+  charge(splits);
   return count;
 }
 
-/** The same walk for at most 32 items: reach and taken are plain integers (see forEachUnionState). */
-function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, back: Uint32Array | undefined): number {
+/**
+ * The same walk for at most 32 items, on an explicit stack: reach and taken are plain integers, and
+ * level d keeps the reach, taken set and split item it returns to (see walkWords).
+ */
+function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, back: Uint32Array | undefined, charge: Charge): number {
   const { n, m, basis, basisWords: bw, column } = model;
   const toOriginal = back ? Int32Array.from(back) : undefined;
   const table = Int32Array.from(unionTable(model));
   const available = new Int32Array((n + 2) * bw);
+  const reachAt = new Int32Array(n + 2);
+  const takenAt = new Int32Array(n + 2);
+  const itemAt = new Int32Array(n + 2);
+  const notionOf = Int32Array.from({ length: n }, (_, x) => model.notionBits[model.notion[x]!]!);
   for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
-  let reach0 = 0;
-  for (let b = 0; b < m; b++) reach0 |= basis[b]!;
-  let count = 0;
+  let reach = 0;
+  for (let b = 0; b < m; b++) reach |= basis[b]!;
   const leaf = new Uint32Array(1);
-  const walk = (a: number, from: number, reach: number, taken: number): void => {
-    for (;;) {
-      const free = from >= 32 ? 0 : reach & ~taken & ~((1 << from) - 1);
-      if (free === 0) {
-        count++;
-        if (visit) {
-          leaf[0] = toOriginal
-            ? toOriginal[taken & 255]! | toOriginal[256 + ((taken >>> 8) & 255)]! | toOriginal[512 + ((taken >>> 16) & 255)]! | toOriginal[768 + (taken >>> 24)]!
-            : taken;
-          visit(leaf);
-        }
-        return;
+  let count = 0;
+  let splits = 0;
+  let d = 0;
+  let a = 0;
+  let from = 0;
+  let taken = 0;
+  for (;;) {
+    const free = from >= 32 ? 0 : reach & ~taken & ~((1 << from) - 1);
+    if (free === 0) {
+      count++;
+      if (visit) {
+        leaf[0] = toOriginal
+          ? toOriginal[taken & 255]! | toOriginal[256 + ((taken >>> 8) & 255)]! | toOriginal[512 + ((taken >>> 16) & 255)]! | toOriginal[768 + (taken >>> 24)]!
+          : taken;
+        visit(leaf);
       }
-      const x = 31 - Math.clz32(free & -free);
-      // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
-      const a1 = a + bw;
-      let reach1 = 0;
-      for (let j = 0; j < bw; j++) {
-        const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
-        if (word === 0) continue;
-        const o = j << 10;
-        reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
-      }
-      if ((taken & ~reach1) === 0) walk(a1, x + 1, reach1, taken);
-      // Branch "x in" continues at this level.
-      taken |= 1 << x;
+      if (d === 0) break;
+      // Back to the level that split: its item goes in, and that level goes on after it.
+      d--;
+      a -= bw;
+      const x = itemAt[d]!;
+      reach = reachAt[d]!;
+      taken = takenAt[d]! | notionOf[x]!;
       from = x + 1;
+      continue;
     }
-  };
-  walk(0, 0, reach0, 0);
+    const x = 31 - Math.clz32(free & -free);
+    if (++splits === BUDGET_BATCH) {
+      charge(splits);
+      splits = 0;
+    }
+    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
+    const a1 = a + bw;
+    let reach1 = 0;
+    for (let j = 0; j < bw; j++) {
+      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+      if (word === 0) continue;
+      const o = j << 10;
+      reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
+    }
+    if ((taken & ~reach1) === 0) {
+      reachAt[d] = reach;
+      takenAt[d] = taken;
+      itemAt[d] = x;
+      d++;
+      a = a1;
+      reach = reach1;
+    } else taken |= notionOf[x]!; // Branch "x in" continues at this level, with x's whole notion (see walkWords).
+    from = x + 1;
+  }
+  charge(splits);
   return count;
 }
 

@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import { basisModel, forEachUnionState, type BasisModel } from './basis';
+import { basisModel, countUnionStates, forEachUnionState, type BasisModel } from './basis';
 import { spend, UNLIMITED, type WorkBudget } from './budget';
 import { bitsKey, emptyBits, hasBit, popcount32, setBit, wordsFor } from './bitset';
 import type { Domain } from './domain';
@@ -276,8 +276,8 @@ function countBasisParts(model: BasisModel, budget: WorkBudget, what: string): b
     if (group) group.push(x);
     else groups.set(root, [x]);
   }
-  // One step per state of the walk: the walk cannot yield, so the budget stops it from inside.
-  const walkCount = (part: BasisModel): bigint => BigInt(forEachUnionState(part, () => spend(budget, 1, what)));
+  // The walk charges its splits (about one per state) to the budget as it goes, so the budget stops it from inside.
+  const walkCount = (part: BasisModel): bigint => BigInt(countUnionStates(part, budget, what));
   if (groups.size === 1) return walkCount(model);
   const elementRoot: number[] = [];
   for (let b = 0; b < m; b++) {

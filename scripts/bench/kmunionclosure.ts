@@ -12,12 +12,13 @@
  *   - the library walk: `forEachStateBits` over the imported domain,
  *   - the CLI as a user runs it: `kstbench space --domain D --count` and
  *     `kstbench space --domain D --format srbt --out FILE` (node start-up counted),
- * and the ratio kmunionclosure ÷ kstbench. Without R the section says so and prints kstbench's own
- * times only.
+ * and the ratio kmunionclosure ÷ kstbench; then whole processes against each other: an Rscript that
+ * starts R, loads kstMatrix, reads the basis and runs kmunionclosure, against the kstbench process.
+ * Without R the section says so and prints kstbench's own times only.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildDomain, compileStructure, forEachStateBits, type DomainFile } from '../../lib/kst';
 import { importStructure } from '../../lib/kst-io';
@@ -38,8 +39,31 @@ function hasR(): boolean {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
+/**
+ * The whole Rscript process as a user runs it for one basis file: start R, load kstMatrix (its
+ * compiled code and R sources: the package cannot be installed here, its imports are missing), read
+ * the 0/1 matrix, kmunionclosure. Timed under sh like the CLI (children's CPU by `times`).
+ */
+function runRProcess(peers: string, build: string, dir: string, name: string): Times {
+  const script = `
+P <- '${join(peers, 'kstMatrix')}'
+dyn.load(file.path('${build}', 'kstMatrix.so'))
+for (f in list.files(file.path(P, 'R'), full.names = TRUE)) source(f)
+load(file.path(P, 'data', 'cad.rda'))
+l <- readLines('${join(dir, `${name}.mat`)}')
+b <- do.call(rbind, lapply(strsplit(l, ''), as.integer)); class(b) <- class(cad$cad1)
+s <- kmunionclosure(b); cat(nrow(s), '\\n')`;
+  writeFileSync(join(dir, 'process.R'), script);
+  return timed(RUNS, () => {
+    const run = spawnSync('sh', ['-c', `Rscript "$0" > "$0.out" && times >&2`, join(dir, 'process.R')], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`Rscript process for ${name}: exit ${run.status}: ${run.stderr}`);
+    const [user, system] = run.stderr.trim().split('\n').pop()!.trim().split(/\s+/);
+    return shTime(user!) + shTime(system!);
+  });
+}
+
 /** Compiles kstMatrix in `dir`, writes every real basis there as a 0/1 matrix, times kmunionclosure; returns name → median ms. */
-function runR(peers: string, dir: string, bases: string[]): Map<string, Times & { states: number }> {
+function runR(peers: string, dir: string, bases: string[]): Map<string, Times & { states: number; process: Times }> {
   const src = join(peers, 'kstMatrix', 'src');
   const build = join(dir, 'kstMatrix-build');
   execFileSync('mkdir', ['-p', build]);
@@ -60,12 +84,12 @@ for (nm in c(${bases.map((b) => `'${b}'`).join(', ')})) {
   cat(nm, nrow(s), 'wall', w, 'cpu', u, '\\n')
 }`;
   const out = execFileSync('Rscript', ['-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  const result = new Map<string, Times & { states: number }>();
+  const result = new Map<string, Times & { states: number; process: Times }>();
   for (const line of out.trim().split('\n')) {
     const [name, states, , ...rest] = line.trim().split(/\s+/);
     const wall = rest.slice(0, rest.indexOf('cpu')).map((t) => Number(t) * 1000);
     const cpu = rest.slice(rest.indexOf('cpu') + 1).map((t) => Number(t) * 1000);
-    result.set(name!, { wall: median(wall), cpu: median(cpu), states: Number(states) });
+    result.set(name!, { wall: median(wall), cpu: median(cpu), states: Number(states), process: runRProcess(peers, build, dir, name!) });
   }
   return result;
 }
@@ -138,17 +162,22 @@ export async function benchKmunionclosure(print: (line: string) => void, randomB
     if (!r) {
       print(`kstMatrix's kmunionclosure: not run (${peers ? 'Rscript is not on PATH' : 'no ../shared/peers/kstMatrix; set KSTBENCH_PEERS'}); kstbench's times only, on the random basis`);
     }
-    print(`union closure, median of ${RUNS} runs, wall clock / CPU (user + system); ratio = kmunionclosure ÷ kstbench (goal ≥ 20×)`);
-    print('| base | states | kmunionclosure | library walk | CLI --count | CLI --format srbt --out |');
+    print(`union closure, median of ${RUNS} runs, wall clock / CPU (user + system); ratio = R ÷ kstbench (goal ≥ 20×); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const runs = (r ? bases : ['random77']).map((name) => ({ name, k: runKstbench(dir, name), km: r?.get(name) }));
+    const cell = (t: Times, against: Times | undefined): string =>
+      against ? `${fmt(t.wall)} / ${fmt(t.cpu)} (${(against.wall / t.wall).toFixed(1)}× / ${(against.cpu / t.cpu).toFixed(1)}×)` : `${fmt(t.wall)} / ${fmt(t.cpu)}`;
+    print('1. kmunionclosure inside one R session (R start-up, package load and reading not counted) against kstbench:');
+    print('| base | states | kmunionclosure in R | library walk | CLI --count (whole process) | CLI --format srbt --out (whole process) |');
     print('|---|---|---|---|---|---|');
-    for (const name of r ? bases : ['random77']) {
-      const k = runKstbench(dir, name);
-      const km = r?.get(name);
+    for (const { name, k, km } of runs) {
       if (km && km.states !== k.states) throw new Error(`${name}: kmunionclosure has ${km.states} states, kstbench ${k.states}`);
-      const cell = (t: Times): string =>
-        km ? `${fmt(t.wall)} / ${fmt(t.cpu)} (${(km.wall / t.wall).toFixed(1)}× / ${(km.cpu / t.cpu).toFixed(1)}×)` : `${fmt(t.wall)} / ${fmt(t.cpu)}`;
-      print(`| ${name} | ${k.states.toLocaleString('en-US')} | ${km ? `${fmt(km.wall)} / ${fmt(km.cpu)}` : '—'} | ${cell(k.walk)} | ${cell(k.count)} | ${cell(k.srbt)} |`);
+      print(`| ${name} | ${k.states.toLocaleString('en-US')} | ${km ? `${fmt(km.wall)} / ${fmt(km.cpu)}` : '—'} | ${cell(k.walk, km)} | ${cell(k.count, km)} | ${cell(k.srbt, km)} |`);
     }
+    if (!r) return;
+    print('2. whole processes: Rscript (start R, load kstMatrix, read the basis, kmunionclosure) against the kstbench process:');
+    print('| base | Rscript process | kstbench space --count | kstbench space --format srbt --out |');
+    print('|---|---|---|---|');
+    for (const { name, k, km } of runs) print(`| ${name} | ${fmt(km!.process.wall)} / ${fmt(km!.process.cpu)} | ${cell(k.count, km!.process)} | ${cell(k.srbt, km!.process)} |`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

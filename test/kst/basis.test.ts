@@ -17,7 +17,8 @@ import {
   reduceNotions,
   type Domain,
 } from '../../lib/kst';
-import { countUnionStates, decisionOrder, forEachUnionState, isStateFromBasis } from '../../lib/kst/basis';
+import { basisModel, countUnionStates, decisionOrder, forEachUnionState, isStateFromBasis } from '../../lib/kst/basis';
+import { BudgetError, workBudget } from '../../lib/kst/budget';
 import { domainBasisModel } from '../../lib/kst';
 import { randomDomain, taskComponents } from './random-poset';
 
@@ -235,4 +236,114 @@ test('union closure over more than 32 items (the word walk, renumbered into deci
   assert.equal(countUnionStates(model), 217);
   // {x, z, c1, c2}: bits 1, 0, 3, 4.
   assert.ok(seen.has([0b11011, 0].join(',')));
+});
+
+/** The basis of n singletons {0}, …, {n − 1} as item bitsets (its space is every subset: 2^n states). */
+function singletons(n: number): Uint32Array[] {
+  const words = Math.ceil(n / 32);
+  return Array.from({ length: n }, (_, i) => {
+    const bits = new Uint32Array(words);
+    bits[i >>> 5]! |= 1 << (i & 31);
+    return bits;
+  });
+}
+
+test('a walk as deep as 10,000 items runs on its own stack: the first states come in walk order, then the budget stops it', () => {
+  // Every item decided out first: the first state is ∅ at depth n (the recursive walk this replaced
+  // overflowed Node's stack from 8,000 items). Then the walk counts upwards from the last item:
+  // state k holds item n − 1 − i for each bit i of k.
+  const n = 10_000;
+  const model = basisModel(n, singletons(n));
+  // Charged in batches of 65,536 splits: a budget of 1,000 stops the walk after one batch.
+  const budget = workBudget(1_000);
+  const seen: number[][] = [];
+  assert.throws(
+    () =>
+      forEachUnionState(
+        model,
+        (bits) => {
+          if (seen.length < 64) {
+            const items: number[] = [];
+            for (let x = 0; x < n; x++) if ((bits[x >>> 5]! >>> (x & 31)) & 1) items.push(x);
+            seen.push(items);
+          }
+        },
+        budget,
+        'walking the singletons',
+      ),
+    (err: unknown) => err instanceof BudgetError && /walking the singletons needs more than 1000 steps, over the work budget --max-states 1000/.test((err as Error).message),
+  );
+  const expected = Array.from({ length: 64 }, (_, k) => {
+    const items: number[] = [];
+    for (let i = 5; i >= 0; i--) if ((k >>> i) & 1) items.push(n - 1 - i);
+    return items;
+  });
+  assert.deepEqual(seen, expected);
+});
+
+test('the work budget stops a union-closure walk from inside, in both walks, and a budget just large enough lets it finish', () => {
+  for (const n of [20, 40]) {
+    const model = basisModel(n, singletons(n));
+    let visited = 0;
+    assert.throws(
+      () => forEachUnionState(model, () => visited++, workBudget(100_000), 'the walk'),
+      (err: unknown) => err instanceof BudgetError && /--max-states 100000/.test((err as Error).message),
+      `${n} items`,
+    );
+    // Charged in batches of 65,536 splits: it stops within a batch of the limit, long before 2^n states.
+    assert.ok(visited > 100_000 - 65_536 && visited <= 100_000 + 65_536, `${n} items: stopped after ${visited} states`);
+    assert.throws(() => countUnionStates(model, workBudget(100_000)), BudgetError);
+  }
+  // 2^16 states take 2^16 − 1 splits (no infeasible split on singletons): that budget suffices, one less does not.
+  const model = basisModel(16, singletons(16));
+  assert.equal(countUnionStates(model, workBudget(2 ** 16 - 1)), 2 ** 16);
+  assert.throws(() => countUnionStates(model, workBudget(2 ** 16 - 2)), BudgetError);
+});
+
+test('property: the word walk (33–90 items) visits exactly the union closure, each state once', () => {
+  const rng = seedrandom('word-walk');
+  for (let t = 0; t < 40; t++) {
+    const n = 33 + Math.floor(rng() * 58);
+    const words = Math.ceil(n / 32);
+    const sets: Uint32Array[] = [];
+    const m = 1 + Math.floor(rng() * 9);
+    for (let j = 0; j < m; j++) {
+      const bits = new Uint32Array(words);
+      const p = 0.05 + rng() * 0.4;
+      for (let x = 0; x < n; x++) if (rng() < p) bits[x >>> 5]! |= 1 << (x & 31);
+      sets.push(bits);
+    }
+    // Q must be a state: one more set holding every item in no set (at most 10 sets, 1,024 subsets below).
+    const rest = new Uint32Array(words);
+    for (let x = 0; x < n; x++) if (!sets.some((b) => (b[x >>> 5]! >>> (x & 31)) & 1)) rest[x >>> 5]! |= 1 << (x & 31);
+    if (rest.some((v) => v !== 0)) sets.push(rest);
+    // Brute force: the union of every subset of the sets (they need not be a basis: unions of others only repeat states).
+    const family = new Set<string>();
+    for (let mask = 0; mask < 2 ** sets.length; mask++) {
+      const union = new Uint32Array(words);
+      sets.forEach((b, j) => {
+        if ((mask >>> j) & 1) for (let w = 0; w < words; w++) union[w]! |= b[w]!;
+      });
+      family.add(Array.from(union).join(','));
+    }
+    const basisSets = sets.filter((b, j) => {
+      // Drop sets that are unions of the others inside them.
+      const union = new Uint32Array(words);
+      sets.forEach((c, k) => {
+        if (k !== j && c.every((v, w) => (v & ~b[w]!) === 0) && !c.every((v, w) => v === b[w])) for (let w = 0; w < words; w++) union[w]! |= c[w]!;
+      });
+      const duplicateBefore = sets.findIndex((c) => c.every((v, w) => v === b[w])) < j;
+      return !duplicateBefore && !union.every((v, w) => v === b[w]);
+    });
+    const model = basisModel(n, basisSets);
+    const seen = new Set<string>();
+    const count = forEachUnionState(model, (bits) => {
+      const key = Array.from(bits).join(',');
+      assert.ok(!seen.has(key), `case ${t}: ${key} visited twice`);
+      seen.add(key);
+    });
+    assert.equal(count, family.size, `case ${t} (${n} items, ${basisSets.length} elements)`);
+    assert.deepEqual([...seen].sort(), [...family].sort(), `case ${t}`);
+    assert.equal(countUnionStates(model), family.size, `case ${t}`);
+  }
 });
