@@ -142,7 +142,7 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
   if (plan.explainWhy && plan.judgingFraming) {
     // Same two sentences and propositions as the explanation below, in Evaluate vocabulary (S_RA only).
     answer.push(
-      'Put simply, judging by the rule, Python follows it literally; assessed line by line, it does exactly what the line says.',
+      'Put simply, judging by the rule, Python follows it literally; assessed as written, it does exactly what the line says.',
       'The trade-off to assess is that the same idea comes back in almost every program you will meet.',
     );
   } else if (plan.explainWhy) {
