@@ -1,6 +1,7 @@
 /**
  * The fit of the simulated PSI tutors: one stated objective over their calibration targets, minimised by
- * a coarse coordinate search with few replicates and confirmed with more (lib/simulation/psi-tutor/README.md).
+ * a coordinate search whose every step must also lower the objective on held-out seeds, and confirmed
+ * on fresh seeds (lib/simulation/psi-tutor/README.md, "Fit").
  *
  * Targets ([PSI-2026], the `calibrated` numeric claims of data/published/psi-2026.json that a study
  * summary gives): Table I's four PSI means, their spread, ChatGPT's and Gemini's S_SD and their ratio,
