@@ -96,6 +96,18 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.table1\.([a-z-]+)\.(components|states|terminal_states)$/, (m, k) => num(Number(table1(k.inputs.domains).find((r) => r.domain === m[1])?.[m[2] as 'states'] ?? Number.NaN))],
   [/^kst\.table1\.max-(components|states)$/, (m, k) => num(Math.max(...table1(k.inputs.domains).map((r) => Number(r[m[1] as 'states']))))],
   [/^kst\.collection\.calls$/, (_m, k) => num(k.inputs.records.length)],
+  [/^kst\.design\.models$/, (_m, k) => num(new Set(k.inputs.records.map((r) => r.model)).size)],
+  [/^kst\.design\.orders$/, (_m, k) => num(new Set(k.inputs.records.map((r) => r.order)).size)],
+  [/^kst\.design\.calls-per-model$/, (_m, k) => {
+    const perModel = new Map<string, number>();
+    for (const r of k.inputs.records) perModel.set(r.model, (perModel.get(r.model) ?? 0) + 1);
+    const ns = [...new Set(perModel.values())];
+    return num(ns.length === 1 ? ns[0]! : Number.NaN, ns.length === 1 ? undefined : `calls per model ${ns.sort((a, b) => a - b).join(', ')}`);
+  }],
+  [/^kst\.design\.(bootstrap-resamples|sign-flips)$/, (m, k) => {
+    const inference = k.inputs.inference ?? DEFAULT_INFERENCE;
+    return num(m[1] === 'bootstrap-resamples' ? inference.resamples : inference.flips);
+  }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
   [/^kst\.collection\.truncated$/, (_m, k) => {

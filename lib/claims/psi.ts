@@ -5,8 +5,9 @@
  * `paperModelMap` (a simulated tutor stands for the model its profile imitates).
  */
 import * as aggregate from '../psi/aggregate';
-import { SUBSCORES, type PsiParameters } from '../psi/parameters';
+import { resolvePsiParameters, SUBSCORES, type PsiParameters } from '../psi/parameters';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
+import { SCAFFOLD_INDICATORS } from '../psi/scaffolding';
 import { selectWeakCases } from '../psi/selection';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
@@ -89,6 +90,24 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^psi\.design\.defect\.([a-z_]+)$/, (m, k) => num(k.inputs.course.scenarios.filter((s) => (s.defective.categories as readonly string[]).includes(m[1]!)).length)],
   [/^psi\.design\.concepts$/, (_m, k) => num(k.inputs.course.taxonomy.ids.length)],
   [/^psi\.design\.round1$/, (_m, k) => num(k.inputs.round1.length)],
+  [/^psi\.design\.weeks$/, (_m, k) => num(new Set(k.inputs.course.scenarios.map((s) => s.week)).size)],
+  [/^psi\.design\.per-week$/, (_m, k) => {
+    // "2 per week": every week that has scenarios has the same count, and that count is the claim.
+    const perWeek = new Map<number, number>();
+    for (const s of k.inputs.course.scenarios) perWeek.set(s.week, (perWeek.get(s.week) ?? 0) + 1);
+    const counts = [...new Set(perWeek.values())];
+    return num(counts.length === 1 ? counts[0]! : Number.NaN, counts.length === 1 ? `${perWeek.size} weeks` : `counts per week ${counts.sort().join(', ')}`);
+  }],
+  [/^psi\.design\.models$/, (_m, k) => num(new Set(k.inputs.round1.map((r) => r.model)).size)],
+  [/^psi\.design\.variants$/, (_m, k) => num(new Set(k.inputs.round1.map((r) => r.variant)).size)],
+  [/^psi\.design\.delta-opt$/, (_m, k) => num(resolvePsiParameters(k.inputs.params ?? {}).deltaOpt)],
+  [/^psi\.design\.scaffold-indicators$/, () => num(SCAFFOLD_INDICATORS.length)],
+  [/^psi\.design\.scaffold-categories$/, () => num(new Set(SCAFFOLD_INDICATORS.map((i) => i.category)).size)],
+  [/^psi\.design\.prerequisite-example$/, (_m, k) => {
+    // §IV-B's example: list_comprehension has lists and for_loop among its explicitly given prerequisites.
+    const direct = k.inputs.course.taxonomy.prerequisites.filter(([, q]) => q === 'list_comprehension').map(([p]) => p);
+    return { value: direct.includes('lists') && direct.includes('for_loop'), detail: `list_comprehension requires ${direct.sort().join(', ') || 'nothing'}` };
+  }],
   [/^psi\.table1\.psi\.([a-z0-9-]+)$/, (m, k) => {
     const paper = Object.keys(k.inputs.published.table1.psi).find((p) => slug(p) === m[1])!;
     const row = k.row(paper);
@@ -138,6 +157,10 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const row = aggregate.psiByBloomLevel(k.scored1, k.inputs.course).pooled.find((r) => r.level === level);
     return num(row?.psi ?? Number.NaN, row ? `n = ${row.n}` : undefined);
   }],
+  [/^psi\.table3\.directions$/, (_m, k) => {
+    const change = (x: string) => k.defectiveShifts.find((r) => r.measure === x)?.change ?? Number.NaN;
+    return { value: change('tv') > 0 && change('kd') < 0 && change('sd') < 0, detail: `ΔTV ${change('tv').toFixed(3)}, ΔKD ${change('kd').toFixed(3)}, ΔSD ${change('sd').toFixed(3)}` };
+  }],
   [/^psi\.table2\.delta-psi$/, (_m, k) => num(aggregate.standardVsDefective(k.scored1).overall.delta)],
   [/^psi\.table3\.delta\.([a-z]+)$/, (m, k) => num(k.defectiveShifts.find((r) => r.measure === m[1])?.change ?? Number.NaN)],
   [/^psi\.selection\.total$/, (_m, k) => num(k.selection.selected.length, `of ${k.selection.considered}, threshold ${k.selection.threshold}`)],
@@ -145,6 +168,21 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const paper = Object.keys(k.inputs.published.table4.selected_per_model).find((p) => slug(p) === m[1])!;
     const model = Object.keys(k.mirrors).find((x) => k.mirrors[x] === paper);
     return num(model === undefined ? Number.NaN : (k.selection.perModel[model] ?? 0), model);
+  }],
+  [/^psi\.protocol\.fewest-weak-highest-baseline$/, (_m, k) => {
+    // §IV-E: the model with the fewest weak cases is ChatGPT's stand-in, and it has the highest mean
+    // round-1 PSI over the pool the selection draws from (defective prompts).
+    const models = Object.keys(k.mirrors);
+    const weak = (m: string) => k.selection.perModel[m] ?? 0;
+    const baseline = (m: string) => {
+      const ps = k.scored1.filter((r) => r.model === m && r.variant === 'defective').map((r) => r.psi);
+      return ps.reduce((a, b) => a + b, 0) / ps.length;
+    };
+    const fewest = Math.min(...models.map(weak));
+    const highest = Math.max(...models.map(baseline));
+    const chatgpt = models.find((m) => k.mirrors[m] === 'ChatGPT');
+    const holds = chatgpt !== undefined && models.filter((m) => weak(m) === fewest).length === 1 && weak(chatgpt) === fewest && baseline(chatgpt) === highest;
+    return { value: holds, detail: models.map((m) => `${k.mirrors[m]} ${weak(m)} weak, defective PSI ${baseline(m).toFixed(3)}`).join('; ') };
   }],
   [/^psi\.table4\.improved$/, (_m, k) => num(k.regeneration.overall.improved, `of ${k.regeneration.overall.cases}`)],
   [/^psi\.table4\.improved-rate$/, (_m, k) => num(100 * k.regeneration.overall.rate)],
@@ -156,6 +194,15 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^psi\.table5\.sd-before$/, (_m, k) => num(k.regenerationShifts.find((r) => r.measure === 'sd')!.before)],
   [/^psi\.table5\.sd-after$/, (_m, k) => num(k.regenerationShifts.find((r) => r.measure === 'sd')!.after)],
   [/^psi\.table5\.delta\.([a-z]+)$/, (m, k) => num(k.regenerationShifts.find((r) => r.measure === m[1])?.change ?? Number.NaN)],
+  [/^psi\.table5\.n$/, (_m, k) => num(k.pairs.length)],
+  [/^psi\.table5\.directions$/, (_m, k) => {
+    const change = (x: string) => k.regenerationShifts.find((r) => r.measure === x)?.change ?? Number.NaN;
+    return { value: change('sd') > 0 && change('kd') > 0 && change('tv') < 0 && change('ra') < 0, detail: ['sd', 'kd', 'tv', 'ra'].map((x) => `Δ${x.toUpperCase()} ${change(x).toFixed(3)}`).join(', ') };
+  }],
+  [/^psi\.table5\.ef-unchanged-every-case$/, (_m, k) => {
+    const moved = k.pairs.filter((p) => p.after.subscores.ef !== p.before.subscores.ef).length;
+    return { value: k.pairs.length > 0 && moved === 0, detail: `${moved} of ${k.pairs.length} cases change S_EF` };
+  }],
   [/^psi\.table5\.sd-largest$/, (_m, k) => {
     const subs = k.regenerationShifts.filter((r) => r.measure !== 'psi');
     const largest = subs.reduce((a, b) => (Math.abs(b.change) > Math.abs(a.change) ? b : a));

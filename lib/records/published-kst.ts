@@ -16,7 +16,19 @@ export const PublishedKstSchema = z
   .strictObject({
     paper: z.string(),
     note: z.string(),
-    design: z.strictObject({ where, states: count, conditions: count, models: count, orders: count, calls: count }),
+    design: z.strictObject({
+      where,
+      states: count,
+      conditions: count,
+      models: count,
+      orders: count,
+      calls: count,
+      /** §4.3: "within each model, the 400 study calls". */
+      calls_per_model: count,
+      /** §4.4: bootstrap resamples of the 50 states, sign flips of the randomization test. */
+      bootstrap_resamples: count,
+      sign_flips: count,
+    }),
     table1: z.strictObject({
       where,
       rows: z.array(z.strictObject({ domain: z.string(), label: z.string(), components: count, states: count, terminal_states: count })),

@@ -29,6 +29,13 @@ export const PublishedPsiSchema = z
       taxonomy_concepts: count,
       scaffold_indicators: count,
       scaffold_categories: count,
+      /** §IV-A "2 per week". */
+      scenarios_per_week: count,
+      /** §IV-B: list_comprehension requires lists and for_loop. */
+      prerequisite_example_holds: z.boolean(),
+      /** §IV-F: the course materials the instructor checked against (not part of this replication). */
+      course_slide_decks: count,
+      course_notebooks: count,
     }),
     table1: z.strictObject({
       where,
@@ -58,7 +65,15 @@ export const PublishedPsiSchema = z
       /** Every model's PSI declines with the target Bloom level (read as: each level's mean below the previous level's, per model). */
       declines_every_model: z.boolean(),
     }),
-    table2_3: z.strictObject({ where, delta_psi: num, delta: z.record(z.string(), num), n_per_cell: count, n_all_models: count }),
+    table2_3: z.strictObject({
+      where,
+      delta_psi: num,
+      delta: z.record(z.string(), num),
+      n_per_cell: count,
+      n_all_models: count,
+      /** S_TV up, S_KD and S_SD down under defective prompts (§V-B, §VI-C). */
+      tradeoff_directions: z.boolean(),
+    }),
     table4: z.strictObject({
       where,
       selected: count,
@@ -68,6 +83,8 @@ export const PublishedPsiSchema = z
       mean_gain: num,
       /** Every model's mean gain is positive. */
       all_models_improved_on_average: z.boolean(),
+      /** §IV-E: ChatGPT has the fewest weak cases because its baseline PSI is higher. */
+      fewest_weak_highest_baseline: z.boolean(),
     }),
     table5: z.strictObject({
       where,
@@ -76,6 +93,10 @@ export const PublishedPsiSchema = z
       delta: z.record(z.string(), num),
       /** S_SD's change is the largest of the sub-score changes. */
       sd_largest_change: z.boolean(),
+      /** S_SD and S_KD up, S_TV and S_RA down under regeneration (§V-C). */
+      directions: z.boolean(),
+      /** §VI-D: S_EF unchanged across rounds (every case). */
+      ef_unchanged_every_case: z.boolean(),
     }),
     table6: z.strictObject({ where, weaknesses_resolved_rate: num, meaningful_improvement_rate: num }),
     scenario_validation: z.strictObject({

@@ -62,3 +62,14 @@ test('cells select the claims of one notebook cell; the truncation claim needs t
   const finalRecords = [{ status: 'invalid', reason: 'truncated' }, { status: 'invalid', reason: 'not-json' }, { status: 'valid' }];
   assert.equal(kstClaimRows({ published: only('kst.collection.truncated'), records, domains, finalRecords })[0]!.computed, '1');
 });
+
+test('design claims added from §4.3–4.4 on the fixture: models, orders, calls per model, the inference sizes in use', () => {
+  const ids = ['kst.design.models', 'kst.design.orders', 'kst.design.calls-per-model', 'kst.design.bootstrap-resamples', 'kst.design.sign-flips'];
+  const computed = (rs: typeof records, inference?: { resamples: number; flips: number; seed: string }) =>
+    Object.fromEntries(kstClaimRows({ published: only(...ids), records: rs, domains, ...(inference ? { inference } : {}) }).map((r) => [r.id, r.computed]));
+  // 72 records: 2 models × 2 orders, 36 each; the default inference is the paper's 10,000 / 100,000.
+  assert.deepEqual(ids.map((id) => computed(records)[id]), ['2', '2', '36', '10000', '100000']);
+  // One record dropped: the models no longer have equal counts, which no single "calls per model" describes.
+  assert.equal(computed(records.slice(1))['kst.design.calls-per-model'], 'none (calls per model 35, 36)');
+  assert.deepEqual([computed(records, { resamples: 200, flips: 500, seed: 's' })['kst.design.bootstrap-resamples'], computed(records, { resamples: 200, flips: 500, seed: 's' })['kst.design.sign-flips']], ['200', '500']);
+});

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ClaimEntry } from '../../lib/records/published-claims';
 import { loadPublishedPsi } from '../../lib/records/published-psi';
-import { PSI_REBUILDS, psiClaimRows } from '../../lib/claims/psi';
+import { PSI_REBUILDS, psiClaimRows, psiClaimValues } from '../../lib/claims/psi';
+import { loadPsiCourse, loadPsiRecords, type PsiCourse, type PsiRecord } from '../../lib/psi/schema';
 import { fixtureCourse } from '../psi/helpers';
 
 const published = loadPublishedPsi(join(__dirname, '..', '..', 'data/published/psi-2026.json'));
@@ -40,4 +41,51 @@ test('the design claims on the fixture course: scenarios, Bloom targets, defect 
   const scenarios = rows.find((r) => r.id === 'psi.design.scenarios')!;
   assert.deepEqual([scenarios.printed, scenarios.status, scenarios.cell], ['30', 'differs', 'notebooks/11-psi-round1.ipynb#claims-design']);
   assert.ok(rows.every((r) => r.cell === 'notebooks/11-psi-round1.ipynb#claims-design'));
+});
+
+// The claims added from re-reading [PSI-2026] (issue 17 §5): each rebuilt check is shown to hold on the
+// shipped data and to fail on an input made wrong on purpose, so none of them can pass whatever the input.
+const root = join(__dirname, '..', '..');
+const shipped = (() => {
+  const course = loadPsiCourse(join(root, 'data/raw/psi'));
+  return { course, round1: loadPsiRecords(join(root, 'data/raw/psi/round1.jsonl'), course), round2: loadPsiRecords(join(root, 'data/raw/psi/round2.jsonl'), course) };
+})();
+const valuesOf = (input: { course: PsiCourse; round1: readonly PsiRecord[]; round2: readonly PsiRecord[] }, ids: readonly string[]) => {
+  const { values } = psiClaimValues({ published, ...input });
+  return ids.map((id) => values.get(id)!.value);
+};
+
+test('design claims added from §IV: weeks, 2 per week, models, variants, δ_opt, 25 indicators in 5 categories, the prerequisite example', () => {
+  const ids = ['psi.design.weeks', 'psi.design.per-week', 'psi.design.models', 'psi.design.variants', 'psi.design.delta-opt', 'psi.design.scaffold-indicators', 'psi.design.scaffold-categories', 'psi.design.prerequisite-example'];
+  assert.deepEqual(valuesOf(shipped, ids), [15, 2, 4, 2, 0.65, 25, 5, true]);
+  // The fixture course: two scenarios in weeks 6 and 9 (1 a week), list_comprehension after lists and
+  // for_loop; without the for_loop pair the example fails; a third scenario in week 6 makes the weeks
+  // uneven, which no single count describes.
+  const course = fixtureCourse();
+  assert.deepEqual(valuesOf({ course, round1: [], round2: [] }, ['psi.design.weeks', 'psi.design.per-week', 'psi.design.prerequisite-example']), [2, 1, true]);
+  const cut = { ...course.taxonomy, prerequisites: course.taxonomy.prerequisites.filter(([p, q]) => !(p === 'for_loop' && q === 'list_comprehension')) };
+  assert.equal(valuesOf({ course: { ...course, taxonomy: cut }, round1: [], round2: [] }, ['psi.design.prerequisite-example'])[0], false);
+  const uneven = { ...course, scenarios: [...course.scenarios, { ...course.scenarios[0]!, id: 'S03' }] };
+  assert.ok(Number.isNaN(valuesOf({ course: uneven, round1: [], round2: [] }, ['psi.design.per-week'])[0]));
+  const { values } = psiClaimValues({ published, course, round1: [], round2: [], params: { deltaOpt: 0.5 } });
+  assert.equal(values.get('psi.design.delta-opt')!.value, 0.5);
+});
+
+test('direction claims added from §IV-E, §V-B, §V-C hold on the shipped corpus and fail on inputs made wrong on purpose', () => {
+  const ids = ['psi.protocol.fewest-weak-highest-baseline', 'psi.table3.directions', 'psi.table5.directions', 'psi.table5.ef-unchanged-every-case', 'psi.table5.n'];
+  assert.deepEqual(valuesOf(shipped, ids), [true, true, true, true, 63]);
+  // ChatGPT's stand-in given Gemini's answers (labels swapped): it no longer has the fewest weak cases.
+  const swap = (m: string) => (m === 'simulated:sim-tutor-a' ? 'simulated:sim-tutor-b' : m === 'simulated:sim-tutor-b' ? 'simulated:sim-tutor-a' : m);
+  const relabel = (rs: readonly PsiRecord[]) => rs.map((r) => ({ ...r, model: swap(r.model) }));
+  assert.equal(valuesOf({ ...shipped, round1: relabel(shipped.round1), round2: relabel(shipped.round2) }, [ids[0]!])[0], false);
+  // Standard and defective swapped: the defective-prompt shifts change sign.
+  const flip = shipped.round1.map((r) => ({ ...r, variant: r.variant === 'standard' ? ('defective' as const) : ('standard' as const) }));
+  assert.equal(valuesOf({ ...shipped, round1: flip, round2: [] }, [ids[1]!])[0], false);
+  // Every revision scored as its original (no change at all): no direction holds; one S_EF moved breaks "unchanged in every case".
+  const parents = new Map(shipped.round1.map((r) => [r.run_id, r]));
+  const unchanged = shipped.round2.map((r) => ({ ...r, scores: parents.get(r.parent_run_id!)!.scores }));
+  assert.equal(valuesOf({ ...shipped, round2: unchanged }, [ids[2]!])[0], false);
+  const efMoved = shipped.round2.map((r, i) => (i === 0 ? { ...r, scores: { ...r.scores!, ef: r.scores!.ef + 0.1 } } : r));
+  assert.equal(valuesOf({ ...shipped, round2: efMoved }, [ids[3]!])[0], false);
+  assert.equal(valuesOf({ ...shipped, round2: shipped.round2.slice(1) }, [ids[4]!])[0], 62);
 });

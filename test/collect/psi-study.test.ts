@@ -78,7 +78,7 @@ test('shipped corpus: valid records, 240 in round 1, and regenerating a subset r
   const weak = r1.filter((r) => r.variant === 'defective' && r.scores!.psi < 0.59).map((r) => r.run_id).sort();
   assert.deepEqual(r2.map((r) => r.parent_run_id!).sort(), weak);
   // Written by the current profiles (version 2 of the habits; see lib/simulation/psi-tutor/README.md).
-  for (const r of [...r1, ...r2]) assert.match(String((r as Record<string, unknown>)['model_version']), /^sim-tutor-[a-d]@2$/, r.run_id);
+  for (const r of [...r1, ...r2]) assert.match(String((r as Record<string, unknown>)['model_version']), /^sim-tutor-[a-d]@3$/, r.run_id);
 
   const dir = mkdtempSync(join(tmpdir(), 'psi-ship-'));
   try {

@@ -1,6 +1,7 @@
 /**
  * The fit of the simulated PSI tutors: one stated objective over their calibration targets, minimised by
- * a coarse coordinate search with few replicates and confirmed with more (lib/simulation/psi-tutor/README.md).
+ * a coordinate search whose every step must also lower the objective on held-out seeds, and confirmed
+ * on fresh seeds (lib/simulation/psi-tutor/README.md, "Fit").
  *
  * Targets ([PSI-2026], the `calibrated` numeric claims of data/published/psi-2026.json that a study
  * summary gives): Table I's four PSI means, their spread, ChatGPT's and Gemini's S_SD and their ratio,
@@ -115,41 +116,77 @@ export const PSI_FIT_COORDINATES: Record<string, (p: TutorProfile, f: number) =>
   alternatives: (p, f) => ({ ...p, defective: { ...p.defective, alternatives: { ambiguous: clamp01(p.defective.alternatives.ambiguous * f), other: clamp01(p.defective.alternatives.other * f) } } }),
   // explaining concepts in prerequisite order → S_TV, every tutor's PSI level without touching S_SD
   prerequisiteOrder: (p, f) => ({ ...p, habits: { ...p.habits, prerequisiteOrder: clamp01(p.habits.prerequisiteOrder * f) } }),
+  // the framing worded as a judgement → S_RA only: the tutor's PSI level without its S_SD. It starts at
+  // 0, where a multiplier cannot move it, so the step is additive: f = 1.25 adds 0.25, f = 0.8 takes 0.2 off.
+  judgingFraming: (p, f) => ({ ...p, habits: { ...p.habits, judgingFraming: clamp01(p.habits.judgingFraming + (f - 1)) } }),
   // following the scaffolding checklist items → Table V ΔSD, gain
   complianceSd: (p, f) => ({ ...p, regeneration: { ...p.regeneration, compliance: { ...p.regeneration.compliance, sd: clamp01(p.regeneration.compliance.sd * f) } } }),
 };
 
+/** Options of `psiFitSearch`. */
+export interface PsiFitSearchOptions {
+  /** Replicate studies per trial on the search seeds (`<prefix>1` …). */
+  replicates: number;
+  /** Replicates for the standardising sd s₀ (at least `replicates`). */
+  scaleReplicates: number;
+  /** Multipliers tried per coordinate (1 = keep). */
+  steps: readonly number[];
+  /** A step must lower the search objective by more than this. */
+  minGain: number;
+  /** Search seed prefix (default `fit`). */
+  prefix?: string;
+  /** Held-out check of every step the search would accept: replicates on seeds `<prefix>1` … (default `hold`); 0 = none. */
+  holdout?: { replicates: number; prefix?: string };
+  /** Passes over all coordinates (default 1); the search stops early after a pass that accepts nothing. */
+  passes?: number;
+  log?: (s: string) => void;
+}
+
 /**
  * Coarse coordinate search: for each coordinate and profile, tries the multipliers `steps` (1 = keep)
- * and keeps the best if it lowers the objective by more than `minGain` (a guard against fitting the
- * search seeds' noise), one pass. Deterministic (fixed seeds, fixed order). With the few replicates a
- * search can afford (3), a replicate sd is too noisy to divide by (an sd near 0 makes one z huge), so
- * the search minimises Σ ((m − target) / s₀)² with s₀ each target's sd at the starting habits over
- * `scaleReplicates` search seeds (floored as in J); the result is judged by J itself on held-out seeds.
+ * and takes the best if it lowers the objective on the search seeds by more than `minGain` (a guard
+ * against fitting the search seeds' noise) AND lowers it on the held-out seeds (`holdout`), which the
+ * search never chooses by: a step that only fits the search seeds' noise is refused. Deterministic
+ * (fixed seeds, fixed order). A replicate sd from few replicates is too noisy to divide by (an sd near
+ * 0 makes one z huge), so both objectives are Σ ((m − target) / s₀)² with s₀ each target's sd at the
+ * starting habits over `scaleReplicates` search seeds (floored as in J); the result is judged by J
+ * itself on fresh seeds by the caller (scripts/fit-psi.ts).
  */
-export function psiFitSearch(
-  course: PsiCourse,
-  published: PsiFitPublished,
-  start: Habits,
-  options: { replicates: number; scaleReplicates: number; steps: readonly number[]; minGain: number; prefix?: string; log?: (s: string) => void },
-): Habits {
+export function psiFitSearch(course: PsiCourse, published: PsiFitPublished, start: Habits, options: PsiFitSearchOptions): Habits {
   const cache = new Map<string, ReturnType<typeof scoreResponse>>();
   const prefix = options.prefix ?? 'fit';
   const scale = psiFitTable(course, published, start, Math.max(options.replicates, options.scaleReplicates), prefix, cache).map((r) => Math.max(r.sd, 0.5 * 10 ** -r.decimals));
-  const j = (h: Habits) => psiFitTable(course, published, h, options.replicates, prefix, cache).reduce((s, r, i) => s + ((r.expected - r.published) / scale[i]!) ** 2, 0);
-  let best = { habits: start, j: j(start) };
-  options.log?.(`start: J = ${best.j.toFixed(1)} (${options.replicates} replicates)`);
-  for (const [name, apply] of Object.entries(PSI_FIT_COORDINATES)) {
-    for (const id of TUTOR_PROFILE_IDS) {
-      for (const f of options.steps) {
-        if (f === 1) continue;
-        const trial = { ...best.habits, [id]: apply(best.habits[id], f) };
-        const jt = j(trial);
-        if (jt < best.j - options.minGain) best = { habits: trial, j: jt };
+  const scaled = (rows: PsiFitRow[]) => rows.reduce((s, r, i) => s + ((r.expected - r.published) / scale[i]!) ** 2, 0);
+  const j = (h: Habits) => scaled(psiFitTable(course, published, h, options.replicates, prefix, cache));
+  const hold = options.holdout && options.holdout.replicates > 0 ? options.holdout : undefined;
+  const jHold = (h: Habits) => (hold ? scaled(psiFitTable(course, published, h, hold.replicates, hold.prefix ?? 'hold', cache)) : 0);
+  let best = { habits: start, j: j(start), jHold: jHold(start) };
+  options.log?.(`start: J = ${best.j.toFixed(1)} (${options.replicates} replicates)${hold ? `, held-out ${best.jHold.toFixed(1)} (${hold.replicates})` : ''}`);
+  for (let pass = 1; pass <= (options.passes ?? 1); pass++) {
+    let accepted = 0;
+    for (const [name, apply] of Object.entries(PSI_FIT_COORDINATES)) {
+      for (const id of TUTOR_PROFILE_IDS) {
+        let candidate: { habits: Habits; j: number; f: number } | undefined;
+        for (const f of options.steps) {
+          if (f === 1) continue;
+          const trial = { ...best.habits, [id]: apply(best.habits[id], f) };
+          const jt = j(trial);
+          if (jt < (candidate?.j ?? best.j - options.minGain)) candidate = { habits: trial, j: jt, f };
+        }
+        let verdict = 'kept';
+        if (candidate) {
+          const jh = jHold(candidate.habits);
+          if (!hold || jh < best.jHold) {
+            best = { habits: candidate.habits, j: candidate.j, jHold: jh };
+            accepted++;
+            verdict = `×${candidate.f} accepted`;
+          } else verdict = `×${candidate.f} refused (held-out ${jh.toFixed(1)} ≥ ${best.jHold.toFixed(1)})`;
+        }
+        options.log?.(`pass ${pass} ${name} ${id}: ${verdict}; J = ${best.j.toFixed(1)}${hold ? `, held-out ${best.jHold.toFixed(1)}` : ''}`);
       }
-      options.log?.(`${name} ${id}: J = ${best.j.toFixed(1)}`);
+      if (cache.size > 200_000) cache.clear();
     }
-    if (cache.size > 200_000) cache.clear();
+    if (accepted === 0) break;
   }
   return best.habits;
 }

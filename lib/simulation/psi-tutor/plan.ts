@@ -66,6 +66,8 @@ export interface ResponsePlan {
   analogy: boolean;
   bloomMatch: boolean;
   explainWhy: boolean;
+  /** The explanatory framing is worded as a judgement (Evaluate vocabulary) rather than an explanation. */
+  judgingFraming: boolean;
   extension: boolean;
   recommendation: boolean;
   hedge: boolean;
@@ -155,6 +157,8 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
     hedge: chance(rng, h.hedge),
     tangent: chance(rng, h.tangent),
     closingFiller: chance(rng, h.filler),
+    // Last draw of the plan: a profile without the habit (0) keeps every earlier draw and text unchanged.
+    judgingFraming: chance(rng, h.judgingFraming),
     headings: h.steps >= 0.5,
     lookAhead: false,
     challenge: false,

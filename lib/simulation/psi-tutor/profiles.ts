@@ -14,10 +14,12 @@
  * | `sim-tutor-c` | Gemma 4         | explanatory prose, occasional example, answer first             |
  * | `sim-tutor-d` | Qwen 3          | moderate scaffolding, often recaps prerequisites first          |
  *
- * All probabilities are per response (or per element where stated). They were tuned by hand against
- * this project's PSI scorer (lib/psi/score.ts) with `node --import tsx lib/simulation/psi-tutor/calibrate.ts --seeds
- * 1,2,3,4,5`. A fitted alternative (lib/simulation/psi-tutor/fit.ts, scripts/fit-psi.ts) was searched
- * and did not beat them on held-out seeds, so these stay; lib/simulation/psi-tutor/README.md records both.
+ * All probabilities are per response (or per element where stated). Version 2 was tuned by hand against
+ * this project's PSI scorer (lib/psi/score.ts); version 3 (these) is the fit of
+ * lib/simulation/psi-tutor/fit.ts started from version 2 (`node --import tsx scripts/fit-psi.ts
+ * --search-replicates 10 --holdout-replicates 8 --passes 2 --confirm-replicates 12`): every step was
+ * kept only if it also lowered the objective on held-out seeds, and on 12 fresh seeds J fell from 161.2
+ * to 80.5. lib/simulation/psi-tutor/README.md has the before/after table.
  * No score is set directly: every number comes from the text the habits produce.
  * Bump `version` when a habit changes (it is recorded as `model_version` in every record).
  */
@@ -65,6 +67,14 @@ export interface TutorHabits {
    * which fits Understand targets and falls short of Apply and Analyze ones.
    */
   explainWhy: number;
+  /**
+   * P(the explanatory framing, when written, is worded as a judgement — "judging by the rule", "the
+   * trade-off to assess" — instead of an explanation). The same two sentences with the same number of
+   * propositions and no scaffolding indicator, so it moves S_RA (and with it the tutor's PSI level)
+   * without moving S_SD: the per-tutor level knob of the fit (lib/simulation/psi-tutor/fit.ts).
+   * Drawn last in the plan, so 0 leaves every other draw, and every text, as it was.
+   */
+  judgingFraming: number;
   /** P(a closing "next step" suggestion to build or design something new — Create-level vocabulary). */
   extension: number;
   /** P(a recommendation of the best approach — Evaluate-level vocabulary). */
@@ -147,7 +157,7 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
   'sim-tutor-a': {
     id: 'sim-tutor-a',
     mirrors: 'ChatGPT',
-    version: '2',
+    version: '3',
     habits: {
       recap: 0.75,
       recapFirst: 0.25,
@@ -157,26 +167,27 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       proseSentences: [4, 6],
       codeExample: 0.95,
       showOutput: 0.9,
-      steps: 0.85,
+      steps: 1,
       stepCount: [3, 4],
-      hint: 0.8,
-      check: 0.85,
-      analogy: 0.6,
+      hint: 1,
+      check: 1,
+      analogy: 0.75,
       bloomMatch: [0.6, 0.5, 0.4, 0.2, 0.2, 0.2],
       explainWhy: 0.75,
+      judgingFraming: 0,
       extension: 0.8,
       recommendation: 0.7,
       filler: 0.005,
       hedge: 0.005,
       tangent: 0.008,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.3, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.4, other: 0.2 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
+    defective: { learnerReference: 0.4, learnerRecap: 0.3, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.5, other: 0.25 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
     regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
   },
   'sim-tutor-b': {
     id: 'sim-tutor-b',
     mirrors: 'Gemini',
-    version: '2',
+    version: '3',
     habits: {
       recap: 0.75,
       recapFirst: 0.25,
@@ -193,48 +204,50 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       analogy: 0.1,
       bloomMatch: [0.5, 0.4, 0.3, 0.1, 0.1, 0.1],
       explainWhy: 0.75,
+      judgingFraming: 0.25,
       extension: 0.8,
       recommendation: 0.7,
       filler: 0.005,
       hedge: 0.005,
       tangent: 0.008,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.9, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.75, other: 0.5 }, alternativeConcepts: [3, 5], scaffolding: 0.56, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.72, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
   },
   'sim-tutor-c': {
     id: 'sim-tutor-c',
     mirrors: 'Gemma 4',
-    version: '2',
+    version: '3',
     habits: {
-      recap: 0.75,
+      recap: 0.9375,
       recapFirst: 0.25,
       recapConcepts: [2, 3],
-      learnerReference: 0.4,
+      learnerReference: 0.5,
       prerequisiteOrder: 0.3,
       proseSentences: [5, 8],
       codeExample: 0.8,
       showOutput: 0.35,
-      steps: 0.2,
+      steps: 0.128,
       stepCount: [3, 4],
-      hint: 0.15,
-      check: 0.1,
-      analogy: 0.25,
-      bloomMatch: [0.5, 0.4, 0.3, 0.1, 0.1, 0.1],
+      hint: 0.096,
+      check: 0.064,
+      analogy: 0.16,
+      bloomMatch: [0.4, 0.32, 0.24, 0.08, 0.08, 0.08],
       explainWhy: 0.75,
+      judgingFraming: 0,
       extension: 0.8,
       recommendation: 0.7,
       filler: 0.005,
       hedge: 0.005,
       tangent: 0.008,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.6, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.5, restate: 0.7 },
+    defective: { learnerReference: 0.4, learnerRecap: 0.6, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.9375, other: 0.625 }, alternativeConcepts: [3, 5], scaffolding: 0.32, restate: 0.7 },
     regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
   },
   'sim-tutor-d': {
     id: 'sim-tutor-d',
     mirrors: 'Qwen 3',
-    version: '2',
+    version: '3',
     habits: {
       recap: 0.75,
       recapFirst: 0.25,
@@ -244,21 +257,22 @@ export const TUTOR_PROFILES: Readonly<Record<TutorProfileId, TutorProfile>> = {
       proseSentences: [4, 6],
       codeExample: 0.85,
       showOutput: 0.6,
-      steps: 0.5,
+      steps: 0.32,
       stepCount: [3, 4],
-      hint: 0.4,
-      check: 0.4,
-      analogy: 0.35,
+      hint: 0.256,
+      check: 0.256,
+      analogy: 0.224,
       bloomMatch: [0.55, 0.45, 0.35, 0.15, 0.15, 0.15],
       explainWhy: 0.75,
+      judgingFraming: 0,
       extension: 0.8,
       recommendation: 0.7,
       filler: 0.005,
       hedge: 0.005,
       tangent: 0.008,
     },
-    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.7, restate: 0.7 },
-    regeneration: { compliance: { sd: 0.85, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
+    defective: { learnerReference: 0.4, learnerRecap: 0.4, basicsRecap: { contextPoor: 0.1, other: 0.03 }, basicsExtra: [2, 4], alternatives: { ambiguous: 0.6, other: 0.4 }, alternativeConcepts: [3, 5], scaffolding: 0.448, restate: 0.7 },
+    regeneration: { compliance: { sd: 0.68, kd: 0.6, tv: 0.05, ra: 0.1, cl: 0.9, ef: 0.5 }, scaffoldFirst: 0.7, appendRecap: 0.9, actionPhrasing: 0.3, challenge: 0.75, extraScaffolds: [0, 1] },
   },
 };
 

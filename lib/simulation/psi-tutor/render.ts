@@ -139,7 +139,13 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
     answer.push(pool[k]!);
   }
   if (plan.hedge) answer.splice(1 + Math.floor(rng() * (answer.length - 1)), 0, pick(rng, HEDGES));
-  if (plan.explainWhy) {
+  if (plan.explainWhy && plan.judgingFraming) {
+    // Same two sentences and propositions as the explanation below, in Evaluate vocabulary (S_RA only).
+    answer.push(
+      'Put simply, judging by the rule, Python follows it literally; assessed as written, it does exactly what the line says.',
+      'The trade-off to assess is that the same idea comes back in almost every program you will meet.',
+    );
+  } else if (plan.explainWhy) {
     answer.push(
       'Put simply, the explanation is that Python follows the rule literally; in other words, it does exactly what the line says.',
       'The reason this matters is that the same idea comes back in almost every program you will meet.',

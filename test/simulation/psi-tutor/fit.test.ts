@@ -47,3 +47,17 @@ test('habits passed to the study are the ones used, and a shared score cache cha
   assert.ok(sd(moved) < sd(plain), 'no scaffolding must lower sim-tutor-a\'s S_SD');
   assert.deepEqual(moved.round1.filter((r) => r.model !== 'simulated:sim-tutor-a').map((r) => r.psi), plain.round1.filter((r) => r.model !== 'simulated:sim-tutor-a').map((r) => r.psi));
 });
+
+test('the level knob (judgingFraming) moves S_RA and never S_SD; at 0 it leaves every text as it was', () => {
+  const b = TUTOR_PROFILES['sim-tutor-b'];
+  const spec = 'simulated:sim-tutor-b';
+  const at = (x: number) => simulatePsiStudy(course, { seed: 'heldout1', habits: { 'sim-tutor-b': { ...b, habits: { ...b.habits, judgingFraming: x } } } }).round1.filter((r) => r.model === spec);
+  const none = at(0);
+  const all = at(1);
+  assert.deepEqual(none.map((r) => r.subscores.sd), all.map((r) => r.subscores.sd));
+  assert.ok(none.some((r, i) => r.subscores.ra !== all[i]!.subscores.ra), 'the judging framing must move S_RA somewhere');
+  assert.ok(none.some((r, i) => r.text !== all[i]!.text));
+  // The coordinate is additive from 0 (a multiplier could not move it), clamped to [0, 1].
+  assert.equal(PSI_FIT_COORDINATES.judgingFraming!({ ...b, habits: { ...b.habits, judgingFraming: 0 } }, 1.25).habits.judgingFraming, 0.25);
+  assert.equal(PSI_FIT_COORDINATES.judgingFraming!({ ...b, habits: { ...b.habits, judgingFraming: 0.1 } }, 0.8).habits.judgingFraming, 0);
+});

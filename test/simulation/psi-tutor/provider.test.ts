@@ -99,7 +99,7 @@ test('createSimulatedTutor: a Provider that reads the PSI context', async () => 
   const s = course.scenarioById.get('S05')!;
   assert.equal(result.text, simulateTutorResponse('sim-tutor-d', { course, scenario: s, variant: 'standard', round: 1, seed: '9' }));
   assert.equal(result.finishReason, 'stop');
-  assert.equal(result.modelVersion, 'sim-tutor-d@2');
+  assert.equal(result.modelVersion, 'sim-tutor-d@3');
   assert.ok(result.usage!.outputTokens > 0);
   await assert.rejects(tutor.complete({ ...base, context: { kind: 'kst' } }), InputError);
   await assert.rejects(tutor.complete({ ...base, context: { kind: 'psi', scenario: 'S99', variant: 'standard', round: 1 } }), /unknown scenario "S99"/);
