@@ -12,4 +12,4 @@ export type { SavedTable, Table, TableInput, DataFrameLike } from './table';
 export { closeFigureBrowser, describeChromium, resolveChromium, CHROMIUM_ARGS, withPage, type ChromiumSource } from './browser';
 export { showBundle, showSvg, showHtml, showMarkdown, inNotebook } from './display';
 export type { DisplayBundle } from './display';
-export { outputBase, saveToProject, SCRATCH_OUTPUTS } from './output-root';
+export { outputBase, outputPath, saveToProject, SCRATCH_OUTPUTS } from './output-root';

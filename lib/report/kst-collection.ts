@@ -10,7 +10,7 @@ import { InputError } from '../errors';
 import { buildDesign } from '../collect/design';
 import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
-import { enumerateStates, presentationOrders, type Domain } from '../kst';
+import { enumerateStates, presentationOrders, type Domain, type StateSample } from '../kst';
 import { z } from 'zod';
 import { readJsonFile } from '../io/json';
 
@@ -33,14 +33,16 @@ export interface DesignRow {
 
 /**
  * The fully crossed design per domain and in total, counted from the cells `buildDesign` actually
- * produces (every state × condition × model × order). Study: 50 × 4 × 6 × 2 = 2,400.
+ * produces (every state, or the sampled ones, × condition × model × order). Study: 50 × 4 × 6 × 2 = 2,400.
  */
 export function designRows(
   domains: readonly Domain[],
-  options: { models: readonly string[]; conditions: readonly string[]; orders: number; seed: string },
+  options: { models: readonly string[]; conditions: readonly string[]; orders: number; seed: string; samples?: ReadonlyArray<Pick<StateSample, 'domain' | 'states'>> | null },
 ): DesignRow[] {
+  // A sampled design (a study's `design.states.sample`) asks only the sampled states of each domain.
+  const sampled = new Map((options.samples ?? []).map((s) => [s.domain, s.states]));
   const cells = buildDesign(
-    domains.map((d) => ({ domain: d.id, states: enumerateStates(d) })),
+    domains.map((d) => ({ domain: d.id, states: sampled.get(d.id) ?? enumerateStates(d) })),
     options,
   );
   const rows = domains.map((d) => ({

@@ -148,13 +148,15 @@ export function regenerationFigureSpec(
 
 /**
  * δ_opt sensitivity: mean PSI per model against δ_opt (lines), with a dotted vertical line at the
- * baseline δ_opt (default 0.65, the paper's value; labelled as the paper's only when it is).
+ * baseline δ_opt (default 0.65, the paper's value; labelled as the paper's only when it is, and
+ * `paper` is not false: a study that does not replicate [PSI-2026] calls it the baseline).
  */
 export function deltaSensitivitySpec(
   result: ReadonlyArray<{ delta: number; perModel: ReadonlyArray<{ model: string; psi: number }> }>,
-  options: { names?: Readonly<Record<string, string>>; baseline?: number },
+  options: { names?: Readonly<Record<string, string>>; baseline?: number; paper?: boolean },
 ): FigureSpec {
   const baseline = options.baseline ?? 0.65;
+  const paperValue = options.paper !== false && baseline === DEFAULT_PSI_PARAMETERS.deltaOpt;
   const models = [...new Set(result.flatMap((r) => r.perModel.map((m) => m.model)))].sort();
   return {
     data: models.map((model) => ({
@@ -169,7 +171,7 @@ export function deltaSensitivitySpec(
       xaxis: { title: { text: 'δ_opt (target share of familiar concepts)' } },
       yaxis: { title: { text: 'Mean PSI' } },
       shapes: [{ type: 'line', xref: 'x', yref: 'paper', x0: baseline, x1: baseline, y0: 0, y1: 1, line: { color: '#666', dash: 'dot' } }],
-      annotations: [{ xref: 'x', yref: 'paper', x: baseline, y: 1, yanchor: 'bottom', showarrow: false, text: `${baseline === DEFAULT_PSI_PARAMETERS.deltaOpt ? 'paper' : 'baseline'} δ_opt = ${baseline}`, font: { size: 11 } }],
+      annotations: [{ xref: 'x', yref: 'paper', x: baseline, y: 1, yanchor: 'bottom', showarrow: false, text: `${paperValue ? 'paper' : 'baseline'} δ_opt = ${baseline}`, font: { size: 11 } }],
       legend: { orientation: 'h', y: -0.25 },
       width: 760,
       height: 480,

@@ -22,7 +22,11 @@ import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { ensureDir } from '../io';
-import { enumerateStates, type Domain } from '../kst';
+import { enumerateStates, type Domain, type StateSample } from '../kst';
+import type { CollectParams } from '../collect/collect';
+import { collectionPlan, type CollectionPlan } from '../report/kst-collection';
+import { prepareCollectorInputs } from './collect';
+import { collectParams, sampledStates } from './design';
 import { loadStudy, loadStudyDomains, replicatesPaper, SHIPPED_STUDY_DIR, singleDomainDir, type PaperKey, type Study } from './manifest';
 
 /** The published numbers of each paper, set beside the computed ones only in a replication. */
@@ -212,8 +216,8 @@ export function figure3Cell(
   return { domain: best.domain, condition: best.condition, rule };
 }
 
-/** Columns of a computed-beside-paper table that hold the paper's side (`x (paper)`, `x (paper, %)`, `paper row`, `paper`). */
-const PAPER_COLUMN = /^paper( row| model)?$|\(paper[,)]/;
+/** Columns of a computed-beside-paper table that hold the paper's side (`x (paper)`, `x (paper, %)`, `stands for (paper model)`, `paper row`, `paper model`, `paper`). */
+const PAPER_COLUMN = /^paper( row| model)?$|\(paper[ ,)]/;
 
 /**
  * Whether a notebook sets the paper's numbers beside its own: only when the study declares it
@@ -262,4 +266,94 @@ export function studySummary(s: { title: string; study: Pick<Study, 'file'> }, v
     ? `It replicates [${vs.paper}]: the paper's published numbers stand beside the computed ones.`
     : `It does not declare that it replicates [${vs.paper}]: the tables and figures show what was computed here, with no paper column, marker or claim.`;
   return `Study: ${s.title} (${shown(s.study.file)}). ${what}`;
+}
+
+/** What notebook 02 collects: the plan (whose models, which folder), the collector's parameters and the state sample. */
+export interface NotebookCollection {
+  plan: CollectionPlan;
+  params: CollectParams;
+  /** Per domain, the sampled states of a `design.states.sample` study; null when every state is asked. */
+  samples: StateSample[] | null;
+}
+
+/**
+ * Notebook 02's collection: exactly the study's design, as `kstbench study collect` builds it
+ * (lib/study/design.ts `collectParams`, and the seeded state sample written by `prepareCollectorInputs`):
+ * its models as written (`spec@URL` included) and its models file, its conditions, orders, limits and
+ * seed (`seed` overrides it when not ""). `KSTBENCH_MODELS` (with `KSTBENCH_BASE_URL`) still replaces
+ * the models, as `collectionPlan` says. The folder: `dirs.simulatedOutDir` when every model is
+ * simulated, else `dirs.environmentOutDir`, or when that is "" the study's own collection folder (for
+ * the shipped study, whose collection folder holds the simulated corpus, `data/raw/kst-real`).
+ * InputError for a design the collector cannot run (as `study collect`).
+ */
+export function notebookCollection(
+  s: NotebookStudy,
+  env: Readonly<Record<string, string | undefined>>,
+  dirs: { simulatedOutDir: string; environmentOutDir: string; seed: string },
+): NotebookCollection {
+  const environmentOutDir = orDerived(dirs.environmentOutDir, () => (s.shipped ? join('data', 'raw', 'kst-real') : s.collectionDir));
+  const plan = collectionPlan(env, { simulatedOutDir: dirs.simulatedOutDir, environmentOutDir, models: s.models });
+  const inputs = prepareCollectorInputs(s.study);
+  const design = collectParams(s.study, shown(inputs.domainsDir), inputs.statesFile === null ? null : shown(inputs.statesFile));
+  const params: CollectParams = { ...design, models: plan.models, outDir: plan.outDir, seed: orDerived(dirs.seed, () => design.seed) };
+  // The study's models file belongs to the study's models; models named in KSTBENCH_MODELS go without it.
+  if (plan.source === 'environment') delete params.modelsFile;
+  if (plan.baseUrl !== undefined) params.baseUrl = plan.baseUrl;
+  return { plan, params, samples: sampledStates(s.study, s.domains) };
+}
+
+/** The PSI part as notebooks 10–13 read it (paths relative to the project root when inside it). */
+export type NotebookPsi = NonNullable<NotebookStudy['psi']>;
+
+/**
+ * The study's PSI part for a PSI notebook, or an InputError saying that the study has none (the
+ * notebook then stops with that one line, instead of scoring another study's scenarios).
+ * @example
+ * notebookPsi(notebookStudy('data/raw'), '10').round1File; // => 'data/raw/psi/round1.jsonl'
+ */
+export function notebookPsi(s: Pick<NotebookStudy, 'psi' | 'study'>, notebook: string): NotebookPsi {
+  if (s.psi === null) {
+    throw new InputError(
+      `${shown(s.study.file)}: the study has no PSI part (manifest "psi": scenarios, taxonomy, models), so notebook ${notebook} has nothing to score; add one (docs/study.md) or run only the KST notebooks 00-08`,
+      { file: s.study.file, item: 'psi' },
+    );
+  }
+  return s.psi;
+}
+
+/**
+ * The ratings file notebook 13 reads: the manifest's `psi.ratings`, else `ratings.json` beside the
+ * scenarios (when that does not exist either, the notebook generates illustrative ratings and says so).
+ * @example
+ * ratingsFileOf(notebookPsi(notebookStudy('data/raw'), '13')); // => 'data/raw/psi/ratings.json'
+ */
+export function ratingsFileOf(psi: Pick<NotebookPsi, 'ratingsFile' | 'courseDir'>): string {
+  return psi.ratingsFile ?? `${psi.courseDir}/ratings.json`;
+}
+
+/** The scenario the hand-written example answers of notebook 10 are about (a count-down loop). */
+export const EXAMPLE_SCENARIO = 'S13';
+
+/**
+ * Notebook 10's scenario and corpus response: the scenario the hand-written answers were written for
+ * (S13) when the course has it, else the course's first scenario; the first model (in the study's PSI
+ * models' order, then the records' own) with a response to it in that variant. InputError when no
+ * model answered it.
+ * @example
+ * exampleResponse({ scenarios: [{ id: 'S1' }] }, [{ scenario: 'S1', variant: 'standard', model: 'm' }], { variant: 'standard', models: [] }); // => { scenario: 'S1', model: 'm' }
+ */
+export function exampleResponse(
+  course: { scenarios: ReadonlyArray<{ id: string }> },
+  records: ReadonlyArray<{ scenario: string; variant: string; model: string }>,
+  options: { variant: string; models: readonly string[]; scenario?: string; model?: string },
+): { scenario: string; model: string } {
+  const ids = course.scenarios.map((x) => x.id);
+  const scenario = orDerived(options.scenario ?? '', () => (ids.includes(EXAMPLE_SCENARIO) ? EXAMPLE_SCENARIO : ids[0] ?? ''));
+  const answered = records.filter((r) => r.scenario === scenario && r.variant === options.variant).map((r) => r.model);
+  const ranked = [...options.models.filter((m) => answered.includes(m)), ...[...new Set(answered)].sort()];
+  const model = orDerived(options.model ?? '', () => ranked[0] ?? '');
+  if (model === '' || !answered.includes(model)) {
+    throw new InputError(`no ${options.variant} response${model === '' ? '' : ` of ${model}`} to scenario ${scenario} in the round-1 records (models with one: ${[...new Set(answered)].sort().join(', ') || 'none'})`, { item: scenario });
+  }
+  return { scenario, model };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { outputBase, saveToProject, SCRATCH_OUTPUTS } from '../../lib/figures/output-root';
+import { outputBase, outputPath, saveToProject, SCRATCH_OUTPUTS } from '../../lib/figures/output-root';
 import { saveTable } from '../../lib/figures/table';
 import { saveFigure } from '../../lib/figures/save';
 import { closeFigureBrowser } from '../../lib/figures/browser';
@@ -16,6 +16,13 @@ test('outputBase: the project for reproduce and scripts, the scratch folder in a
   assert.equal(outputBase('/p', { KSTBENCH_INTERACTIVE: '1' }), join('/p', SCRATCH_OUTPUTS));
   assert.equal(outputBase('/p', { KSTBENCH_INTERACTIVE: '1', KSTBENCH_SAVE_OUTPUTS: 'project' }), '/p');
   assert.equal(outputBase('/p', { KSTBENCH_INTERACTIVE: '0' }), '/p');
+});
+
+test('outputPath: a project path as the session writes it, relative to the root; absolute paths as given', () => {
+  assert.equal(outputPath('data/processed/kst', '/p', {}), 'data/processed/kst');
+  assert.equal(outputPath('data/processed/kst', '/p', { KSTBENCH_INTERACTIVE: '1' }), `${SCRATCH_OUTPUTS.split('\\').join('/')}/data/processed/kst`);
+  assert.equal(outputPath('data/processed/kst', '/p', { KSTBENCH_INTERACTIVE: '1', KSTBENCH_SAVE_OUTPUTS: 'project' }), 'data/processed/kst');
+  assert.equal(outputPath('/mine/kst', '/p', { KSTBENCH_INTERACTIVE: '1' }), '/mine/kst');
 });
 
 test('a student session (the kernel sets KSTBENCH_INTERACTIVE=1) writes a table and a figure under tmp/ and leaves git status as it was', { timeout: 180_000 }, async () => {

@@ -7,7 +7,7 @@
 // committed outputs at the same time see them as they are.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,4 +57,49 @@ export function assertReportRebuilds(out: string, project: string, page: string)
   assert.ok(existsSync(join(out, 'report', page)), `report/${page}`);
   const check = node(['dist/scripts/report.js', '--from', out, '--check'], project);
   assert.equal(check.status, 0, check.stderr);
+}
+
+/**
+ * Gives a study of `fractionsStudy` a PSI part of its own: eight scenarios of the shipped course (not
+ * S13, so notebook 10 takes the rule's other branch) with the shipped taxonomy, both rounds collected
+ * by two simulated tutors with `kstbench psi collect`. The study still replicates no paper.
+ */
+export function addPsiPart(dir: string): void {
+  const psiDir = join(dir, 'psi');
+  mkdirSync(psiDir, { recursive: true });
+  const course = JSON.parse(readFileSync('data/raw/psi/scenarios.json', 'utf8')) as { scenarios: Array<{ id: string }> };
+  const kept = ['S01', 'S02', 'S05', 'S08', 'S11', 'S17', 'S22', 'S27'];
+  writeFileSync(join(psiDir, 'scenarios.json'), JSON.stringify({ ...course, scenarios: course.scenarios.filter((s) => kept.includes(s.id)) }));
+  cpSync('data/raw/psi/taxonomy.json', join(psiDir, 'taxonomy.json'));
+  const models = 'simulated:sim-tutor-a,simulated:sim-tutor-d';
+  for (const round of ['1', '2']) {
+    const c = node(['bin/kstbench.js', 'psi', 'collect', '--models', models, '--course', psiDir, '--out', psiDir, '--round', round, '--seed', '3']);
+    assert.equal(c.status, 0, c.stderr);
+  }
+  const manifest = JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, psi: { scenarios: 'psi/scenarios.json', taxonomy: 'psi/taxonomy.json', models: models.split(',') } }));
+}
+
+/** Runs `notebooks` of a project copy on `study` into a fresh output folder (the process result is returned, not checked). */
+export function runOn(study: string, notebooks: string[], env: NodeJS.ProcessEnv = process.env): { out: string; project: string; result: ReturnType<typeof node>; read: (name: string) => string } {
+  const project = projectCopy();
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
+  const result = spawnSync(process.execPath, ['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], { cwd: project, encoding: 'utf8', timeout: 900_000, env });
+  return { out, project, result, read: (name: string) => readFileSync(join(out, name), 'utf8') };
+}
+
+/** Every CSV table a run wrote below `out` whose name starts with `prefix`, with its lines. */
+export function tablesOf(out: string, prefix: string): Array<{ name: string; lines: string[] }> {
+  const dir = join(out, 'data', 'processed', 'tables');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.csv'))
+    .map((name) => ({ name, lines: readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l !== '') }));
+}
+
+/** The text of every output of an executed notebook (streams, HTML, Markdown), without its sources. */
+export function outputsText(notebookJson: string): string {
+  const nb = JSON.parse(notebookJson) as { cells: Array<{ outputs?: Array<{ text?: string | string[]; data?: Record<string, string | string[]> }> }> };
+  const join = (x: string | string[] | undefined) => (Array.isArray(x) ? x.join('') : x ?? '');
+  return nb.cells.flatMap((c) => c.outputs ?? []).map((o) => join(o.text) + Object.entries(o.data ?? {}).filter(([k]) => k.startsWith('text/')).map(([, v]) => join(v)).join('\n')).join('\n');
 }

@@ -58,4 +58,8 @@ test('δ sensitivity figure: a line per model over the grid and a marker line at
   );
   assert.deepEqual(spec.data.map((t) => [t['name'], t['x'], t['y']]), [['a', [0.5, 0.65], [0.62, 0.64]], ['b', [0.5, 0.65], [0.6, null]]]);
   assert.equal((spec.layout!['shapes'] as Array<{ x0: number }>)[0]!.x0, 0.65);
+  const label = (s: typeof spec) => (s.layout!['annotations'] as Array<{ text: string }>)[0]!.text;
+  assert.equal(label(spec), 'paper δ_opt = 0.65');
+  assert.equal(label(deltaSensitivitySpec([], { paper: false })), 'baseline δ_opt = 0.65', 'a study that does not replicate the paper: no paper label');
+  assert.equal(label(deltaSensitivitySpec([], { baseline: 0.7 })), 'baseline δ_opt = 0.7');
 });

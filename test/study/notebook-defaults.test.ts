@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +12,16 @@ import { InputError } from '../../lib/errors';
 import { buildDomain } from '../../lib/kst';
 import {
   domainById,
+  exampleResponse,
   figure3Cell,
   highlightedState,
+  notebookCollection,
+  notebookPsi,
   notebookStudy,
   orDerived,
   paperComparison,
   previewState,
+  ratingsFileOf,
   shownDomain,
   studySummary,
   type ScoredCell,
@@ -81,7 +85,7 @@ test('Figure 3: the paper cell in a replication, else the widest spread, never a
 });
 
 test('the paper comparison: paper columns, titles, mirrors and claims only in a replication', () => {
-  const rows = [{ n: 3, 'n (paper)': 600, 'average (paper, %)': 80, 'paper row': 'X', paper: 1, computed: 2, model: 'm' }];
+  const rows = [{ n: 3, 'n (paper)': 600, 'average (paper, %)': 80, 'paper row': 'X', paper: 1, 'paper model': 'P', 'stands for (paper model)': 'none', computed: 2, model: 'm' }];
   const own = paperComparison({ study: { manifest: { replicates: [] } } as never }, 'KST-2026');
   assert.equal(own.shown, false);
   assert.deepEqual(own.table(rows), [{ n: 3, computed: 2, model: 'm' }]);
@@ -108,4 +112,44 @@ test('a study of its own: its folders, no paper, not the shipped one; a domain f
   assert.match(s.domainsDir, /^tmp\/notebook-study\/[0-9a-f]{12}\/domains$/);
   assert.deepEqual(s.domains.map((d) => d.id), ['f']);
   assert.throws(() => notebookStudy(join(dir, 'nowhere')), /no study manifest here/);
+});
+
+test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-nbcollect-'));
+  mkdirSync(join(dir, 'd'));
+  writeFileSync(join(dir, 'd', 'f.json'), JSON.stringify({ id: 'f', title: 'F', source: 't', components: ['F1', 'F2', 'F3', 'F4'].map((id) => ({ id, description: id })), prerequisites: [['F1', 'F2']] }));
+  writeFileSync(join(dir, 'models.json'), JSON.stringify({ models: [] }));
+  const url = 'openai-compatible:llama3.1:8b@http://127.0.0.1:11434/v1';
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Own', domains: ['d'], models: ['simulated:sim-a', url], models_file: 'models.json', design: { states: { sample: 5, seed: 's' }, conditions: ['P0', 'P2'], orders: 1, seed: '9' } }));
+  const s = notebookStudy(dir);
+  const dirs = { simulatedOutDir: 'sim-out', environmentOutDir: '', seed: '' };
+  const c = notebookCollection(s, {}, dirs);
+  assert.equal(c.plan.source, 'study');
+  assert.deepEqual(c.params.models, ['simulated:sim-a', url]);
+  assert.equal(c.params.outDir, s.collectionDir, 'a real collection of a study of its own goes to its collection folder');
+  assert.equal(c.params.modelsFile, join(dir, 'models.json'));
+  assert.deepEqual([c.params.conditions, c.params.orders, c.params.seed], [['P0', 'P2'], 1, '9']);
+  assert.ok(c.params.statesFile !== undefined && c.samples !== null, 'the sampled design is collected, not every state');
+  assert.deepEqual(JSON.parse(readFileSync(c.params.statesFile, 'utf8')).map((x: { states: string[][] }) => x.states), c.samples.map((x) => x.states));
+  assert.ok(c.samples[0]!.states.length < 12, 'fewer states than the 12 of the space');
+  assert.equal(notebookCollection(s, {}, { ...dirs, seed: '5' }).params.seed, '5');
+  const env = notebookCollection(s, { KSTBENCH_MODELS: 'openai:gpt-5-mini', KSTBENCH_BASE_URL: 'http://h/v1' }, { ...dirs, environmentOutDir: 'real' });
+  assert.deepEqual([env.params.models, env.params.outDir, env.params.baseUrl, env.params.modelsFile], [['openai:gpt-5-mini'], 'real', 'http://h/v1', undefined]);
+  const shipped = notebookCollection(notebookStudy('data/raw'), {}, dirs);
+  assert.deepEqual([shipped.plan.source, shipped.params.outDir, shipped.params.domainsDir, shipped.params.statesFile, shipped.samples], ['simulated', 'sim-out', 'data/raw/domains', undefined, null]);
+  assert.equal(notebookCollection(notebookStudy('data/raw'), { KSTBENCH_MODELS: 'openai:gpt-5' }, dirs).params.outDir, join('data', 'raw', 'kst-real'));
+});
+
+test('the PSI notebooks: the psi part of the study, or one line saying it has none; the ratings file; the example of notebook 10', () => {
+  const shipped = notebookPsi(notebookStudy('data/raw'), '10');
+  assert.deepEqual([shipped.courseDir, shipped.round2File, ratingsFileOf(shipped)], ['data/raw/psi', 'data/raw/psi/round2.jsonl', 'data/raw/psi/ratings.json']);
+  assert.equal(ratingsFileOf({ ratingsFile: 'x/r.json', courseDir: 'c' }), 'x/r.json');
+  assert.throws(() => notebookPsi({ psi: null, study: { file: '/s/study.json' } as never }, '11'), (e: unknown) => e instanceof InputError && /^\/s\/study\.json: the study has no PSI part .*notebook 11/.test(e.message));
+  const course = { scenarios: [{ id: 'S1' }, { id: 'S13' }] };
+  const recs = [{ scenario: 'S13', variant: 'standard', model: 'b' }, { scenario: 'S13', variant: 'standard', model: 'a' }, { scenario: 'S1', variant: 'standard', model: 'c' }];
+  assert.deepEqual(exampleResponse(course, recs, { variant: 'standard', models: [] }), { scenario: 'S13', model: 'a' });
+  assert.deepEqual(exampleResponse(course, recs, { variant: 'standard', models: ['b', 'a'] }), { scenario: 'S13', model: 'b' }, "the study's model order first");
+  assert.deepEqual(exampleResponse({ scenarios: [{ id: 'S1' }] }, recs, { variant: 'standard', models: [] }), { scenario: 'S1', model: 'c' }, 'no S13: the first scenario');
+  assert.throws(() => exampleResponse(course, recs, { variant: 'defective', models: [] }), /no defective response to scenario S13 .*none/);
+  assert.throws(() => exampleResponse(course, recs, { variant: 'standard', models: [], model: 'z' }), /no standard response of z to scenario S13 .*models with one: a, b/);
 });
