@@ -1,7 +1,7 @@
 import type { BatchItem, SubmittedBatch } from './batch-ledger';
 import type { BatchFailurePlan, BatchStatus } from './batch-transport';
 import { errorAttemptLine, NOT_BILLED, responseAttemptLine, type AttemptBase } from './attempt-line';
-import { decide, type Decision, type DecideState } from './decide';
+import { decide, decisionLabel, type Decision, type DecideState } from './decide';
 import { classify, type CellOutcome, type Failure } from './lifecycle';
 import type { CostEstimate } from './prices';
 import type { CompletionResult } from '../provider/contract';
@@ -124,12 +124,9 @@ function planVerdict(f: BatchItemFacts, plan: BatchFailurePlan, failure: Failure
   return { line, effect: { kind: 'split', splitSize: Math.max(1, Math.ceil(f.batch.items.length / Math.max(1, plan.parts))), retryAfterMs } };
 }
 
-/** The attempt line's `decision` for decide()'s verdict on a batch item (the names attempts.jsonl has always used). */
+/** The attempt line's `decision` for decide()'s verdict on a batch item: a retry goes into the next batch. */
 function batchDecisionLabel(d: Decision): string {
-  if (d.action === 'retry') return 'retry_in_next_batch';
-  if (d.action === 'stop') return d.status === 'quota_stopped' ? 'quota_stop' : 'preflight_stop';
-  if (d.action === 'hold' && d.why === 'deterministic') return 'deterministic';
-  return 'give_up';
+  return d.action === 'retry' ? 'retry_in_next_batch' : decisionLabel(d);
 }
 
 function failureVerdict(f: BatchItemFacts, failure: Failure, policy: RetryPolicy): ItemVerdict {

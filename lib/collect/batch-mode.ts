@@ -13,7 +13,7 @@ import {
 import { judgeBatchItem, type ItemEffect } from './batch-items';
 import type { BatchStatus, BatchTransport } from './batch-transport';
 import { defaultRemedy } from './circuit-breaker';
-import { decide, type Decision } from './decide';
+import { decide, decisionLabel, type Decision } from './decide';
 import {
   classify,
   pendingJobs,
@@ -177,14 +177,6 @@ interface Collection {
   cancelled: string[];
 }
 
-/** The attempt line's `decision` a management call's failure is logged with. */
-function managementLabel(d: Decision): string {
-  if (d.action === 'retry') return 'retry';
-  if (d.action === 'stop') return 'quota_stop';
-  if (d.action === 'hold' && d.why === 'deterministic') return 'deterministic';
-  return 'give_up';
-}
-
 /** One batch-mode run (the transport's `run`): pre-flight, then submit → poll → collect until nothing is left. */
 class BatchRun<M> {
   private readonly maxBatch: number;
@@ -297,7 +289,7 @@ class BatchRun<M> {
           error_code: failure.code ?? null,
           request_id: failure.requestId ?? null,
           message: failure.message,
-          decision: managementLabel(decision),
+          decision: decisionLabel(decision),
           next_delay_ms: decision.action === 'retry' ? decision.delayMs : null,
         });
         if (decision.action === 'retry') {

@@ -3,7 +3,7 @@ import type { Failure } from './lifecycle';
 import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { jitterDraw } from './retry';
-import { decide, type AttemptOutcome, type Decision, type DecideItem } from './decide';
+import { decide, decisionLabel, type AttemptOutcome, type Decision, type DecideItem } from './decide';
 import { errorAttemptLine, responseAttemptLine, type AttemptBase } from './attempt-line';
 import { defaultRemedy } from './circuit-breaker';
 import { preflightCells } from './preflight';
@@ -227,20 +227,6 @@ export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
       if (writeError) throw writeError;
     },
   };
-}
-
-/** What the attempt line's `decision` says for each decision (the names attempts.jsonl has always used). */
-function decisionLabel(d: Decision): string {
-  switch (d.action) {
-    case 'retry':
-      return d.maxOutputTokens !== undefined ? 'retry_larger_allowance' : 'retry';
-    case 'stop':
-      return d.status === 'quota_stopped' ? 'quota_stop' : 'preflight_stop';
-    case 'hold':
-      return d.why === 'deterministic' ? 'deterministic' : 'give_up';
-    case 'finish':
-      return 'give_up';
-  }
 }
 
 /** One cell's attempts in the live transport: its request allowance, cost, waits and records. */
