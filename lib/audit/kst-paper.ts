@@ -17,22 +17,16 @@ type Published = PublishedKst;
 const CONDITIONS = ['P0', 'P1', 'P2', 'P3'] as const;
 const pct = (k: number, n: number) => `${k}/${n} = ${((100 * k) / n).toFixed(2)} %`;
 
-/**
- * Checks the KST paper's printed numbers against each other: design totals, Table 4 against Table 3,
- * overall figures against the per-condition ones, Table 4 ranks, contrasts, domain totals against the
- * grand total, and every exact-accuracy percentage against the integers its n allows. Uses only the
- * published file; nothing here is estimated from data.
- */
-export function auditKstPaper(p: Published): AuditCheck[] {
-  const checks: AuditCheck[] = [];
-  const add = (id: string, where: string, claim: string, computed: string, ok: boolean) => checks.push({ id, where, claim, computed, ok });
+type Add = (id: string, where: string, claim: string, computed: string, ok: boolean) => void;
+type Table1Row = { domain: string; components: number; states: number; terminal_states: number };
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-  const t1 = p.table1.rows as Array<{ domain: string; components: number; states: number; terminal_states: number }>;
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** Table 1 totals, the design's call count, Table 3's n per condition. */
+function designChecks(p: Published, add: Add): void {
+  const t1 = p.table1.rows as Table1Row[];
   add('table1-totals', 'Table 1', `totals ${p.table1.total.components} components, ${p.table1.total.states} states, ${p.table1.total.terminal_states} terminal`,
     `${sum(t1.map((r) => r.components))}, ${sum(t1.map((r) => r.states))}, ${sum(t1.map((r) => r.terminal_states))}`,
     sum(t1.map((r) => r.components)) === p.table1.total.components && sum(t1.map((r) => r.states)) === p.table1.total.states && sum(t1.map((r) => r.terminal_states)) === p.table1.total.terminal_states);
-
   const d = p.design;
   const calls = d.states * d.conditions * d.models * d.orders;
   add('design-calls', d.where, `${d.states} × ${d.conditions} × ${d.models} × ${d.orders} = ${d.calls}`, String(calls), calls === d.calls);
@@ -40,21 +34,30 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const t3 = p.table3.rows;
   add('table3-n', 'Table 3', `n = ${perCondition} per condition, ${d.calls} in all`, t3.map((r) => r.n).join(' + ') + ` = ${sum(t3.map((r) => r.n))}`,
     t3.every((r) => r.n === perCondition) && sum(t3.map((r) => r.n)) === d.calls);
+}
 
+/** Table 4 against Table 3 and its own ranks; returns the correct responses per condition (Table 4 column sums). */
+function table4Checks(p: Published, add: Add): Record<string, number> {
   // Table 4 cells are k/100; their mean over the six models is the condition's k/600.
   const t4 = p.table4.rows;
   const correct: Record<string, number> = {};
   for (const c of CONDITIONS) {
     const k = sum(t4.map((r) => r[c][0]));
     correct[c] = k;
-    const row = t3.find((r) => r.condition === c)!;
+    const row = p.table3.rows.find((r) => r.condition === c)!;
     add(`table4-mean-${c}`, 'Table 4 vs Table 3', `Table 3 exact ${c} = ${row.exact} %`, `Table 4 column mean ${pct(k, 600)}`,
       roundsTo((100 * k) / 600, row.exact) && allowedCounts(row.exact, row.n).includes(k));
     const ranks = competitionRanks(t4.map((r) => r[c][0]));
     const printed = t4.map((r) => r[c][1]);
     add(`table4-ranks-${c}`, 'Table 4', `ranks ${printed.join(', ')}`, `competition ranks ${ranks.join(', ')}`, ranks.every((x, i) => x === printed[i]));
   }
-  const total = sum(CONDITIONS.map((c) => correct[c]!));
+  return correct;
+}
+
+/** The overall figures against the per-condition ones, terminal responses, model averages, the condition spread. */
+function overallChecks(p: Published, add: Add, correct: Record<string, number>, total: number): void {
+  const d = p.design;
+  const t3 = p.table3.rows;
   add('overall-exact', p.overall.where, `overall exact ${p.overall.exact} %`, pct(total, d.calls), roundsTo((100 * total) / d.calls, p.overall.exact));
   for (const m of ['precision', 'recall', 'f1', 'jaccard'] as const) {
     const mean = sum(t3.map((r) => r[m])) / t3.length;
@@ -65,14 +68,18 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const terminal = p.table1.total.terminal_states * d.conditions * d.models * d.orders;
   add('terminal-responses', p.overall.where, `${p.overall.terminal_responses} terminal-state responses`, `${p.table1.total.terminal_states} × ${d.conditions} × ${d.models} × ${d.orders} = ${terminal}`, terminal === p.overall.terminal_responses);
 
-  const averages = t4.map((r) => sum(CONDITIONS.map((c) => r[c][0])) / 4);
+  const averages = p.table4.rows.map((r) => sum(CONDITIONS.map((c) => r[c][0])) / 4);
   const range = p.table4.model_average_range;
   add('model-average-range', range.where, `model averages ${range.low}–${range.high} %`, `Table 4 row means ${averages.map((a) => a.toFixed(2)).join(', ')}`,
     roundsTo(Math.min(...averages), range.low) && roundsTo(Math.max(...averages), range.high));
   const spread = (100 * (correct.P3! - correct.P0!)) / 600;
   const roundedSpread = t3.find((r) => r.condition === 'P3')!.exact - t3.find((r) => r.condition === 'P0')!.exact;
   add('condition-spread', '§4.5.2', `${p.table4.condition_spread}-point range across conditions`, `(${correct.P3} − ${correct.P0})/600 = ${spread.toFixed(2)} points (from the rounded Table 3 values: ${roundedSpread.toFixed(1)})`, roundsTo(spread, p.table4.condition_spread));
+}
 
+/** Every printed contrast against the Table 3 values (exact: from the counts; other metrics: the rounding interval). */
+function contrastChecks(p: Published, add: Add, correct: Record<string, number>): void {
+  const t3 = p.table3.rows;
   for (const row of p.contrasts.rows) {
     const [later, earlier] = row.contrast.split('-') as [string, string];
     const a = t3.find((r) => r.condition === later)!;
@@ -87,9 +94,12 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   }
   const [rlo, rhi] = differenceInterval(t3[1]!.recall, t3[0]!.recall);
   add('recall-P1-P0', '§4.5.1', `recall fell by ${-p.contrasts.recall_p1_minus_p0} points`, `Table 3 difference in [${rlo.toFixed(2)}, ${rhi.toFixed(2)}]`, p.contrasts.recall_p1_minus_p0 >= rlo - 0.05 && p.contrasts.recall_p1_minus_p0 <= rhi + 0.05);
+}
 
-  // Domains: each domain-level percentage must be k/n for its n = states × 6 models × 2 orders (× 4 conditions overall).
-  const statesOf = Object.fromEntries(t1.map((r) => [r.domain, r.states]));
+/** Domains: each domain-level percentage must be k/n for its n = states × 6 models × 2 orders (× 4 conditions overall), and the counts add up. */
+function domainChecks(p: Published, add: Add, total: number): void {
+  const d = p.design;
+  const statesOf = Object.fromEntries((p.table1.rows as Table1Row[]).map((r) => [r.domain, r.states]));
   let domainTotal = 0;
   let unique = true;
   for (const [domain, percent] of Object.entries(p.domains.overall_exact)) {
@@ -108,7 +118,11 @@ export function auditKstPaper(p: Published): AuditCheck[] {
     add(`domain-conditions-${domain}`, p.domains.where, `${domain}: ${CONDITIONS.map((c) => `${c} ${byCondition[c]} %`).join(', ')} of ${n} each, overall ${p.domains.overall_exact[domain]} %`,
       `${ks.map((k) => k.join('|')).join(' + ')} = ${sum(ks.map((k) => k[0] ?? NaN))} of ${n * 4}`, ok);
   }
+}
 
+/** Figure 3's counts within their n; the order-agreement percentage a whole number of pairs of the design. */
+function figureAndAgreementChecks(p: Published, add: Add): void {
+  const d = p.design;
   const f3 = p.figure3;
   for (const [model, k] of Object.entries(f3.correct as Record<string, number>)) {
     const label = (100 * k) / f3.n;
@@ -118,5 +132,23 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   const agreeing = (oa.exact_agreement * oa.pairs) / 100;
   add('order-agreement', oa.where, `${oa.exact_agreement} % of ${oa.pairs} pairs`, `${agreeing} pairs; pairs = ${d.models} × ${d.conditions} × ${d.states} = ${d.models * d.conditions * d.states}`,
     Number.isInteger(Math.round(agreeing * 1e9) / 1e9) && oa.pairs === d.models * d.conditions * d.states);
+}
+
+/**
+ * Checks the KST paper's printed numbers against each other: design totals, Table 4 against Table 3,
+ * overall figures against the per-condition ones, Table 4 ranks, contrasts, domain totals against the
+ * grand total, and every exact-accuracy percentage against the integers its n allows. Uses only the
+ * published file; nothing here is estimated from data.
+ */
+export function auditKstPaper(p: Published): AuditCheck[] {
+  const checks: AuditCheck[] = [];
+  const add: Add = (id, where, claim, computed, ok) => checks.push({ id, where, claim, computed, ok });
+  designChecks(p, add);
+  const correct = table4Checks(p, add);
+  const total = sum(CONDITIONS.map((c) => correct[c]!));
+  overallChecks(p, add, correct, total);
+  contrastChecks(p, add, correct);
+  domainChecks(p, add, total);
+  figureAndAgreementChecks(p, add);
   return checks;
 }

@@ -128,3 +128,23 @@ function endWithout(item: DecideItem, failure: AttemptFailure, state: DecideStat
   // answers (or answered), so the run goes on.
   return { action: 'finish', outcome: 'missing', reason };
 }
+
+/**
+ * What an attempt line's (or a `batch_call_failed` event's) `decision` says for each decision: the
+ * names attempts.jsonl has always used. A batch item's retry is `retry_in_next_batch` instead (batch-items.ts).
+ * @example
+ * decisionLabel({ action: 'hold', why: 'deterministic', reason: 'x' }); // => 'deterministic'
+ * decisionLabel({ action: 'finish', outcome: 'missing', reason: 'x' }); // => 'give_up'
+ */
+export function decisionLabel(d: Decision): string {
+  switch (d.action) {
+    case 'retry':
+      return d.maxOutputTokens !== undefined ? 'retry_larger_allowance' : 'retry';
+    case 'stop':
+      return d.status === 'quota_stopped' ? 'quota_stop' : 'preflight_stop';
+    case 'hold':
+      return d.why === 'deterministic' ? 'deterministic' : 'give_up';
+    case 'finish':
+      return 'give_up';
+  }
+}

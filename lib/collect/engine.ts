@@ -3,7 +3,7 @@ import type { Failure } from './lifecycle';
 import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { jitterDraw } from './retry';
-import { decide, type AttemptOutcome, type Decision, type DecideItem } from './decide';
+import { decide, decisionLabel, type AttemptOutcome, type Decision, type DecideItem } from './decide';
 import { errorAttemptLine, responseAttemptLine, type AttemptBase } from './attempt-line';
 import { defaultRemedy } from './circuit-breaker';
 import { preflightCells } from './preflight';
@@ -76,170 +76,190 @@ export function reservedTokens(request: Pick<CompletionRequest, 'system' | 'user
 }
 
 export function liveTransport<M>(options: EngineOptions<M>): Transport<M> {
-  return {
-    async run(ctx: RunContext<M>): Promise<void> {
-      const { deterministic, policy, pending } = ctx;
-      const concurrency = Math.max(1, options.concurrency);
-      const clock: Clock = { now: () => ctx.clockMs(), sleep: (ms) => ctx.sleep(ms) };
-      const limiters = new Map<string, AdaptiveLimiter>();
-      const budgets = new Map<string, TokenBudget>();
-      const limiterFor = (model: string) => {
-        let l = limiters.get(model);
-        if (!l) limiters.set(model, (l = new AdaptiveLimiter(concurrency, clock, options.calmMs)));
-        return l;
-      };
-      const budgetFor = (model: string) => {
-        let b = budgets.get(model);
-        if (!b) budgets.set(model, (b = new TokenBudget(options.tokensPerMinute!, clock)));
-        return b;
-      };
-
-      // Commit: immediately (real providers: a paid answer must reach disk at once) or in job order
-      // through a reorder buffer (deterministic mode).
-      const buffered = new Map<number, { attempts: unknown[]; final: Record<string, unknown> | null }>();
-      let nextToCommit = 0;
-      // Appends are queued synchronously (file order = call order) and resolve once on disk.
-      const writeOut = (attempts: unknown[], final: Record<string, unknown> | null): Promise<unknown> => {
-        const writes: Array<Promise<void>> = attempts.map((a) => ctx.attemptsLog.append(a));
-        if (final) {
-          writes.push(ctx.responsesLog.append(final));
-          ctx.countFinal(final);
-        }
-        return Promise.all(writes);
-      };
-      const commit = (index: number, sink: unknown[], final: Record<string, unknown> | null): Promise<unknown> => {
-        // Real providers: the sink holds the pending attempt-line writes; the final record follows once
-        // they are on disk, so a final record never exists without its attempt lines.
-        if (!deterministic) return Promise.all(sink as Array<Promise<void>>).then(() => writeOut([], final));
-        buffered.set(index, { attempts: sink, final });
-        const flushed: Array<Promise<unknown>> = [];
-        while (buffered.has(nextToCommit)) {
-          const entry = buffered.get(nextToCommit)!;
-          buffered.delete(nextToCommit);
-          flushed.push(writeOut(entry.attempts, entry.final));
-          nextToCommit += 1;
-        }
-        return Promise.all(flushed);
-      };
-      // In deterministic mode an attempt line is buffered with its job; otherwise queued at once.
-      const logAttempt = (sink: unknown[], record: Record<string, unknown>): void => {
-        ctx.checkAttempt(record);
-        ctx.countAttempts(1);
-        sink.push(deterministic ? record : ctx.attemptsLog.append(record));
-      };
-
-      // A worker hands its cell's records to the writer and takes the next job at once; the run waits
-      // for every write before it ends. (Killed in between, a cell not yet on disk is simply requested
-      // again on resume.) A failed write stops the run.
-      const pendingCommits = new Set<Promise<unknown>>();
-      let writeError: Error | null = null;
-      const track = (p: Promise<unknown>): void => {
-        const tracked: Promise<unknown> = p
-          .catch((err: Error) => {
-            writeError ??= err;
-            ctx.requestStop({ status: 'failed', reason: `cannot write the audit files: ${err.message}` });
-          })
-          .finally(() => pendingCommits.delete(tracked));
-        pendingCommits.add(tracked);
-      };
-
-      const runJob = async (job: Job<M>, index: number, preflight = false): Promise<void> => {
-        const cell = new CellAttempts(ctx, options, job, preflight);
-        const limiter = limiterFor(job.model);
-        const provider = options.providerFor(job.model);
-        for (let attempt = 1; ; attempt++) {
-          const request = cell.request();
-          if (!(await admitted(job.model, request, limiter))) return void track(commit(index, cell.sink, null)); // the cell stays pending
-          const t0 = ctx.clockMs();
-          const startedAt = ctx.stamp();
-          let outcome: AttemptOutcome;
-          try {
-            outcome = { kind: 'response', result: await provider.complete(request) };
-          } catch (err) {
-            outcome = { kind: 'failure', failure: classify(err) };
-          } finally {
-            limiter.release();
-          }
-          const latency = deterministic ? null : Math.round(ctx.clockMs() - t0);
-          if (outcome.kind === 'response') {
-            ctx.breaker.recordSuccess(job.model);
-            limiter.onSuccess();
-          } else if (outcome.failure.errorClass === 'rate_limit') limiter.onRateLimit();
-          const decision = decide(cell.item(attempt, request), outcome, {
-            policy,
-            jitter: jitterDraw(options.seed, job.runId, attempt),
-            outputCap: options.outputCapFor?.(job.model) ?? null,
-            modelAnswered: ctx.breaker.hasAnswered(job.model),
-            enlargeCutOff: !provider.simulated,
-          });
-          logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision));
-          const final = await cell.act(decision, outcome, attempt);
-          if (final === 'again') {
-            if (ctx.stopped) return void track(commit(index, cell.sink, null)); // stopped while waiting: the cell stays pending
-            continue;
-          }
-          return void track(commit(index, cell.sink, final));
-        }
-      };
-
-      /** Waits for the model's breaker, the run's stop, the --tpm budget and a concurrency slot; false = do not send. */
-      const admitted = async (model: string, request: CompletionRequest, limiter: AdaptiveLimiter): Promise<boolean> => {
-        if (ctx.breaker.isOpen(model) || ctx.stopped) return false;
-        if (options.tokensPerMinute !== undefined && !(await budgetFor(model).reserve(reservedTokens(request), ctx.stopSignal))) return false;
-        return limiter.acquire(ctx.stopSignal);
-      };
-
-      // The pre-flight: each real model's first pending cell goes alone, before the pool (preflight.ts).
-      const preflightIndexes = options.preflight === false ? [] : preflightCells(pending, (m) => !options.providerFor(m).simulated);
-      for (const index of preflightIndexes) {
-        if (ctx.stopped) break;
-        await runJob(pending[index]!, index, true);
-        while (pendingCommits.size > 0) await Promise.all([...pendingCommits]);
-      }
-      const skip = new Set(preflightIndexes);
-
-      // The pool: `concurrency` workers take the next pending job until none is left or a stop is requested.
-      let next = 0;
-      const worker = async () => {
-        while (!ctx.stopped && next < pending.length) {
-          // Back-pressure: at most `concurrency` cells answered but not yet on disk, so a crash loses at
-          // most 2 × concurrency paid calls (in flight + not yet written).
-          while (pendingCommits.size >= concurrency) await Promise.race(pendingCommits);
-          if (ctx.stopped || next >= pending.length) break;
-          const index = next++;
-          if (skip.has(index)) continue;
-          const job = pending[index]!;
-          // A model whose breaker opened is not asked again (its slot in the reorder buffer is filled empty).
-          if (ctx.breaker.isOpen(job.model)) track(commit(index, [], null));
-          else await runJob(job, index);
-        }
-      };
-      await Promise.all(Array.from({ length: concurrency }, worker));
-      // Jobs never dispatched (stop) leave holes in the reorder buffer: flush what is there, in order.
-      if (deterministic) {
-        for (const index of [...buffered.keys()].sort((a, b) => a - b)) {
-          const entry = buffered.get(index)!;
-          buffered.delete(index);
-          track(writeOut(entry.attempts, entry.final));
-        }
-      }
-      while (pendingCommits.size > 0) await Promise.all([...pendingCommits]);
-      if (writeError) throw writeError;
-    },
-  };
+  return { run: (ctx: RunContext<M>) => new LivePool(options, ctx).run() };
 }
 
-/** What the attempt line's `decision` says for each decision (the names attempts.jsonl has always used). */
-function decisionLabel(d: Decision): string {
-  switch (d.action) {
-    case 'retry':
-      return d.maxOutputTokens !== undefined ? 'retry_larger_allowance' : 'retry';
-    case 'stop':
-      return d.status === 'quota_stopped' ? 'quota_stop' : 'preflight_stop';
-    case 'hold':
-      return d.why === 'deterministic' ? 'deterministic' : 'give_up';
-    case 'finish':
-      return 'give_up';
+/**
+ * Where the cells' records go. Commit: immediately (real providers: a paid answer must reach disk at
+ * once) or in job order through a reorder buffer (deterministic mode). A worker hands its cell's
+ * records over and takes the next job at once; the run waits for every write before it ends (killed
+ * in between, a cell not yet on disk is simply requested again on resume). A failed write stops the run.
+ */
+class CommitQueue<M> {
+  private readonly buffered = new Map<number, { attempts: unknown[]; final: Record<string, unknown> | null }>();
+  private nextToCommit = 0;
+  /** Cells answered whose records are not on disk yet (the back-pressure counts them). */
+  readonly inFlight = new Set<Promise<unknown>>();
+  writeError: Error | null = null;
+
+  constructor(private readonly ctx: RunContext<M>) {}
+
+  /** Appends are queued synchronously (file order = call order) and resolve once on disk. */
+  private writeOut(attempts: unknown[], final: Record<string, unknown> | null): Promise<unknown> {
+    const writes: Array<Promise<void>> = attempts.map((a) => this.ctx.attemptsLog.append(a));
+    if (final) {
+      writes.push(this.ctx.responsesLog.append(final));
+      this.ctx.countFinal(final);
+    }
+    return Promise.all(writes);
+  }
+
+  /** A cell's records (its attempt lines or their pending writes in `sink`, and its final record or null), tracked until on disk. */
+  commit(index: number, sink: unknown[], final: Record<string, unknown> | null): void {
+    // Real providers: the sink holds the pending attempt-line writes; the final record follows once
+    // they are on disk, so a final record never exists without its attempt lines.
+    if (!this.ctx.deterministic) return this.track(Promise.all(sink as Array<Promise<void>>).then(() => this.writeOut([], final)));
+    this.buffered.set(index, { attempts: sink, final });
+    const flushed: Array<Promise<unknown>> = [];
+    while (this.buffered.has(this.nextToCommit)) {
+      const entry = this.buffered.get(this.nextToCommit)!;
+      this.buffered.delete(this.nextToCommit);
+      flushed.push(this.writeOut(entry.attempts, entry.final));
+      this.nextToCommit += 1;
+    }
+    this.track(Promise.all(flushed));
+  }
+
+  /** In deterministic mode an attempt line is buffered with its job; otherwise queued at once. */
+  logAttempt(sink: unknown[], record: Record<string, unknown>): void {
+    this.ctx.checkAttempt(record);
+    this.ctx.countAttempts(1);
+    sink.push(this.ctx.deterministic ? record : this.ctx.attemptsLog.append(record));
+  }
+
+  private track(p: Promise<unknown>): void {
+    const tracked: Promise<unknown> = p
+      .catch((err: Error) => {
+        this.writeError ??= err;
+        this.ctx.requestStop({ status: 'failed', reason: `cannot write the audit files: ${err.message}` });
+      })
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+
+  /** Jobs never dispatched (stop) leave holes in the reorder buffer: flush what is there, in order. */
+  flushHoles(): void {
+    for (const index of [...this.buffered.keys()].sort((a, b) => a - b)) {
+      const entry = this.buffered.get(index)!;
+      this.buffered.delete(index);
+      this.track(this.writeOut(entry.attempts, entry.final));
+    }
+  }
+
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}
+
+/** The live transport's run: the pre-flight cells one by one, then `concurrency` workers. */
+class LivePool<M> {
+  private readonly concurrency: number;
+  private readonly clock: Clock;
+  private readonly limiters = new Map<string, AdaptiveLimiter>();
+  private readonly budgets = new Map<string, TokenBudget>();
+  private readonly commits: CommitQueue<M>;
+
+  constructor(
+    private readonly options: EngineOptions<M>,
+    private readonly ctx: RunContext<M>,
+  ) {
+    this.concurrency = Math.max(1, options.concurrency);
+    this.clock = { now: () => ctx.clockMs(), sleep: (ms) => ctx.sleep(ms) };
+    this.commits = new CommitQueue(ctx);
+  }
+
+  private limiterFor(model: string): AdaptiveLimiter {
+    let l = this.limiters.get(model);
+    if (!l) this.limiters.set(model, (l = new AdaptiveLimiter(this.concurrency, this.clock, this.options.calmMs)));
+    return l;
+  }
+
+  private budgetFor(model: string): TokenBudget {
+    let b = this.budgets.get(model);
+    if (!b) this.budgets.set(model, (b = new TokenBudget(this.options.tokensPerMinute!, this.clock)));
+    return b;
+  }
+
+  async run(): Promise<void> {
+    const { ctx, options, commits } = this;
+    const { pending } = ctx;
+    // The pre-flight: each real model's first pending cell goes alone, before the pool (preflight.ts).
+    const preflightIndexes = options.preflight === false ? [] : preflightCells(pending, (m) => !options.providerFor(m).simulated);
+    for (const index of preflightIndexes) {
+      if (ctx.stopped) break;
+      await this.runJob(pending[index]!, index, true);
+      await commits.drain();
+    }
+    const skip = new Set(preflightIndexes);
+    // The pool: `concurrency` workers take the next pending job until none is left or a stop is requested.
+    let next = 0;
+    const worker = async () => {
+      while (!ctx.stopped && next < pending.length) {
+        // Back-pressure: at most `concurrency` cells answered but not yet on disk, so a crash loses at
+        // most 2 × concurrency paid calls (in flight + not yet written).
+        while (commits.inFlight.size >= this.concurrency) await Promise.race(commits.inFlight);
+        if (ctx.stopped || next >= pending.length) break;
+        const index = next++;
+        if (skip.has(index)) continue;
+        const job = pending[index]!;
+        // A model whose breaker opened is not asked again (its slot in the reorder buffer is filled empty).
+        if (ctx.breaker.isOpen(job.model)) commits.commit(index, [], null);
+        else await this.runJob(job, index);
+      }
+    };
+    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    if (ctx.deterministic) commits.flushHoles();
+    await commits.drain();
+    if (commits.writeError) throw commits.writeError;
+  }
+
+  /** One cell: attempts until decide() finishes, holds or stops it; its records go to the commit queue. */
+  private async runJob(job: Job<M>, index: number, preflight = false): Promise<void> {
+    const { ctx, options, commits } = this;
+    const cell = new CellAttempts(ctx, options, job, preflight);
+    const limiter = this.limiterFor(job.model);
+    const provider = options.providerFor(job.model);
+    for (let attempt = 1; ; attempt++) {
+      const request = cell.request();
+      if (!(await this.admitted(job.model, request, limiter))) return commits.commit(index, cell.sink, null); // the cell stays pending
+      const t0 = ctx.clockMs();
+      const startedAt = ctx.stamp();
+      let outcome: AttemptOutcome;
+      try {
+        outcome = { kind: 'response', result: await provider.complete(request) };
+      } catch (err) {
+        outcome = { kind: 'failure', failure: classify(err) };
+      } finally {
+        limiter.release();
+      }
+      const latency = ctx.deterministic ? null : Math.round(ctx.clockMs() - t0);
+      if (outcome.kind === 'response') {
+        ctx.breaker.recordSuccess(job.model);
+        limiter.onSuccess();
+      } else if (outcome.failure.errorClass === 'rate_limit') limiter.onRateLimit();
+      const decision = decide(cell.item(attempt, request), outcome, {
+        policy: ctx.policy,
+        jitter: jitterDraw(options.seed, job.runId, attempt),
+        outputCap: options.outputCapFor?.(job.model) ?? null,
+        modelAnswered: ctx.breaker.hasAnswered(job.model),
+        enlargeCutOff: !provider.simulated,
+      });
+      commits.logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision));
+      const final = await cell.act(decision, outcome, attempt);
+      if (final === 'again') {
+        if (ctx.stopped) return commits.commit(index, cell.sink, null); // stopped while waiting: the cell stays pending
+        continue;
+      }
+      return commits.commit(index, cell.sink, final);
+    }
+  }
+
+  /** Waits for the model's breaker, the run's stop, the --tpm budget and a concurrency slot; false = do not send. */
+  private async admitted(model: string, request: CompletionRequest, limiter: AdaptiveLimiter): Promise<boolean> {
+    const { ctx, options } = this;
+    if (ctx.breaker.isOpen(model) || ctx.stopped) return false;
+    if (options.tokensPerMinute !== undefined && !(await this.budgetFor(model).reserve(reservedTokens(request), ctx.stopSignal))) return false;
+    return limiter.acquire(ctx.stopSignal);
   }
 }
 

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomic';
+import { readJsonFile } from '../io/json';
 import { InputError } from '../errors';
 import type { ZodType } from 'zod';
 import { AttemptLineSchema, EventLineSchema } from '../records/attempt';
@@ -209,18 +210,10 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Reads an earlier run.json (null when absent); InputError naming the file when it is not a run file. */
+/** Reads an earlier run.json (null when absent); InputError naming the file (and the field) when it is not a run file. */
 export function readRunJson(file: string): Record<string, unknown> | null {
   if (!existsSync(file)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
-  const parsed = RunFileSchema.safeParse(value);
-  if (!parsed.success) throw new InputError(`${file}: not a collector run.json (${parsed.error.issues[0]?.message ?? 'bad shape'})`, { file });
-  return value as Record<string, unknown>;
+  return readJsonFile(file, RunFileSchema) as Record<string, unknown>;
 }
 
 /** Compares the design-defining parameters with those of an earlier run in the same directory. */
@@ -348,261 +341,374 @@ function fileLabel(file: string, paths: StorePaths): string {
   return file === paths.attempts ? 'attempts.jsonl' : file === paths.responses ? 'responses.jsonl' : file;
 }
 
+/** The fixed facts of one run, from its options: where it writes, its clocks, its retry policy and prices. */
+interface RunSetup {
+  paths: StorePaths;
+  deterministic: boolean;
+  redact: Redactor;
+  stamp(): string | null;
+  clockMs(): number;
+  sleepFn(ms: number, signal: AbortSignal): Promise<void>;
+  policy: RetryPolicy;
+  costOf: CostOf;
+}
+
+function runSetup<M>(options: LifecycleOptions<M>): RunSetup {
+  const deterministic = options.deterministic === true;
+  const wallNow = options.now ?? (() => new Date());
+  return {
+    paths: storePaths(options.dir),
+    deterministic,
+    redact: options.redact ?? makeRedactor(),
+    stamp: () => (deterministic ? null : wallNow().toISOString()),
+    clockMs: options.clockMs ?? (() => performance.now()),
+    sleepFn: options.sleep ?? abortableSleep,
+    policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    costOf: options.costOf ?? ((model, usage, o) => estimateCost(options.prices, model, usage, o)),
+  };
+}
+
+/** The run's files: the two logs, run.json and the events; run.json remembers whether it said `running`. */
+class RunFiles<M> {
+  attemptsLog: Appender | null = null;
+  responsesLog: Appender | null = null;
+  startedAt: string | null = null;
+  runningWritten = false;
+
+  constructor(
+    private readonly options: LifecycleOptions<M>,
+    private readonly setup: RunSetup,
+  ) {}
+
+  writeRun(status: RunStatus, extra: Record<string, unknown> = {}): void {
+    const run = { ...this.options.runInfo, fingerprint: this.options.fingerprint, status, started_at: this.startedAt, ...extra };
+    checkRecord(RunFileSchema, run, 'run.json');
+    writeFileAtomic(this.setup.paths.run, `${this.setup.redact(JSON.stringify(run, null, 2))}\n`);
+  }
+
+  openAttempts(): Appender {
+    this.attemptsLog = new Appender(this.setup.paths.attempts, this.setup.redact);
+    return this.attemptsLog;
+  }
+
+  readonly event = async (name: string, detail: Record<string, unknown> = {}): Promise<void> => {
+    const line = { type: 'event', event: name, at: this.setup.stamp(), ...detail };
+    checkRecord(EventLineSchema, line, 'attempts.jsonl event');
+    await this.attemptsLog!.append(line);
+  };
+
+  /** After a failure: run.json must not keep saying `running` (or an earlier status). */
+  markFailed(err: unknown): void {
+    if (!this.runningWritten) return;
+    try {
+      this.writeRun('failed', { finished_at: this.setup.stamp(), result: { reason: (err as Error)?.message ?? String(err) } });
+    } catch {
+      /* the disk that failed the run may fail this too; the error thrown by the run says what happened */
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.attemptsLog?.close().catch(() => undefined);
+    await this.responsesLog?.close().catch(() => undefined);
+  }
+}
+
+/** Repairs torn tails before anything is read (attempts first: its repair is itself logged there). */
+async function repairTornTails<M>(paths: StorePaths, transport: Transport<M>, event: RunFiles<M>['event']): Promise<void> {
+  const files: Array<[string, string]> = [
+    [fileLabel(paths.attempts, paths), paths.attempts],
+    [fileLabel(paths.responses, paths), paths.responses],
+    ...(transport.extraFiles?.(paths) ?? []),
+  ];
+  for (const [label, file] of files) {
+    const repair = repairTail(file, paths.torn);
+    if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: label, ...repair, tornFile: undefined });
+  }
+}
+
+/** What the run counts while the transport works: the stop, the tallies, the cost, the deterministic failures. */
+class RunTally {
+  stop: Stop | null = null;
+  readonly stopController = new AbortController();
+  readonly deterministicFailures = new Map<string, BreakerFailure & { model: string }>();
+  readonly written: Record<string, number> = {};
+  readonly finishedThisRun = new Set<string>();
+  attemptCount = 0;
+  transportFaults = 0;
+  costUsd: number | null = 0;
+  progress: ProgressSink = silentProgress;
+
+  constructor(
+    public done: number,
+    private readonly pendingIds: ReadonlySet<string>,
+  ) {}
+
+  requestStop(s: Stop): void {
+    if (this.stop) return;
+    this.stop = s;
+    this.stopController.abort();
+  }
+
+  /** Counts a final record once it is queued for writing (status tally, progress, resume map). */
+  countFinal(completed: Map<string, Record<string, unknown>>, record: Record<string, unknown>): void {
+    const runId = record.run_id as string;
+    completed.delete(runId);
+    completed.set(runId, record);
+    const status = String(record.status);
+    this.written[status] = (this.written[status] ?? 0) + 1;
+    if (!this.finishedThisRun.has(runId) && this.pendingIds.has(runId)) this.done += 1;
+    this.finishedThisRun.add(runId);
+    this.deterministicFailures.delete(runId);
+    this.progress.update({ done: this.done, costUsd: this.costUsd });
+  }
+
+  addCost(usd: number | null): void {
+    this.costUsd = this.costUsd === null || usd === null ? null : roundUsd(this.costUsd + usd);
+  }
+}
+
+/** What the transport is given: the run's facts and the callbacks that count and stop it. */
+function runContext<M>(
+  options: LifecycleOptions<M>,
+  setup: RunSetup,
+  files: RunFiles<M>,
+  tally: RunTally,
+  resume: { pending: ReadonlyArray<Job<M>>; completed: Map<string, Record<string, unknown>> },
+): RunContext<M> {
+  const { completed } = resume;
+  const breaker = new CircuitBreaker(options.breakerThreshold);
+  return {
+    options,
+    paths: setup.paths,
+    deterministic: setup.deterministic,
+    policy: setup.policy,
+    jobsById: new Map(options.jobs.map((j) => [j.runId, j])),
+    pending: resume.pending,
+    completed,
+    attemptsLog: files.attemptsLog!,
+    get responsesLog() {
+      return files.responsesLog!;
+    },
+    breaker,
+    redact: setup.redact,
+    stopSignal: tally.stopController.signal,
+    get stopped() {
+      return tally.stop;
+    },
+    requestStop: (s) => tally.requestStop(s),
+    stamp: setup.stamp,
+    event: files.event,
+    sleep: (ms) => setup.sleepFn(ms, tally.stopController.signal),
+    clockMs: setup.clockMs,
+    requestFor: (job, runId = job.runId) => ({ ...job.request(), runId, maxOutputTokens: options.maxOutputTokens, timeoutMs: options.timeoutMs }),
+    costOf: setup.costOf,
+    finalFor: (job, request, outcome, extra = {}) => finalRecordFor(options, setup, completed, { job, request, outcome, extra }),
+    checkAttempt: (line) => checkRecord(AttemptLineSchema, line, 'attempts.jsonl attempt'),
+    countFinal: (record) => tally.countFinal(completed, record),
+    countAttempts(n) {
+      tally.attemptCount += n;
+    },
+    addCost: (usd) => tally.addCost(usd),
+    async deterministicFailure(job, failure) {
+      tally.deterministicFailures.set(job.runId, { ...failure, model: job.model });
+      const trip = breaker.recordDeterministic(job.model, failure);
+      if (trip) await files.event('circuit_open', { ...trip });
+      return trip;
+    },
+    cellUnfinished(job, failure) {
+      tally.deterministicFailures.set(job.runId, { ...failure, model: job.model });
+    },
+    countTransportFault() {
+      tally.transportFaults += 1;
+    },
+  };
+}
+
+/** The final record as written: handler record, `extra`, settings, supersede mark, completion time (checked against its schema). */
+function finalRecordFor<M>(
+  options: LifecycleOptions<M>,
+  setup: RunSetup,
+  completed: ReadonlyMap<string, Record<string, unknown>>,
+  cell: { job: Job<M>; request: CompletionRequest; outcome: CellOutcome; extra: Record<string, unknown> },
+): Record<string, unknown> {
+  const { job } = cell;
+  const settings = options.settingsFor?.(job.model);
+  const record = {
+    ...options.handler.finalRecord(job, cell.request, cell.outcome),
+    ...cell.extra,
+    ...(settings !== undefined ? { settings } : {}),
+    ...(completed.get(job.runId)?.status === 'missing' ? { supersedes_missing: true } : {}),
+    completed_at: setup.stamp(),
+  };
+  if (options.handler.recordSchema) checkRecord(options.handler.recordSchema, record, 'final record');
+  return record;
+}
+
+/** The facts the final status is read from. */
+interface RunEnd {
+  stop: Stop | null;
+  trips: BreakerTrip[];
+  deterministicFailures: ReadonlyMap<string, BreakerFailure & { model: string }>;
+  written: Readonly<Record<string, number>>;
+  /** Final records on disk now (one per cell). */
+  records: ReadonlyArray<Record<string, unknown>>;
+  total: number;
+  /** Cells of the stopped models still without a record. */
+  cellsOfTrippedModels: number;
+}
+
+type StatusVerdict = { status: EngineResult['status']; reason?: string; remedy?: string };
+
+/**
+ * The run's final status, by the rules of the module comment, first match wins: a requested stop; a
+ * breaker that opened; a deterministic failure; every finished cell `missing`; cells still pending
+ * (interrupted); some `missing` (incomplete); else complete.
+ */
+export function finalStatus(end: RunEnd): StatusVerdict {
+  const { stop, trips, deterministicFailures, written, records, total } = end;
+  if (stop) return { status: stop.status, reason: stop.reason, remedy: stop.remedy };
+  if (trips.length > 0) {
+    const t = trips[0]!;
+    const reason =
+      `${t.model}: stopped after ${t.count} identical ${t.errorClass} failures (${t.message}); its ${end.cellsOfTrippedModels} remaining cell(s) keep no record` +
+      (trips.length > 1 ? `; also stopped: ${trips.slice(1).map((x) => x.model).join(', ')}` : '');
+    return { status: 'failed', reason, remedy: t.remedy };
+  }
+  if (deterministicFailures.size > 0) {
+    const [first] = deterministicFailures.values();
+    return {
+      status: 'failed',
+      reason: `${deterministicFailures.size} cell(s) ended without a record after a ${first!.errorClass} failure that retrying does not fix (first: ${first!.model}: ${first!.message}); they are requested again on the next run`,
+      remedy: first!.remedy ?? defaultRemedy(first!.model, first!),
+    };
+  }
+  const finishedStatuses = Object.entries(written).filter(([, n]) => n > 0).map(([s]) => s);
+  if (finishedStatuses.length > 0 && finishedStatuses.every((s) => s === 'missing')) {
+    return {
+      status: 'failed',
+      reason: `every one of the ${written.missing} cells finished by this run is missing (no call succeeded)`,
+      remedy: 'see attempts.jsonl for the errors; fix the cause, then re-run with --retry-missing',
+    };
+  }
+  if (total - records.length > 0) return { status: 'interrupted' };
+  // Every cell has a record, but some are `missing` (retries or the horizon ran out): not complete.
+  const missing = records.filter((r) => r.status === 'missing').length;
+  if (missing === 0) return { status: 'complete' };
+  return {
+    status: 'incomplete',
+    reason: `${missing} of ${total} cell(s) are missing (no answer within the retry horizon)`,
+    remedy: 're-run the same command with --retry-missing to request them again',
+  };
+}
+
+/** Resume data: the final records on disk, the cells still to request, and the counts of run_start. */
+function readResume<M>(options: LifecycleOptions<M>, paths: StorePaths) {
+  const completed = readCompleted(paths.responses);
+  checkNoForeignRecords(paths.responses, completed, options.jobs);
+  const pending = pendingJobs(options.jobs, completed, options.retryMissing);
+  const supersedeCount = pending.filter((j) => completed.has(j.runId)).length;
+  return { completed, pending, supersedeCount, total: options.jobs.length, resumed: options.jobs.length - pending.length };
+}
+
 /** Runs one collection through `transport`; see the module comment for the lifecycle. */
 export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: Transport<M>): Promise<EngineResult> {
-  const paths = storePaths(options.dir);
-  const deterministic = options.deterministic === true;
-  const redact = options.redact ?? makeRedactor();
-  const wallNow = options.now ?? (() => new Date());
-  const stamp = (): string | null => (deterministic ? null : wallNow().toISOString());
-  const clockMs = options.clockMs ?? (() => performance.now());
-  const sleepFn = options.sleep ?? abortableSleep;
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-  const costOf: CostOf = options.costOf ?? ((model, usage, o) => estimateCost(options.prices, model, usage, o));
+  const setup = runSetup(options);
   if (options.jobs.length === 0) throw new EmptyDesignError(`${options.dir}: the design has no cell (nothing would be collected); check the models, conditions, scenarios and domains`, { file: options.dir });
   checkUniqueJobs(options.jobs);
-
-  const release = acquireLock(paths.lock);
-  let attemptsLog: Appender | null = null;
-  let responsesLog: Appender | null = null;
-  let startedAt: string | null = null;
-  let runningWritten = false;
-  const writeRun = (status: RunStatus, extra: Record<string, unknown> = {}) => {
-    const run = { ...options.runInfo, fingerprint: options.fingerprint, status, started_at: startedAt, ...extra };
-    checkRecord(RunFileSchema, run, 'run.json');
-    writeFileAtomic(paths.run, `${redact(JSON.stringify(run, null, 2))}\n`);
-  };
+  const release = acquireLock(setup.paths.lock);
+  const files = new RunFiles(options, setup);
   try {
-    const previous = readRunJson(paths.run);
-    checkFingerprint(paths.run, previous, options.fingerprint);
-    attemptsLog = new Appender(paths.attempts, redact);
-    const log = attemptsLog;
-    const event = async (name: string, detail: Record<string, unknown> = {}) => {
-      const line = { type: 'event', event: name, at: stamp(), ...detail };
-      checkRecord(EventLineSchema, line, 'attempts.jsonl event');
-      await log.append(line);
-    };
-
-    // Repair torn tails before reading anything (attempts first: its repair is itself logged there).
-    const files: Array<[string, string]> = [
-      [fileLabel(paths.attempts, paths), paths.attempts],
-      [fileLabel(paths.responses, paths), paths.responses],
-      ...(transport.extraFiles?.(paths) ?? []),
-    ];
-    for (const [label, file] of files) {
-      const repair = repairTail(file, paths.torn);
-      if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: label, ...repair, tornFile: undefined });
-    }
-    const completed = readCompleted(paths.responses);
-    checkNoForeignRecords(paths.responses, completed, options.jobs);
-    const pending = pendingJobs(options.jobs, completed, options.retryMissing);
-    const supersedeCount = pending.filter((j) => completed.has(j.runId)).length;
-    const total = options.jobs.length;
-    const resumed = total - pending.length;
-    const pendingIds = new Set(pending.map((j) => j.runId));
-
-    const stopController = new AbortController();
-    let stop: Stop | null = null;
-    const requestStop = (s: Stop) => {
-      if (!stop) {
-        stop = s;
-        stopController.abort();
-      }
-    };
-    const breaker = new CircuitBreaker(options.breakerThreshold);
-    const deterministicFailures = new Map<string, BreakerFailure & { model: string }>();
-    const written: Record<string, number> = {};
-    const finishedThisRun = new Set<string>();
-    let attemptCount = 0;
-    let transportFaults = 0;
-    let costUsd: number | null = 0;
-    let done = resumed;
-    let progress: ProgressSink = silentProgress;
-
-    const ctx: RunContext<M> = {
-      options,
-      paths,
-      deterministic,
-      policy,
-      jobsById: new Map(options.jobs.map((j) => [j.runId, j])),
-      pending,
-      completed,
-      attemptsLog: log,
-      get responsesLog() {
-        return responsesLog!;
-      },
-      breaker,
-      redact,
-      stopSignal: stopController.signal,
-      get stopped() {
-        return stop;
-      },
-      requestStop,
-      stamp,
-      event,
-      sleep: (ms) => sleepFn(ms, stopController.signal),
-      clockMs,
-      requestFor: (job, runId = job.runId) => ({
-        ...job.request(),
-        runId,
-        maxOutputTokens: options.maxOutputTokens,
-        timeoutMs: options.timeoutMs,
-      }),
-      costOf,
-      finalFor(job, request, outcome, extra = {}) {
-        const settings = options.settingsFor?.(job.model);
-        const record = {
-          ...options.handler.finalRecord(job, request, outcome),
-          ...extra,
-          ...(settings !== undefined ? { settings } : {}),
-          ...(completed.get(job.runId)?.status === 'missing' ? { supersedes_missing: true } : {}),
-          completed_at: stamp(),
-        };
-        if (options.handler.recordSchema) checkRecord(options.handler.recordSchema, record, 'final record');
-        return record;
-      },
-      checkAttempt: (line) => checkRecord(AttemptLineSchema, line, 'attempts.jsonl attempt'),
-      countFinal(record) {
-        const runId = record.run_id as string;
-        completed.delete(runId);
-        completed.set(runId, record);
-        const status = String(record.status);
-        written[status] = (written[status] ?? 0) + 1;
-        if (!finishedThisRun.has(runId) && pendingIds.has(runId)) done += 1;
-        finishedThisRun.add(runId);
-        deterministicFailures.delete(runId);
-        progress.update({ done, costUsd });
-      },
-      countAttempts(n) {
-        attemptCount += n;
-      },
-      addCost(usd) {
-        costUsd = costUsd === null || usd === null ? null : roundUsd(costUsd + usd);
-      },
-      async deterministicFailure(job, failure) {
-        deterministicFailures.set(job.runId, { ...failure, model: job.model });
-        const trip = breaker.recordDeterministic(job.model, failure);
-        if (trip) await event('circuit_open', { ...trip });
-        return trip;
-      },
-      cellUnfinished(job, failure) {
-        deterministicFailures.set(job.runId, { ...failure, model: job.model });
-      },
-      countTransportFault() {
-        transportFaults += 1;
-      },
-    };
-
-    if (previous && previous.status === 'running') await event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
+    const previous = readRunJson(setup.paths.run);
+    checkFingerprint(setup.paths.run, previous, options.fingerprint);
+    files.openAttempts();
+    await repairTornTails(setup.paths, transport, files.event);
+    const resume = readResume(options, setup.paths);
+    const tally = new RunTally(resume.resumed, new Set(resume.pending.map((j) => j.runId)));
+    const ctx = runContext(options, setup, files, tally, resume);
+    if (previous && previous.status === 'running') await files.event('previous_run_ended_without_status', { previous_started_at: previous.started_at ?? null });
     await transport.beforeStart?.(ctx);
-    const base = { total, resumed, pending: pending.length, ...(options.retryMissing ? { retry_missing: supersedeCount } : {}) };
-    await event('run_start', transport.startDetail ? transport.startDetail(base, ctx) : base);
+    const base = { total: resume.total, resumed: resume.resumed, pending: resume.pending.length, ...(options.retryMissing ? { retry_missing: resume.supersedeCount } : {}) };
+    await files.event('run_start', transport.startDetail ? transport.startDetail(base, ctx) : base);
+    files.startedAt = setup.stamp();
+    files.writeRun('running', { finished_at: null });
+    files.runningWritten = true;
+    files.responsesLog = new Appender(setup.paths.responses, setup.redact);
+    tally.progress = options.progress ? options.progress(resume.total, resume.resumed) : silentProgress;
+    tally.progress.update({ done: tally.done, costUsd: tally.costUsd });
+    await runTransport(options, transport, ctx, tally);
+    await files.attemptsLog!.drain();
+    await files.responsesLog.drain();
+    tally.progress.finish();
+    return await summarize(options, transport, files, tally, ctx, resume);
+  } catch (err) {
+    files.markFailed(err);
+    throw err;
+  } finally {
+    await files.close();
+    release();
+  }
+}
 
-    startedAt = stamp();
-    writeRun('running', { finished_at: null });
-    runningWritten = true;
-    responsesLog = new Appender(paths.responses, redact);
-    progress = options.progress ? options.progress(total, resumed) : silentProgress;
-    progress.update({ done, costUsd });
+/** The transport moves the cells; an interrupt (SIGINT) meanwhile is a stop `interrupted`. */
+async function runTransport<M>(options: LifecycleOptions<M>, transport: Transport<M>, ctx: RunContext<M>, tally: RunTally): Promise<void> {
+  const onInterrupt = () => tally.requestStop({ status: 'interrupted', reason: 'interrupted by signal' });
+  if (options.interrupt?.aborted) onInterrupt();
+  options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  try {
+    await transport.run(ctx);
+  } finally {
+    options.interrupt?.removeEventListener('abort', onInterrupt);
+  }
+}
 
-    const onInterrupt = () => requestStop({ status: 'interrupted', reason: 'interrupted by signal' });
-    if (options.interrupt?.aborted) onInterrupt();
-    options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
-    try {
-      await transport.run(ctx);
-    } finally {
-      options.interrupt?.removeEventListener('abort', onInterrupt);
-    }
-    await log.drain();
-    await responsesLog.drain();
-    progress.finish();
-
-    const records = [...readCompleted(paths.responses).values()];
-    const stillPending = total - records.length;
-    const finalStop = stop as Stop | null;
-    const trips = breaker.trips();
-    let status: EngineResult['status'];
-    let reason: string | undefined;
-    let remedy: string | undefined;
-    const finishedStatuses = Object.entries(written).filter(([, n]) => n > 0).map(([s]) => s);
-    if (finalStop) {
-      status = finalStop.status;
-      reason = finalStop.reason;
-      remedy = finalStop.remedy;
-    } else if (trips.length > 0) {
-      const t = trips[0]!;
-      status = 'failed';
-      const cells = options.jobs.filter((j) => !completed.has(j.runId) && trips.some((x) => x.model === j.model)).length;
-      reason =
-        `${t.model}: stopped after ${t.count} identical ${t.errorClass} failures (${t.message}); its ${cells} remaining cell(s) keep no record` +
-        (trips.length > 1 ? `; also stopped: ${trips.slice(1).map((x) => x.model).join(', ')}` : '');
-      remedy = t.remedy;
-    } else if (deterministicFailures.size > 0) {
-      const [first] = deterministicFailures.values();
-      status = 'failed';
-      reason = `${deterministicFailures.size} cell(s) ended without a record after a ${first!.errorClass} failure that retrying does not fix (first: ${first!.model}: ${first!.message}); they are requested again on the next run`;
-      remedy = first!.remedy ?? defaultRemedy(first!.model, first!);
-    } else if (finishedStatuses.length > 0 && finishedStatuses.every((s) => s === 'missing')) {
-      status = 'failed';
-      reason = `every one of the ${written.missing} cells finished by this run is missing (no call succeeded)`;
-      remedy = 'see attempts.jsonl for the errors; fix the cause, then re-run with --retry-missing';
-    } else if (stillPending > 0) {
-      status = 'interrupted';
-    } else {
-      // Every cell has a record, but some are `missing` (retries or the horizon ran out): not complete.
-      const missing = records.filter((r) => r.status === 'missing').length;
-      if (missing > 0) {
-        status = 'incomplete';
-        reason = `${missing} of ${total} cell(s) are missing (no answer within the retry horizon)`;
-        remedy = 're-run the same command with --retry-missing to request them again';
-      } else status = 'complete';
-    }
-    const extra = transport.endDetail?.(ctx) ?? {};
-    await event('run_end', { status, written, attempts: attemptCount, pending: stillPending, ...extra, reason: reason ?? null, ...(remedy ? { remedy } : {}) });
-    options.finalize?.(records, paths);
-    writeRun(status, {
-      finished_at: stamp(),
-      result: {
-        total,
-        resumed,
-        written,
-        pending: stillPending,
-        attempts: attemptCount,
-        cost_usd_this_run: costUsd,
-        ...(transportFaults > 0 ? { transport_faults: transportFaults } : {}),
-        ...extra,
-        reason: reason ?? null,
-        ...(remedy ? { remedy } : {}),
-        ...(trips.length > 0 ? { circuit_open: trips } : {}),
-      },
-    });
-    return {
-      status,
+/** The end of a run: its status, the run_end event, the derived files, run.json, and the result. */
+async function summarize<M>(
+  options: LifecycleOptions<M>,
+  transport: Transport<M>,
+  files: RunFiles<M>,
+  tally: RunTally,
+  ctx: RunContext<M>,
+  resume: { total: number; resumed: number; completed: ReadonlyMap<string, unknown> },
+): Promise<EngineResult> {
+  const { total, resumed, completed } = resume;
+  const { paths } = ctx;
+  const records = [...readCompleted(paths.responses).values()];
+  const stillPending = total - records.length;
+  const trips = ctx.breaker.trips();
+  const cellsOfTrippedModels = options.jobs.filter((j) => !completed.has(j.runId) && trips.some((x) => x.model === j.model)).length;
+  const { status, reason, remedy } = finalStatus({ stop: tally.stop, trips, deterministicFailures: tally.deterministicFailures, written: tally.written, records, total, cellsOfTrippedModels });
+  const { written, attemptCount: attempts, costUsd, transportFaults } = tally;
+  const extra = transport.endDetail?.(ctx) ?? {};
+  const why = { reason: reason ?? null, ...(remedy ? { remedy } : {}) };
+  await ctx.event('run_end', { status, written, attempts, pending: stillPending, ...extra, ...why });
+  options.finalize?.(records, paths);
+  files.writeRun(status, {
+    finished_at: ctx.stamp(),
+    result: {
       total,
       resumed,
       written,
       pending: stillPending,
-      attempts: attemptCount,
-      costUsd,
-      transportFaults,
-      reason,
-      ...(remedy ? { remedy } : {}),
-      ...(trips.length > 0 ? { breakerTrips: trips } : {}),
-      paths,
-    };
-  } catch (err) {
-    // run.json must not keep saying `running` (or an earlier status) after a failure.
-    if (runningWritten) {
-      try {
-        writeRun('failed', { finished_at: stamp(), result: { reason: (err as Error)?.message ?? String(err) } });
-      } catch {
-        /* the disk that failed the run may fail this too; the error below says what happened */
-      }
-    }
-    throw err;
-  } finally {
-    await attemptsLog?.close().catch(() => undefined);
-    await responsesLog?.close().catch(() => undefined);
-    release();
-  }
+      attempts,
+      cost_usd_this_run: costUsd,
+      ...(transportFaults > 0 ? { transport_faults: transportFaults } : {}),
+      ...extra,
+      ...why,
+      ...(trips.length > 0 ? { circuit_open: trips } : {}),
+    },
+  });
+  return {
+    status,
+    total,
+    resumed,
+    written,
+    pending: stillPending,
+    attempts,
+    costUsd,
+    transportFaults,
+    reason,
+    ...(remedy ? { remedy } : {}),
+    ...(trips.length > 0 ? { breakerTrips: trips } : {}),
+    paths,
+  };
 }

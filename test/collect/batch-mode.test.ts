@@ -14,9 +14,12 @@ import { kstJobs } from '../../lib/collect/kst-study';
 import { createBatchClient } from '../../lib/collect/providers';
 import type { BatchClient } from '../../lib/collect/providers/batch';
 import { readCompleted } from '../../lib/collect/store';
+import { cancelledCells } from '../../lib/collect/batch-mode';
+import type { BatchTransport } from '../../lib/collect/batch-transport';
+import { ProviderError, type CompletionRequest, type CompletionResult } from '../../lib/provider/contract';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
 import { answerSchemaOf, startFakeLlmServer, type FakeCall, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
-import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
+import { answerPosition1, okResult, readLines, stubCollectParams, tempDir, writeTinyDomains } from './helpers';
 
 const KEY = 'sk-planted-BATCHMODE-0123456789abcdef';
 const OPENAI = 'openai:gpt-test';
@@ -383,4 +386,62 @@ test('--retry-missing in batch mode: missing cells are submitted again and their
   const extracted = readLines(join(out, 'extracted.jsonl'));
   assert.deepEqual(extracted.map((e) => e.run_id), [...winners.keys()]);
   assert.ok(extracted.every((e) => e.status === 'valid'));
+});
+
+/** An in-memory batch client whose every batch ends cancelled, answering only tiny-a cells; it refuses a third submission (so a run that keeps resubmitting ends instead of looping). */
+function cancellingClient() {
+  const sizes: number[] = [];
+  const batches = new Map<string, readonly CompletionRequest[]>();
+  const client: BatchTransport = {
+    provider: 'openai',
+    model: 'stub',
+    async submitBatch(requests) {
+      sizes.push(requests.length);
+      if (sizes.length > 2) throw new ProviderError('test client: a cancelled batch was resubmitted', 'client_error', { deterministic: true });
+      const id = `cancel_${sizes.length}_${Math.random().toString(36).slice(2)}`;
+      batches.set(id, requests);
+      return id;
+    },
+    async pollBatch(batchId) {
+      const n = batches.get(batchId)!.length;
+      return { batchId, state: 'cancelled', done: true, providerStatus: 'cancelled', counts: { total: n, succeeded: 0, failed: 0, pending: n } };
+    },
+    async fetchBatchResults(batchId) {
+      const results = new Map<string, CompletionResult | ProviderError>();
+      for (const r of batches.get(batchId)!) if (r.runId.startsWith('tiny-a.')) results.set(r.runId, okResult(answerPosition1(r)));
+      return results;
+    },
+  };
+  return { client, sizes };
+}
+
+test('a batch cancelled at the provider holds its unanswered cells: not resubmitted in this run nor the next, and the run is not complete', { timeout: 60_000 }, async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const run = (client: BatchTransport) =>
+    collectKst(stubCollectParams(out, domainsDir, { concurrency: 1, maxRetries: 2, batch: true, noPreflight: true, pollIntervalMs: 1 }), { createBatchClient: () => client, sleep: async () => {} });
+  const first = cancellingClient();
+  const r1 = await run(first.client);
+  assert.deepEqual(first.sizes, [64], 'the cancelled cells were not sent again in the same run');
+  assert.equal(r1.status, 'interrupted', r1.reason);
+  assert.equal(r1.written.valid, 40);
+  assert.equal(r1.pending, 24);
+  assert.deepEqual(r1.batch?.open, [], 'the cancelled batch itself is collected, not left open to be polled again');
+  const held = readLines(join(out, 'attempts.jsonl')).filter((a) => a.decision === 'held_cancelled');
+  assert.equal(held.length, 24);
+  const second = cancellingClient();
+  const r2 = await run(second.client);
+  assert.deepEqual(second.sizes, [], 'nor by the next run without --resubmit-cancelled');
+  assert.equal(r2.status, 'interrupted');
+  assert.match(r2.reason!, /24 cell\(s\) of batches cancelled/);
+});
+
+test('cancelledCells: the cells a cancelled batch listed, until a later batch sends them again', () => {
+  const submitted = (seq: number, batchId: string, runIds: string[]) =>
+    ({ type: 'submitted', seq, batch_id: batchId, model: OPENAI, provider: 'openai', submitted_at: null, items: runIds.map((r) => ({ run_id: r, custom_id: r, attempt: 1 })) }) as never;
+  const ledger = {
+    submitted: [submitted(1, 'b1', ['x', 'y', 'z']), submitted(2, 'b2', ['y'])],
+    collected: new Map([['b1', { type: 'collected', batch_id: 'b1', cancelled: ['x', 'y'] }]]),
+  } as never;
+  assert.deepEqual([...cancelledCells(ledger)], ['x']);
 });

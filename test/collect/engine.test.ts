@@ -7,6 +7,11 @@ import { kstJobs } from '../../lib/collect/kst-study';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
 import type { Provider } from '../../lib/provider/contract';
+import { liveTransport } from '../../lib/collect/engine';
+import type { Job, RunContext, Stop } from '../../lib/collect/lifecycle';
+import { CircuitBreaker } from '../../lib/collect/circuit-breaker';
+import { DEFAULT_RETRY_POLICY } from '../../lib/collect/retry';
+import { storePaths } from '../../lib/collect/store';
 import {
   answerPosition1,
   okResult,
@@ -359,4 +364,87 @@ test('--retry-missing requests missing cells again; the new records supersede th
   const none = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
   await collectKst(p({ retryMissing: true }), deps({ 'openai:stub': none }).deps);
   assert.equal(none.total(), 0);
+});
+
+/**
+ * A RunContext around a store whose writes stay pending until `release()`: the live transport alone,
+ * without the lifecycle's files, so a slow disk can be simulated exactly.
+ */
+function slowStoreContext(jobs: ReadonlyArray<Job<unknown>>) {
+  const held: Array<() => void> = [];
+  let released = false;
+  const slowAppend = () =>
+    new Promise<void>((resolve) => {
+      if (released) resolve();
+      else held.push(resolve);
+    });
+  const completed = new Map<string, Record<string, unknown>>();
+  let stop: Stop | null = null;
+  const controller = new AbortController();
+  const ctx = {
+    paths: storePaths(tempDir()),
+    deterministic: false,
+    policy: { ...DEFAULT_RETRY_POLICY },
+    jobsById: new Map(jobs.map((j) => [j.runId, j])),
+    pending: jobs,
+    completed,
+    attemptsLog: { append: slowAppend },
+    responsesLog: { append: slowAppend },
+    breaker: new CircuitBreaker(),
+    redact: (s: string) => s,
+    stopSignal: controller.signal,
+    get stopped() {
+      return stop;
+    },
+    requestStop(s: Stop) {
+      stop ??= s;
+      controller.abort();
+    },
+    stamp: () => null,
+    event: async () => {},
+    sleep: async () => {},
+    clockMs: () => 0,
+    requestFor: (job: Job<unknown>) => ({ ...job.request(), runId: job.runId, maxOutputTokens: 100, timeoutMs: 1000 }),
+    costOf: () => ({ usd: 0 }),
+    finalFor: (job: Job<unknown>) => ({ run_id: job.runId, status: 'valid' }),
+    checkAttempt: () => {},
+    countFinal: (r: Record<string, unknown>) => completed.set(r.run_id as string, r),
+    countAttempts: () => {},
+    addCost: () => {},
+    deterministicFailure: async () => null,
+    cellUnfinished: () => {},
+    countTransportFault: () => {},
+  } as unknown as RunContext<unknown>;
+  return {
+    ctx,
+    completed,
+    release() {
+      released = true;
+      for (const resolve of held.splice(0)) resolve();
+    },
+  };
+}
+
+test('back-pressure: with the disk stalled, at most 2 × concurrency cells are answered and not yet written', { timeout: 60_000 }, async () => {
+  const concurrency = 3;
+  const jobs: Array<Job<unknown>> = Array.from({ length: 40 }, (_, i) => ({
+    runId: `cell-${i}`,
+    model: 'openai:stub',
+    request: () => ({ system: 's', user: 'u', schemaName: 'kst_next_steps', schema: {} }) as never,
+    meta: null,
+  }));
+  const provider = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const store = slowStoreContext(jobs);
+  const transport = liveTransport({ providerFor: () => provider, concurrency, preflight: false } as never);
+  const run = transport.run(store.ctx);
+  // Let the workers run as far as they can while nothing reaches the disk.
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  const answeredWhileStalled = provider.total();
+  assert.ok(answeredWhileStalled > 0, 'the workers started');
+  assert.ok(answeredWhileStalled <= 2 * concurrency, `${answeredWhileStalled} calls answered while the disk was stalled (limit ${2 * concurrency})`);
+  assert.equal(store.completed.size, 0, 'no final record is queued before its attempt lines are on disk');
+  store.release();
+  await run;
+  assert.equal(provider.total(), jobs.length, 'every cell is sent once the disk moves again');
+  assert.equal(store.completed.size, jobs.length);
 });

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { collectKst, type CollectParams } from '../../lib/collect/collect';
 import { isOsError } from '../../lib/io/os-error';
 import { collectPsi } from '../../lib/collect/psi-study';
+import { finalStatus, pendingJobs } from '../../lib/collect/lifecycle';
 import { readCompleted } from '../../lib/collect/store';
 import type { Provider } from '../../lib/provider/contract';
 import { KstFinalRecordSchema } from '../../lib/records/kst-final';
@@ -259,4 +260,47 @@ test('adaptive concurrency in a run: three 429s take 8 parallel calls down to 1;
   // except those that had started before the third 429 and were still running
   const late = startsAfter.slice(8);
   assert.ok(late.length >= 50 && late.every((n) => n === 1), `in flight at start: ${startsAfter.join(',')}`);
+});
+
+test('pendingJobs: cells without a record, plus missing ones only under --retry-missing; valid and invalid ones never; design order kept', () => {
+  const jobs = ['a', 'b', 'c', 'd', 'e'].map((runId) => ({ runId }));
+  const completed = new Map<string, Record<string, unknown>>([
+    ['b', { run_id: 'b', status: 'missing' }],
+    ['c', { run_id: 'c', status: 'valid' }],
+    ['d', { run_id: 'd', status: 'invalid' }],
+  ]);
+  assert.deepEqual(pendingJobs(jobs, completed).map((j) => j.runId), ['a', 'e']);
+  assert.deepEqual(pendingJobs(jobs, completed, false).map((j) => j.runId), ['a', 'e']);
+  assert.deepEqual(pendingJobs(jobs, completed, true).map((j) => j.runId), ['a', 'b', 'e']);
+});
+
+test('finalStatus: the first rule that holds decides (stop, breaker, deterministic, all missing, pending, some missing, complete)', () => {
+  const none = { stop: null, trips: [], deterministicFailures: new Map(), written: {}, records: [{ status: 'valid' }, { status: 'valid' }], total: 2, cellsOfTrippedModels: 0 };
+  const trip = { model: 'openai:m', count: 3, errorClass: 'client_error', message: 'HTTP 404', remedy: 'fix the name' } as never;
+  const det = new Map([['r1', { model: 'openai:m', errorClass: 'client_error', message: 'bad', remedy: 'fix it' }]]) as never;
+  assert.deepEqual(finalStatus(none), { status: 'complete' });
+  assert.deepEqual(finalStatus({ ...none, stop: { status: 'quota_stopped', reason: 'q' }, trips: [trip] }), { status: 'quota_stopped', reason: 'q', remedy: undefined });
+  const tripped = finalStatus({ ...none, trips: [trip], deterministicFailures: det, cellsOfTrippedModels: 5 });
+  assert.equal(tripped.status, 'failed');
+  assert.match(tripped.reason!, /^openai:m: stopped after 3 identical client_error failures \(HTTP 404\); its 5 remaining cell\(s\) keep no record$/);
+  assert.equal(tripped.remedy, 'fix the name');
+  const deterministic = finalStatus({ ...none, deterministicFailures: det, written: { missing: 2 } });
+  assert.deepEqual([deterministic.status, deterministic.remedy], ['failed', 'fix it']);
+  assert.match(deterministic.reason!, /^1 cell\(s\) ended without a record after a client_error failure/);
+  const allMissing = finalStatus({ ...none, written: { missing: 2, valid: 0 }, records: [{ status: 'missing' }, { status: 'missing' }] });
+  assert.deepEqual([allMissing.status, allMissing.reason], ['failed', 'every one of the 2 cells finished by this run is missing (no call succeeded)']);
+  assert.deepEqual(finalStatus({ ...none, written: { valid: 1 }, records: [{ status: 'valid' }] }), { status: 'interrupted' });
+  const incomplete = finalStatus({ ...none, written: { valid: 1, missing: 1 }, records: [{ status: 'valid' }, { status: 'missing' }] });
+  assert.deepEqual([incomplete.status, incomplete.reason], ['incomplete', '1 of 2 cell(s) are missing (no answer within the retry horizon)']);
+});
+
+test('a run.json that is not one is refused naming the file and the field (read through lib/io)', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  writeFileSync(join(out, 'run.json'), JSON.stringify({ fingerprint: {}, status: 'paused', started_at: null }));
+  const stub = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  await assert.rejects(collectKst(params(out, domainsDir), deps({ 'openai:stub': stub })), (e: Error) => e.name === 'InputError' && e.message.startsWith(`${join(out, 'run.json')}: status: `));
+  writeFileSync(join(out, 'run.json'), '{"fingerprint": {},\n oops');
+  await assert.rejects(collectKst(params(out, domainsDir), deps({ 'openai:stub': stub })), (e: Error) => e.name === 'InputError' && e.message.startsWith(`${join(out, 'run.json')}:2: not valid JSON (`));
+  assert.equal(stub.total(), 0, 'nothing was sent');
 });

@@ -80,6 +80,36 @@ export interface ResponsePlan {
   challenge: boolean;
 }
 
+/**
+ * The recap of a round-1 plan and whether it opens the answer. The draws come in a fixed order (wants a
+ * recap, recap first, basics fallback, then the concept counts), which the seeded corpus depends on.
+ */
+function drawRecap(profile: TutorProfile, req: PsiTutorRequest, rng: Rng): Pick<ResponsePlan, 'recap' | 'recapFirst'> {
+  const h = profile.habits;
+  const d = profile.defective;
+  const defective = req.variant === 'defective';
+  const { taxonomy } = req.course;
+  const candidates = recapCandidates(taxonomy, req.scenario);
+  const wantsRecap = chance(rng, h.recap * (defective ? d.learnerRecap : 1));
+  const recapBeforeAnswer = chance(rng, h.recapFirst);
+  const contextPoor = (req.scenario.defective.categories as readonly string[]).some((c) => CONTEXT_POOR_DEFECTS.includes(c));
+  const basics = defective && chance(rng, contextPoor ? d.basicsRecap.contextPoor : d.basicsRecap.other);
+  if (basics && candidates.length > 0) {
+    // No learner context: fall back to the course's default order, from the basics up.
+    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + intBetween(rng, d.basicsExtra));
+    const chosen = new Set(candidates.slice(0, n));
+    const concepts = taxonomy.ids.filter((id) => chosen.has(id));
+    return { recap: { style: 'basics', concepts, references: concepts.map(() => false) }, recapFirst: true };
+  }
+  if (wantsRecap && candidates.length > 0) {
+    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts));
+    const concepts = candidates.slice(0, n);
+    const pRef = h.learnerReference * (defective ? d.learnerReference : 1);
+    return { recap: { style: 'learner', concepts, references: concepts.map(() => chance(rng, pRef)) }, recapFirst: recapBeforeAnswer };
+  }
+  return { recap: null, recapFirst: false };
+}
+
 /** Round-1 plan: the profile's habits, shifted by a defective prompt. */
 export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng): ResponsePlan {
   const h = profile.habits;
@@ -88,30 +118,8 @@ export function drawPlan(profile: TutorProfile, req: PsiTutorRequest, rng: Rng):
   const { taxonomy } = req.course;
   const scenario = req.scenario;
   const scaffoldScale = defective ? d.scaffolding : 1;
-  const candidates = recapCandidates(taxonomy, scenario);
-
-  let recap: ResponsePlan['recap'] = null;
-  let recapFirst = false;
-  const wantsRecap = chance(rng, h.recap * (defective ? d.learnerRecap : 1));
-  const recapBeforeAnswer = chance(rng, h.recapFirst);
-  const categories = scenario.defective.categories as readonly string[];
-  const contextPoor = categories.some((c) => CONTEXT_POOR_DEFECTS.includes(c));
-  const ambiguous = categories.some((c) => AMBIGUOUS_DEFECTS.includes(c));
-  const basics = defective && chance(rng, contextPoor ? d.basicsRecap.contextPoor : d.basicsRecap.other);
-  if (basics && candidates.length > 0) {
-    // No learner context: fall back to the course's default order, from the basics up.
-    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts) + intBetween(rng, d.basicsExtra));
-    const chosen = new Set(candidates.slice(0, n));
-    recap = { style: 'basics', concepts: taxonomy.ids.filter((id) => chosen.has(id)), references: [] };
-    recap.references = recap.concepts.map(() => false);
-    recapFirst = true;
-  } else if (wantsRecap && candidates.length > 0) {
-    const n = Math.min(candidates.length, intBetween(rng, h.recapConcepts));
-    const concepts = candidates.slice(0, n);
-    const pRef = h.learnerReference * (defective ? d.learnerReference : 1);
-    recap = { style: 'learner', concepts, references: concepts.map(() => chance(rng, pRef)) };
-    recapFirst = recapBeforeAnswer;
-  }
+  const { recap, recapFirst } = drawRecap(profile, req, rng);
+  const ambiguous = (scenario.defective.categories as readonly string[]).some((c) => AMBIGUOUS_DEFECTS.includes(c));
 
   const inPrereqOrder = chance(rng, h.prerequisiteOrder);
   const objectiveOrder = inPrereqOrder

@@ -96,14 +96,8 @@ function stepLines(plan: ResponsePlan, labels: string[], taxonomy: PsiTaxonomy):
   return (plan.actionSteps ? action : neutral).slice(0, plan.steps).map((s, i) => `${i + 1}. ${s}`);
 }
 
-/** Turns a plan into Markdown. Deterministic given the plan and the rng state. */
-export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: ScenarioMaterial, rng: Rng): string {
-  const { taxonomy } = req.course;
-  const scenario = req.scenario;
-  const labels = plan.objectiveOrder.map((id) => conceptLabel(taxonomy, id));
-  const blocks: string[][] = [];
-  const push = (...lines: string[]) => blocks.push(lines);
-
+/** The opening sentence(s); a restating opener may name the guessed readings up front. */
+function openerParts(plan: ResponsePlan, taxonomy: PsiTutorRequest['course']['taxonomy'], rng: Rng): { opener: string[]; guessUpFront: boolean; alternativeNames: string } {
   const opener: string[] = [];
   if (plan.opener === 'filler') opener.push(pick(rng, FILLER_OPENERS));
   const alternativeNames = plan.alternatives.map((id) => conceptLabel(taxonomy, id)).join(' or ');
@@ -116,14 +110,13 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
         : "It sounds like you're stuck on something from this week's material, so here is the short version first.",
     );
   }
+  return { opener, guessUpFront, alternativeNames };
+}
 
-  const recap: string[] = [];
-  if (plan.recap) {
-    plan.recap.concepts.forEach((id, i) =>
-      recap.push(recapSentence(rng, taxonomy, scenario, id, plan.recap!.references[i]!, plan.recap!.style, i)),
-    );
-  }
-
+/** The answer paragraph: the key, each objective concept, general prose, an optional hedge, the why, Bloom-level sentences. */
+function answerSentences(plan: ResponsePlan, req: PsiTutorRequest, material: ScenarioMaterial, labels: string[], rng: Rng): string[] {
+  const { taxonomy } = req.course;
+  const scenario = req.scenario;
   const answer: string[] = [material.key];
   for (const id of plan.objectiveOrder) {
     const c = taxonomy.components[taxonomy.index.get(id)!]!;
@@ -152,13 +145,71 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
     );
   }
   if (plan.bloomMatch) answer.push(...bloomSentences(scenario.target_bloom, labels));
+  return answer;
+}
 
-  const example: string[] = [];
-  if (plan.code) {
-    example.push(plan.exampleIntro ? 'Here is an example:' : 'The corrected version:');
-    example.push('', '```python', material.code, '```');
-    if (plan.output) example.push('', 'Output:', '', '```text', material.output, '```');
+/** The worked example (code, and its output when planned). */
+function exampleLines(plan: ResponsePlan, material: ScenarioMaterial): string[] {
+  if (!plan.code) return [];
+  const example = [plan.exampleIntro ? 'Here is an example:' : 'The corrected version:', '', '```python', material.code, '```'];
+  if (plan.output) example.push('', 'Output:', '', '```text', material.output, '```');
+  return example;
+}
+
+/** The comprehension checks: the scenario's own, then generic ones. */
+function checkParagraphs(plan: ResponsePlan, material: ScenarioMaterial): string {
+  const checks = [`Quick check: ${material.check}`];
+  const extra = [
+    'Can you predict what each variable holds when print() runs in your original code?',
+    'Could you explain the fix back in your own words, in one sentence?',
+    'Try changing one value in the example and predict the new output first.',
+  ];
+  for (let i = 1; i < plan.checks; i++) checks.push(extra[(i - 1) % extra.length]!);
+  return checks.join('\n\n');
+}
+
+/** The closing blocks after the checks: recommendation, extension, challenge, look-ahead, tangent, filler (the filler draws last). */
+function closingBlocks(plan: ResponsePlan, req: PsiTutorRequest, material: ScenarioMaterial, labels: readonly string[], rng: Rng): string[] {
+  const { taxonomy } = req.course;
+  const blocks: string[] = [];
+  if (plan.recommendation) {
+    blocks.push(
+      `The best way to avoid this next time is the version shown here; I recommend it over quick workarounds because it is more readable and easier to judge at a glance.`,
+    );
   }
+  if (plan.extension) {
+    blocks.push(
+      `Next step: build your own small program that combines ${labels[0] ?? 'this idea'} with something from an earlier week, and design one test input for it.`,
+    );
+  }
+  if (plan.challenge) {
+    blocks.push('Mini-challenge: design and build your own variation of the example: plan it first, then extend it and combine it with something from an earlier week.');
+  }
+  if (plan.lookAhead) {
+    const next = nextConcept(taxonomy, req.scenario);
+    if (next) blocks.push(`This also prepares you for ${conceptLabel(taxonomy, next)}, which comes up later in the course.`);
+  }
+  if (plan.tangent) blocks.push(material.tangent);
+  if (plan.closingFiller) blocks.push(pick(rng, FILLER_CLOSINGS));
+  return blocks;
+}
+
+/**
+ * Turns a plan into Markdown. Deterministic given the plan and the rng state: the pieces draw in the
+ * order opener → recap → answer → closing, which the seeded corpus depends on.
+ */
+export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: ScenarioMaterial, rng: Rng): string {
+  const { taxonomy } = req.course;
+  const scenario = req.scenario;
+  const labels = plan.objectiveOrder.map((id) => conceptLabel(taxonomy, id));
+  const blocks: string[][] = [];
+  const push = (...lines: string[]) => blocks.push(lines);
+  const { opener, guessUpFront, alternativeNames } = openerParts(plan, taxonomy, rng);
+  const recap = plan.recap
+    ? plan.recap.concepts.map((id, i) => recapSentence(rng, taxonomy, scenario, id, plan.recap!.references[i]!, plan.recap!.style, i))
+    : [];
+  const answer = answerSentences(plan, req, material, labels, rng);
+  const example = exampleLines(plan, material);
   const steps = plan.steps > 0 ? ['To work through it:', '', ...stepLines(plan, labels, taxonomy)] : [];
 
   const heading = (title: string) => (plan.headings ? [`### ${title}`, ''] : []);
@@ -179,34 +230,7 @@ export function renderPlan(plan: ResponsePlan, req: PsiTutorRequest, material: S
   }
   if (plan.analogy) push(material.analogy);
   if (plan.hint) push(`Hint: ${material.hint}`);
-  if (plan.checks > 0) {
-    const checks = [`Quick check: ${material.check}`];
-    const extra = [
-      'Can you predict what each variable holds when print() runs in your original code?',
-      'Could you explain the fix back in your own words, in one sentence?',
-      'Try changing one value in the example and predict the new output first.',
-    ];
-    for (let i = 1; i < plan.checks; i++) checks.push(extra[(i - 1) % extra.length]!);
-    push(...heading('Check your understanding'), checks.join('\n\n'));
-  }
-  if (plan.recommendation) {
-    push(
-      `The best way to avoid this next time is the version shown here; I recommend it over quick workarounds because it is more readable and easier to judge at a glance.`,
-    );
-  }
-  if (plan.extension) {
-    push(
-      `Next step: build your own small program that combines ${labels[0] ?? 'this idea'} with something from an earlier week, and design one test input for it.`,
-    );
-  }
-  if (plan.challenge) {
-    push('Mini-challenge: design and build your own variation of the example: plan it first, then extend it and combine it with something from an earlier week.');
-  }
-  if (plan.lookAhead) {
-    const next = nextConcept(taxonomy, scenario);
-    if (next) push(`This also prepares you for ${conceptLabel(taxonomy, next)}, which comes up later in the course.`);
-  }
-  if (plan.tangent) push(material.tangent);
-  if (plan.closingFiller) push(pick(rng, FILLER_CLOSINGS));
+  if (plan.checks > 0) push(...heading('Check your understanding'), checkParagraphs(plan, material));
+  for (const block of closingBlocks(plan, req, material, labels, rng)) push(block);
   return `${blocks.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }
