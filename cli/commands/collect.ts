@@ -4,6 +4,7 @@ import type { EngineResult } from '../../lib/collect/lifecycle';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { createProgress } from '../../lib/collect/progress';
+import { batchModelRefusal } from '../../lib/collect/providers/batch';
 import { parseOptions, required, UsageError, type Command } from '../common';
 import { flag, type FlagValues } from '../flags';
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
@@ -192,7 +193,7 @@ export function rateOptions(values: FlagValues<typeof RATE_FLAGS>): Partial<Coll
   return out;
 }
 
-/** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is checked by its flag spec. */
+/** --batch and --poll-interval: batch mode needs openai:/anthropic: models (batchModelRefusal); the interval is checked by its flag spec. */
 export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: readonly string[]): Partial<CollectParams> {
   const interval = values['poll-interval'];
   if (!values.batch) {
@@ -200,14 +201,9 @@ export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: 
     if (values['resubmit-cancelled']) throw new UsageError('--resubmit-cancelled only applies with --batch');
     return {};
   }
-  for (const spec of models) {
-    const provider = spec.slice(0, Math.max(0, spec.indexOf(':')));
-    if (provider !== 'openai' && provider !== 'anthropic') {
-      throw new UsageError(
-        `--batch works with openai: and anthropic: models only (provider batch APIs), not ${spec}; run ${provider || 'that'} models without --batch`,
-      );
-    }
-  }
+  // The library's one batch-model check, as a usage error (a flag combination) before anything is read.
+  const refusal = batchModelRefusal(models);
+  if (refusal) throw new UsageError(refusal.message);
   return { batch: true, pollIntervalMs: interval ?? DEFAULT_POLL_INTERVAL_MS, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
 }
 
