@@ -6,6 +6,7 @@ import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { createProgress } from '../../lib/collect/progress';
 import { batchModelRefusal } from '../../lib/collect/providers/batch';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { onInterruptSignals, stderrIsTTY } from '../thread';
 import { flag, type FlagValues } from '../flags';
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 
@@ -239,7 +240,7 @@ export interface ShellDeps {
 
 /**
  * Runs a collecting command under the shared shell: SIGINT/SIGTERM finish in-flight calls (a second
- * signal exits at once), pre-flight notes and progress go to stderr, and failures that are no bug are
+ * signal exits at once; in a worker thread the main thread stops it, cli/thread.ts), pre-flight notes and progress go to stderr, and failures that are no bug are
  * one line each — an empty design (exit 2), an OS error
  * naming the path with the resume command (exit 1).
  */
@@ -255,15 +256,14 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     process.stderr.write(`\nkstbench ${name}: ${signal} received, finishing in-flight calls (press again to exit at once)\n`);
     interrupt.abort();
   };
-  const sigint = () => onSignal('SIGINT');
-  const sigterm = () => onSignal('SIGTERM');
-  process.on('SIGINT', sigint);
-  process.on('SIGTERM', sigterm);
+  const stopListening = onInterruptSignals(resumeCommand, onSignal);
+  // In a worker (cli/thread.ts) stderr is no TTY object; the main thread said whether it is a terminal.
+  const stderr = { write: (text: string) => process.stderr.write(text), isTTY: stderrIsTTY() };
   try {
     return await body({
       deps: {
         interrupt: interrupt.signal,
-        progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
+        progress: (total, initialDone) => createProgress({ total, initialDone, stream: stderr }),
         onNote: (model, note) => process.stderr.write(`kstbench ${name}: ${model === 'routing' ? 'routing' : `pre-flight ${model}`}: ${note}\n`),
       },
     });
@@ -275,8 +275,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     }
     throw err;
   } finally {
-    process.off('SIGINT', sigint);
-    process.off('SIGTERM', sigterm);
+    stopListening();
   }
 }
 
