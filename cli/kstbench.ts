@@ -132,7 +132,9 @@ export const EXIT_SIGNALLED = 130;
 export const SIGNAL_ANSWER_MS = 500;
 
 /** The line printed when the main thread stopped a worker, by why it did. */
-function stoppedLine(name: string, stop: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' }, resume: string | undefined, removed: number): string {
+function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' }, graceful: { name: string; resume: string } | null, removed: number): string {
+  const name = graceful?.name ?? command;
+  const resume = graceful?.resume;
   const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
   const again = resume === undefined ? '' : `; resume with: ${resume}`;
   if (stop.why === 'second') return `kstbench ${name}: second ${stop.signal}, exiting now (${files}${again})`;
@@ -155,7 +157,7 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
   const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), { workerData });
   return new Promise<number>((resolve) => {
     let code: number | undefined;
-    let graceful: { resume: string } | null = null;
+    let graceful: { name: string; resume: string } | null = null;
     let forwarded = false;
     let stopped: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' } | undefined;
     let answerTimer: NodeJS.Timeout | undefined;
@@ -194,7 +196,7 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       process.off('SIGTERM', sigterm);
       const removed = removeLiveTemporaries();
       if (stopped) {
-        process.stderr.write(`\n${stoppedLine(name, stopped, graceful?.resume, removed)}\n`);
+        process.stderr.write(`\n${stoppedLine(name, stopped, graceful, removed)}\n`);
         resolve(EXIT_SIGNALLED);
         return;
       }

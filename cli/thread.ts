@@ -16,9 +16,12 @@ export interface SignalMessage {
   kstbenchSignal: NodeJS.Signals;
 }
 
-/** Worker → main thread: a graceful handler is (or, null, is no longer) registered; `resume` is printed if the worker must be stopped. */
+/**
+ * Worker → main thread: a graceful handler is (or, null, is no longer) registered; if the worker must
+ * be stopped, the main thread names the command `name` (e.g. `psi collect`) and prints `resume`.
+ */
 export interface SignalHandlerMessage {
-  kstbenchSignalHandler: { resume: string } | null;
+  kstbenchSignalHandler: { name: string; resume: string } | null;
 }
 
 /** Worker → main thread: the forwarded signal reached the handler. */
@@ -41,9 +44,10 @@ export function stderrIsTTY(): boolean {
 
 /**
  * Calls `handler` on each SIGINT or SIGTERM until the returned function is called. In a worker the
- * signals come from the main thread (see above); `resume` is the command that resumes the work.
+ * signals come from the main thread (see above); `name` is the command as the user typed it and
+ * `resume` the command line that resumes the work.
  */
-export function onInterruptSignals(resume: string, handler: (signal: NodeJS.Signals) => void): () => void {
+export function onInterruptSignals(name: string, resume: string, handler: (signal: NodeJS.Signals) => void): () => void {
   if (isMainThread || !parentPort) {
     const sigint = () => handler('SIGINT');
     const sigterm = () => handler('SIGTERM');
@@ -62,7 +66,7 @@ export function onInterruptSignals(resume: string, handler: (signal: NodeJS.Sign
     handler(signal);
   };
   port.on('message', onMessage);
-  port.postMessage({ kstbenchSignalHandler: { resume } } satisfies SignalHandlerMessage);
+  port.postMessage({ kstbenchSignalHandler: { name, resume } } satisfies SignalHandlerMessage);
   return () => {
     port.off('message', onMessage);
     port.postMessage({ kstbenchSignalHandler: null } satisfies SignalHandlerMessage);

@@ -256,7 +256,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     process.stderr.write(`\nkstbench ${name}: ${signal} received, finishing in-flight calls (press again to exit at once)\n`);
     interrupt.abort();
   };
-  const stopListening = onInterruptSignals(resumeCommand, onSignal);
+  const stopListening = onInterruptSignals(name, resumeCommand, onSignal);
   // In a worker (cli/thread.ts) stderr is no TTY object; the main thread said whether it is a terminal.
   const stderr = { write: (text: string) => process.stderr.write(text), isTTY: stderrIsTTY() };
   try {

@@ -112,3 +112,31 @@ test('collect: SIGINT while planning a huge design (2^16 states × 4 conditions 
   assert.equal(existsSync(out), false, 'nothing was written');
   assert.deepEqual(readdirSync(dir).sort(), ['domains']);
 });
+
+test('psi collect: a second SIGINT while the call in flight is still running stops at once (exit 130, the resume command printed)', { timeout: 120_000 }, async () => {
+  const server = await startFakeLlmServer({ handler: (call) => ({ kind: 'slow', delayMs: call.count === 1 ? 10 : 5000, content: JSON.stringify({ answer: 'Print x before the loop to see its value.' }) }) });
+  try {
+    const out = tempDir();
+    const args = ['psi', 'collect', '--models', 'openai-compatible:fake-tutor', '--base-url', server.openaiBaseUrl, '--out', out,
+      '--scenarios', 'S01,S02,S03,S04,S05', '--concurrency', '1', '--timeout', '30', '--no-preflight'];
+    let sent = 0;
+    let secondAt = 0;
+    const r = await run(args, (text, kill) => {
+      if (sent === 0 && /\] [1-9]\d*\/10 /.test(text)) {
+        sent = 1;
+        kill('SIGINT');
+      } else if (sent === 1 && /SIGINT received, finishing in-flight calls/.test(text)) {
+        sent = 2;
+        secondAt = Date.now();
+        kill('SIGINT');
+      }
+    });
+    const ms = Date.now() - secondAt;
+    assert.equal(sent, 2, r.stderr);
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /kstbench psi collect: second SIGINT, exiting now \(no temporary file was left; resume with: kstbench psi collect --models /);
+    assert.ok(ms < 2500, `exited ${ms} ms after the second SIGINT (the call in flight takes 5 s)`);
+  } finally {
+    await server.close();
+  }
+});
