@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
 import { onWriteNotice } from '../lib/io/target';
 import { reportError, running, type Command } from './common';
+import type { CommandWorkerData, SignalHandledMessage, SignalHandlerMessage, SignalMessage } from './thread';
 
 /**
  * The `kstbench` command: a thin dispatcher over lib/. A subcommand's module is imported only when it
@@ -15,10 +16,13 @@ interface CommandEntry {
   summary: string;
   load: () => Promise<Command>;
   /**
-   * Runs in a worker thread (cli/command-worker.ts). Its long synchronous work (enumerating a space,
-   * a union closure, bootstrap draws) would otherwise keep the main thread from ever seeing SIGINT;
-   * here the main thread stays idle, owns the signals, stops the worker at once and removes its
-   * temporary files (runInWorker). collect and psi have their own signal handling and stay in-thread.
+   * Runs in a worker thread (cli/command-worker.ts), as every command but `study` does. Its long
+   * synchronous work (enumerating a space, a union closure, bootstrap draws, planning a large
+   * collection design) would otherwise keep the main thread from ever seeing SIGINT; here the main
+   * thread stays idle, owns the signals and removes the worker's temporary files (runInWorker). A
+   * command with a graceful stop of its own (collect, psi collect: cli/thread.ts) gets the first
+   * signal forwarded and must answer within SIGNAL_ANSWER_MS; otherwise, and on a second signal, the
+   * worker is stopped at once.
    */
   worker?: true;
 }
@@ -32,6 +36,7 @@ export const commands: Record<string, CommandEntry> = {
   fringe: {
     summary: 'outer fringe (admissible next steps) of one state (JSON)',
     load: async () => (await import('./commands/fringe')).command,
+    worker: true,
   },
   sample: {
     summary: 'seeded sample of knowledge states, as the state-sample file collect --states reads',
@@ -56,6 +61,7 @@ export const commands: Record<string, CommandEntry> = {
   collect: {
     summary: 'collect model responses for every state × condition × model × order (resumable, audited)',
     load: async () => (await import('./commands/collect')).command,
+    worker: true,
   },
   study: {
     summary: 'a study as a folder: init, check, run (collect, analyze, figures, report), plan',
@@ -64,6 +70,7 @@ export const commands: Record<string, CommandEntry> = {
   psi: {
     summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',
     load: async () => (await import('./commands/psi')).command,
+    worker: true,
   },
 };
 
@@ -121,25 +128,53 @@ export async function runCommand(name: string, argv: string[]): Promise<number> 
 /** Exit code after SIGINT / SIGTERM (128 + 2, as shells report it). */
 export const EXIT_SIGNALLED = 130;
 
+/** How long a worker with a graceful stop has to answer a forwarded signal before it is stopped (it is busy in synchronous work). */
+export const SIGNAL_ANSWER_MS = 500;
+
+/** The line printed when the main thread stopped a worker, by why it did. */
+function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' }, graceful: { name: string; resume: string } | null, removed: number): string {
+  const name = graceful?.name ?? command;
+  const resume = graceful?.resume;
+  const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
+  const again = resume === undefined ? '' : `; resume with: ${resume}`;
+  if (stop.why === 'second') return `kstbench ${name}: second ${stop.signal}, exiting now (${files}${again})`;
+  if (stop.why === 'busy') return `kstbench ${name}: stopped by ${stop.signal} during synchronous work (planning: no answer within ${SIGNAL_ANSWER_MS} ms); ${files}${again}`;
+  return `kstbench ${name}: stopped by ${stop.signal}; no output file was replaced (${files})`;
+}
+
 /**
  * Runs a command in a worker thread and waits for its exit code. On SIGINT or SIGTERM the worker is
  * terminated (V8 stops it even inside a tight loop, so any command ends within a second), every
- * temporary file it had listed is removed, and the command exits 130 saying so.
+ * temporary file it had listed is removed, and the command exits 130 saying so. A worker that
+ * registered a graceful handler (cli/thread.ts) gets the first signal instead, and is terminated only
+ * when it does not answer within SIGNAL_ANSWER_MS or on a second signal.
  */
 function runInWorker(name: string, argv: string[]): Promise<number> {
   // Run from its TypeScript source (a test importing cli/kstbench.ts), this module still starts the
   // worker from tsc's output: a worker thread gets no TypeScript loader of its parent's.
   const compiled = __filename.endsWith('.js');
-  const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), {
-    workerData: { name, argv },
-  });
+  const workerData: CommandWorkerData = { name, argv, stderrIsTTY: process.stderr.isTTY === true };
+  const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), { workerData });
   return new Promise<number>((resolve) => {
     let code: number | undefined;
-    let signalled: NodeJS.Signals | undefined;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (signalled) return;
-      signalled = signal;
+    let graceful: { name: string; resume: string } | null = null;
+    let forwarded = false;
+    let stopped: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' } | undefined;
+    let answerTimer: NodeJS.Timeout | undefined;
+    const stop = (signal: NodeJS.Signals, why: 'signal' | 'busy' | 'second'): void => {
+      if (stopped) return;
+      stopped = { signal, why };
+      clearTimeout(answerTimer);
       void worker.terminate();
+    };
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (graceful && !forwarded) {
+        forwarded = true;
+        worker.postMessage({ kstbenchSignal: signal } satisfies SignalMessage);
+        answerTimer = setTimeout(() => stop(signal, 'busy'), SIGNAL_ANSWER_MS);
+        return;
+      }
+      stop(signal, forwarded ? 'second' : 'signal');
     };
     const sigint = (): void => onSignal('SIGINT');
     const sigterm = (): void => onSignal('SIGTERM');
@@ -147,23 +182,26 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
     process.on('SIGTERM', sigterm);
     worker.on('message', (message: unknown) => {
       if (applyTemporaryMessage(message)) return;
-      const exit = (message as { kstbenchExit?: unknown } | null)?.kstbenchExit;
-      if (typeof exit === 'number') code = exit;
+      const m = (message ?? {}) as Partial<SignalHandlerMessage & SignalHandledMessage & { kstbenchExit: unknown }>;
+      if (m.kstbenchSignalHandler !== undefined) graceful = m.kstbenchSignalHandler;
+      else if (m.kstbenchSignalHandled !== undefined) clearTimeout(answerTimer);
+      else if (typeof m.kstbenchExit === 'number') code = m.kstbenchExit;
     });
     worker.on('error', (err) => {
       code = reportError(name, err);
     });
-    worker.on('exit', () => {
+    worker.on('exit', (exitCode) => {
+      clearTimeout(answerTimer);
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
       const removed = removeLiveTemporaries();
-      if (signalled) {
-        const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
-        process.stderr.write(`\nkstbench ${name}: stopped by ${signalled}; no output file was replaced (${files})\n`);
+      if (stopped) {
+        process.stderr.write(`\n${stoppedLine(name, stopped, graceful, removed)}\n`);
         resolve(EXIT_SIGNALLED);
         return;
       }
-      resolve(code ?? 1);
+      // A worker that called process.exit(n) posts no exit message.
+      resolve(code ?? (exitCode !== 0 ? exitCode : 1));
     });
   });
 }

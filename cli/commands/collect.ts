@@ -4,7 +4,9 @@ import type { EngineResult } from '../../lib/collect/lifecycle';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { createProgress } from '../../lib/collect/progress';
+import { batchModelRefusal } from '../../lib/collect/providers/batch';
 import { parseOptions, required, UsageError, type Command } from '../common';
+import { onInterruptSignals, stderrIsTTY } from '../thread';
 import { flag, type FlagValues } from '../flags';
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
 
@@ -192,7 +194,7 @@ export function rateOptions(values: FlagValues<typeof RATE_FLAGS>): Partial<Coll
   return out;
 }
 
-/** --batch and --poll-interval: batch mode needs openai:/anthropic: models; the interval is checked by its flag spec. */
+/** --batch and --poll-interval: batch mode needs openai:/anthropic: models (batchModelRefusal); the interval is checked by its flag spec. */
 export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: readonly string[]): Partial<CollectParams> {
   const interval = values['poll-interval'];
   if (!values.batch) {
@@ -200,14 +202,9 @@ export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: 
     if (values['resubmit-cancelled']) throw new UsageError('--resubmit-cancelled only applies with --batch');
     return {};
   }
-  for (const spec of models) {
-    const provider = spec.slice(0, Math.max(0, spec.indexOf(':')));
-    if (provider !== 'openai' && provider !== 'anthropic') {
-      throw new UsageError(
-        `--batch works with openai: and anthropic: models only (provider batch APIs), not ${spec}; run ${provider || 'that'} models without --batch`,
-      );
-    }
-  }
+  // The library's one batch-model check, as a usage error (a flag combination) before anything is read.
+  const refusal = batchModelRefusal(models);
+  if (refusal) throw new UsageError(refusal.message);
   return { batch: true, pollIntervalMs: interval ?? DEFAULT_POLL_INTERVAL_MS, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
 }
 
@@ -243,7 +240,7 @@ export interface ShellDeps {
 
 /**
  * Runs a collecting command under the shared shell: SIGINT/SIGTERM finish in-flight calls (a second
- * signal exits at once), pre-flight notes and progress go to stderr, and failures that are no bug are
+ * signal exits at once; in a worker thread the main thread stops it, cli/thread.ts), pre-flight notes and progress go to stderr, and failures that are no bug are
  * one line each — an empty design (exit 2), an OS error
  * naming the path with the resume command (exit 1).
  */
@@ -259,15 +256,14 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     process.stderr.write(`\nkstbench ${name}: ${signal} received, finishing in-flight calls (press again to exit at once)\n`);
     interrupt.abort();
   };
-  const sigint = () => onSignal('SIGINT');
-  const sigterm = () => onSignal('SIGTERM');
-  process.on('SIGINT', sigint);
-  process.on('SIGTERM', sigterm);
+  const stopListening = onInterruptSignals(name, resumeCommand, onSignal);
+  // In a worker (cli/thread.ts) stderr is no TTY object; the main thread said whether it is a terminal.
+  const stderr = { write: (text: string) => process.stderr.write(text), isTTY: stderrIsTTY() };
   try {
     return await body({
       deps: {
         interrupt: interrupt.signal,
-        progress: (total, initialDone) => createProgress({ total, initialDone, stream: process.stderr }),
+        progress: (total, initialDone) => createProgress({ total, initialDone, stream: stderr }),
         onNote: (model, note) => process.stderr.write(`kstbench ${name}: ${model === 'routing' ? 'routing' : `pre-flight ${model}`}: ${note}\n`),
       },
     });
@@ -279,8 +275,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
     }
     throw err;
   } finally {
-    process.off('SIGINT', sigint);
-    process.off('SIGTERM', sigterm);
+    stopListening();
   }
 }
 

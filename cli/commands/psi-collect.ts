@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseOptions, required, UsageError } from '../common';
-import { flag } from '../flags';
+import { flag, type FlagValues } from '../flags';
 import { formatDryRun } from '../../lib/collect/collect';
 import { collectPsi, dryRunPsi, type PsiCollectParams } from '../../lib/collect/psi-study';
 import { MODELS_FILE_HELP, modelsFileParam } from './models-option';
@@ -70,30 +70,29 @@ empty design), 3 quota stop (re-run to resume), 4 run failed (circuit breaker, d
 failures, every call failed, pre-flight refused; the fix is printed), 130 interrupted (re-run).
 `;
 
-/** Entry point called by `kstbench psi collect` (cli/commands/psi.ts dispatch). */
-export async function run(argv: string[]): Promise<number> {
-  const parsed = parseOptions(argv, flags, help);
-  if (!parsed) return 0;
-  const { values } = parsed;
-  const round = (values.round ?? 1) as 1 | 2;
-  const threshold = values.threshold;
-  const seed = values.seed ?? '1';
-  if (values.scenarios !== undefined && values.scenarios.split(',').every((x) => x.trim() === '')) {
-    throw new UsageError('--scenarios is empty: give at least one scenario id (or leave the option out for all)');
-  }
-  const scenarios = values.scenarios === undefined ? undefined : values.scenarios.split(',').map((x) => x.trim()).filter((x) => x !== '');
-  const dupScenario = scenarios?.find((id, i) => scenarios.indexOf(id) !== i);
-  if (dupScenario !== undefined) throw new UsageError(`--scenarios lists ${dupScenario} twice`);
+/** The --scenarios list: undefined for all; an empty or repeated entry is a usage error. */
+function parseScenarios(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const scenarios = value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  if (scenarios.length === 0) throw new UsageError('--scenarios is empty: give at least one scenario id (or leave the option out for all)');
+  const dup = scenarios.find((id, i) => scenarios.indexOf(id) !== i);
+  if (dup !== undefined) throw new UsageError(`--scenarios lists ${dup} twice`);
+  return scenarios;
+}
+
+/** The parsed flags as the library's parameters (psi-study.ts), with this command's defaults. */
+export function parsePsiCollectArgs(values: FlagValues<typeof flags>): PsiCollectParams {
+  const scenarios = parseScenarios(values.scenarios);
   const models = parseModels(required(values, 'models'));
-  const params: PsiCollectParams = {
+  return {
     courseDir: values.course ?? join('data', 'raw', 'psi'),
     models,
     outDir: required(values, 'out'),
-    round,
+    round: (values.round ?? 1) as 1 | 2,
     round1File: values.round1,
     scenarios,
-    threshold,
-    seed,
+    threshold: values.threshold,
+    seed: values.seed ?? '1',
     concurrency: values.concurrency ?? 4,
     baseUrl: values['base-url'],
     maxOutputTokens: values['max-output-tokens'] ?? 4000,
@@ -104,6 +103,28 @@ export async function run(argv: string[]): Promise<number> {
     ...rateOptions(values),
     ...modelsFileParam(values),
   };
+}
+
+/** The round's summary on stdout: counts, the round-2 selection, the records file. */
+function printRoundSummary(round: 1 | 2, result: Awaited<ReturnType<typeof collectPsi>>): void {
+  const written = Object.entries(result.written).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing new';
+  const lines = [
+    `psi collect round ${round}: ${result.status}; ${result.total} cells (${result.resumed} resumed; written: ${written}); ${result.pending} pending`,
+  ];
+  if (result.selection) {
+    const per = Object.entries(result.selection.perModel).map(([m, n]) => `${m} ${n}`).join(', ');
+    lines.push(`selected ${result.total} of ${result.selection.considered} defective round-1 cases: ${per}`);
+  }
+  lines.push(`records: ${result.outFile}${result.deterministic ? ' (simulated, deterministic)' : ''}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Entry point called by `kstbench psi collect` (cli/commands/psi.ts dispatch). */
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseOptions(argv, flags, help);
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const params = parsePsiCollectArgs(values);
   const resumeCommand = `kstbench psi collect ${argv.map(shellQuote).join(' ')}`;
   return runShell('psi collect', resumeCommand, async ({ deps }) => {
     if (values['dry-run']) {
@@ -111,16 +132,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const result = await collectPsi({ ...params, interrupt: deps.interrupt, progress: deps.progress, onNote: deps.onNote });
-    const written = Object.entries(result.written).map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing new';
-    const lines = [
-      `psi collect round ${round}: ${result.status}; ${result.total} cells (${result.resumed} resumed; written: ${written}); ${result.pending} pending`,
-    ];
-    if (result.selection) {
-      const per = Object.entries(result.selection.perModel).map(([m, n]) => `${m} ${n}`).join(', ');
-      lines.push(`selected ${result.total} of ${result.selection.considered} defective round-1 cases: ${per}`);
-    }
-    lines.push(`records: ${result.outFile}${result.deterministic ? ' (simulated, deterministic)' : ''}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    printRoundSummary(params.round, result);
     const open = 'batch' in result && result.batch ? result.batch.open : [];
     return reportRun('psi collect', result, resumeCommand, open);
   });

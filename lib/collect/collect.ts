@@ -1,36 +1,34 @@
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../io/atomic';
 import { loadDomainDir, type Domain } from '../kst';
-import { InputError } from '../errors';
-import { openBatches, readLedger } from './batch-ledger';
-import { runBatchCollection, type BatchEngineResult } from './batch-mode';
-import { pendingJobs, runCollection, type EngineResult, type Job } from './engine';
-import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
-import {
-  ASSUMED_OUTPUT_TOKENS,
-  assumedOutputTokens,
-  estimateCost,
-  estimateTokens,
-  loadPriceTable,
-  roundUsd,
-  type PriceTable,
-} from './prices';
-import type { ProgressSink } from './progress';
 import type { BatchTransport } from './batch-transport';
-import { reservedTokens } from './engine';
+import type { Job } from './engine';
+import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './kst-study';
 import { EmptyDesignError } from './lifecycle';
-import { catalogueWarnings, checkModelTarget, createBatchClient, createProvider, loadCatalogue } from './providers';
+import { loadPriceTable, type PriceTable } from './prices';
+import type { ProgressSink } from './progress';
+import { checkBatchModels, createBatchClient, createProvider } from './providers';
 import type { Provider } from '../provider/contract';
-import { parseModelSpec } from '../provider/contract';
-import type { RetryPolicy } from './retry';
-import { resolveModelTargets, type ModelOptions, type ResolvedTargets } from './providers/endpoints';
-import { makeRedactor } from './redact';
+import type { ModelOptions, ResolvedTargets } from './providers/endpoints';
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  dryRunStudy,
+  endpointsInfo,
+  resolveTargets,
+  runStudyCollection,
+  type CollectOutcome,
+  type DryRunReport,
+  type StudyCollection,
+} from './runner';
 import { loadStatesFile, type StatesFile } from './states-file';
-import { readCompleted, storePaths } from './store';
+
+// The collection entry point outside lib/collect (cli/, lib/study/) also takes the runner's shared pieces from here.
+export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, type CollectOutcome, type DryRunReport } from './runner';
 
 /**
- * `kstbench collect` as a library call: loads the domains, builds the KST design and runs the generic
- * engine, then writes extracted.jsonl. The CLI only parses options and prints.
+ * `kstbench collect` as a library call: loads the domains, builds the KST design and hands it to the
+ * collection runner (runner.ts, shared with the PSI study), which writes extracted.jsonl at the end
+ * through this study's `finalize`. The CLI only parses options and prints.
  */
 
 export interface CollectParams {
@@ -69,27 +67,6 @@ export interface CollectParams {
   modelsFile?: string;
 }
 
-/**
- * Resolves `--models` (entries may be `spec@URL`), `--models-file` and `--base-url` into the plain
- * specs that name the cells and the per-model provider options (providers/endpoints.ts: a key goes
- * only to its own host; a credential in a URL is refused). The params come back with plain specs.
- */
-export function resolveTargets<P extends { models: string[]; baseUrl?: string; modelsFile?: string }>(params: P, check = true): { params: P; targets: ResolvedTargets } {
-  const targets = resolveModelTargets(params.models, { baseUrl: params.baseUrl, ...(params.modelsFile !== undefined ? { modelsFile: params.modelsFile } : {}) });
-  // Models the registry cannot build are refused here, before anything runs (an injected factory, in tests, knows its own).
-  if (check) for (const t of targets.targets) checkModelTarget(t.spec, t.baseUrl);
-  return { params: { ...params, models: targets.targets.map((t) => t.spec) }, targets };
-}
-
-/** Per-model endpoints for run.json (only models with an explicit URL; none for simulated runs). */
-export function endpointsInfo(targets: ResolvedTargets): Record<string, unknown> {
-  const urls = Object.fromEntries(targets.targets.filter((t) => t.baseUrl !== undefined).map((t) => [t.spec, t.baseUrl]));
-  return Object.keys(urls).length > 0 ? { endpoints: urls } : {};
-}
-
-/** Default wait between polls of an unfinished provider batch. */
-export const DEFAULT_POLL_INTERVAL_MS = 30_000;
-
 export interface CollectDeps {
   createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions }): Provider;
   env?: NodeJS.ProcessEnv;
@@ -103,55 +80,6 @@ export interface CollectDeps {
   clockMs?: () => number;
   /** Pre-flight notes (the CLI prints them on stderr). */
   onNote?: (model: string, note: string) => void;
-}
-
-/** The retry policy from the parameters (tests shrink the backoff base). */
-export function retryPolicyFor(params: { maxRetries: number; retryHorizonMs?: number }, deps: { retryBaseDelayMs?: number }): Partial<RetryPolicy> {
-  return {
-    maxRetries: params.maxRetries,
-    ...(deps.retryBaseDelayMs !== undefined ? { baseDelayMs: deps.retryBaseDelayMs } : {}),
-    ...(params.retryHorizonMs !== undefined ? { retryHorizonMs: params.retryHorizonMs, quotaThresholdMs: params.retryHorizonMs } : {}),
-  };
-}
-
-/**
- * Settings that define each model's cells (provider `settings()`: API, sampling, effort, thinking,
- * output cap), or null when no provider reports any (then the fingerprint and records stay as before).
- */
-export function modelSettings(models: readonly string[], settingsOf: (model: string) => Record<string, unknown> | undefined): Record<string, Record<string, unknown>> | null {
-  const all: Record<string, Record<string, unknown>> = {};
-  for (const m of models) {
-    const s = settingsOf(m);
-    if (s !== undefined) all[m] = s;
-  }
-  return Object.keys(all).length > 0 ? all : null;
-}
-
-/** Refuses a --tpm below what one call reserves (it could never be sent). */
-export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTokens: number, tokensPerMinute: number | undefined): void {
-  if (tokensPerMinute === undefined) return;
-  let largest = 0;
-  for (const j of jobs) {
-    const r = j.request();
-    largest = Math.max(largest, reservedTokens({ system: r.system, user: r.user, maxOutputTokens }));
-  }
-  if (largest > tokensPerMinute) {
-    throw new InputError(
-      `--tpm ${tokensPerMinute} is below the ${largest} tokens one call reserves (prompt estimate + --max-output-tokens ${maxOutputTokens}); raise --tpm or lower --max-output-tokens`,
-      { item: 'tpm' },
-    );
-  }
-}
-
-/** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
-export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
-  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
-}
-
-/** The output cap the settings name for a model (a cut-off answer may be retried up to it), null when unknown. */
-export function outputCapOf(settings: Record<string, unknown> | undefined): number | null {
-  const cap = settings?.['output_cap'];
-  return typeof cap === 'number' && Number.isInteger(cap) && cap > 0 ? cap : null;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */
@@ -199,7 +127,9 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
     seed: params.seed,
     max_output_tokens: params.maxOutputTokens,
     domains: Object.fromEntries(domains.map((d) => [d.id, domainHash(d)])),
-    // Only with --states, so that directories started before this option resume unchanged.
+    // Only with --states: a fingerprint holds what defines the cells, and without --states nothing
+    // does. A `states_sha256: null` here would refuse the resume of every run without --states,
+    // among them the committed corpus data/raw/kst/ (its run.json fingerprint has no such key).
     ...(states ? { states_sha256: states.sha256 } : {}),
   };
   const statesPerDomain = new Map<string, number>();
@@ -225,7 +155,8 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
       ...(states ? { states_file: params.statesFile } : {}),
       ...(params.retryMissing ? { retry_missing: true } : {}),
       ...(params.batch ? { batch: true, poll_interval_ms: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS } : {}),
-      // Rate control and pre-flight only when given, so that older directories' run.json stays unchanged.
+      // Options are recorded when given, not as nulls, as --states and --batch above: run.json says
+      // what was asked, and the committed data/raw/kst/run.json (made without them) stays byte-identical.
       ...(params.tokensPerMinute !== undefined ? { tpm: params.tokensPerMinute } : {}),
       ...(params.retryHorizonMs !== undefined ? { retry_horizon_ms: params.retryHorizonMs } : {}),
       ...(params.noPreflight ? { preflight: false } : {}),
@@ -244,225 +175,37 @@ export function prepareKstDesign(params: CollectParams): PreparedDesign {
   return { domains, jobs, prices, fingerprint, runInfo, states };
 }
 
-export interface CollectOutcome extends EngineResult {
-  deterministic: boolean;
-  /** Batch mode only: batches submitted by this run, and those still open (collected by the next run). */
-  batch?: { submitted: string[]; open: string[] };
-}
-
-/** Refuses a live run in a directory whose batch ledger has uncollected batches (their cells would be requested twice). */
-export function checkNoOpenBatches(outDir: string): void {
-  const file = storePaths(outDir).batches;
-  const open = openBatches(readLedger(file));
-  if (open.length > 0) {
-    throw new InputError(
-      `${file}: ${open.length} batch(es) submitted by an earlier --batch run are not collected yet (first: ${open[0]!.batch_id}); ` +
-        're-run with --batch to collect them (a live run would request those cells a second time)',
-      { file, item: open[0]!.batch_id },
-    );
-  }
-}
-
-/**
- * `--batch`: every model must be openai: or anthropic: (the batch APIs); simulated and
- * openai-compatible models are refused with an InputError naming the model.
- */
-export function checkBatchModels(models: readonly string[]): void {
-  for (const spec of models) {
-    const { provider } = parseModelSpec(spec);
-    if (provider !== 'openai' && provider !== 'anthropic') {
-      throw new InputError(
-        `${spec}: --batch works with openai: and anthropic: models only (provider batch APIs); ${provider} models are collected without --batch`,
-        { item: spec },
-      );
-    }
-  }
-}
-
-async function collectKstBatch(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign, targets: ResolvedTargets): Promise<CollectOutcome> {
-  checkBatchModels(params.models);
+/** The KST study as the runner's study: its jobs, handler, fingerprint, run.json facts and extracted.jsonl. */
+function kstCollection(params: CollectParams, deps: CollectDeps, prepared: PreparedDesign, targets: ResolvedTargets): StudyCollection<KstCellMeta> {
   const env = deps.env ?? process.env;
-  const create = deps.createBatchClient ?? createBatchClient;
-  // Every client up front, so a missing key fails before anything is written.
-  const clients = new Map<string, BatchTransport>();
-  for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }));
-  // The live providers of the same models send the pre-flight cell before the first batch.
-  const live = new Map<string, Provider>();
-  if (!params.noPreflight) for (const spec of params.models) live.set(spec, (deps.createProvider ?? createProvider)(spec, { ...targets.optionsFor(spec), env }));
-  for (const note of targets.notes) deps.onNote?.('routing', note);
-  const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
-  printNotes(params.models, (m) => live.get(m) ?? {}, deps.onNote);
-  const result: BatchEngineResult = await runBatchCollection({
-    dir: params.outDir,
+  const live = deps.createProvider ?? createProvider;
+  const batch = deps.createBatchClient ?? createBatchClient;
+  return {
+    storeDir: params.outDir,
     jobs: prepared.jobs,
-    batchClientFor: (model) => clients.get(model)!,
-    ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
-    outputCapFor: (m: string) => outputCapOf(settings?.[m]),
-    handler: kstResultHandler(() => false),
-    maxOutputTokens: params.maxOutputTokens,
-    timeoutMs: params.timeoutMs,
-    seed: params.seed,
     prices: prepared.prices,
-    retry: retryPolicyFor(params, deps),
-    pollIntervalMs: params.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-    ...(params.maxBatchRequests !== undefined ? { maxBatchRequests: params.maxBatchRequests } : {}),
-    resubmitCancelled: params.resubmitCancelled,
-    retryMissing: params.retryMissing,
-    clockMs: deps.clockMs,
-    runInfo: { ...prepared.runInfo, deterministic: false, ...endpointsInfo(targets), ...(settings ? { settings } : {}) },
-    fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
-    settingsFor: (m) => settings?.[m],
+    fingerprint: prepared.fingerprint,
+    runInfo: ({ deterministic, settings }) => ({ ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) }),
+    handler: (isSimulated) => kstResultHandler(isSimulated),
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
-    sleep: deps.sleep,
-    redact: makeRedactor(env, targets.keyVariables),
-    progress: deps.progress,
-    interrupt: deps.interrupt,
-  });
-  const { submitted, open, ...rest } = result;
-  return { ...rest, deterministic: false, batch: { submitted, open } };
+    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env }),
+    createBatchClient: (spec) => batch(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }),
+  };
 }
 
 export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
   const { params, targets } = resolveTargets(rawParams, deps.createProvider === undefined);
   const prepared = prepareKstDesign(params);
-  if (params.batch) return collectKstBatch(params, deps, prepared, targets);
-  checkNoOpenBatches(params.outDir);
-  const env = deps.env ?? process.env;
-  const create = deps.createProvider ?? createProvider;
-  // Create every provider up front so a missing key fails before anything is written.
-  const providers = new Map<string, Provider>();
-  for (const spec of params.models) providers.set(spec, create(spec, { ...targets.optionsFor(spec), env }));
-  for (const note of targets.notes) deps.onNote?.('routing', note);
-  const deterministic = [...providers.values()].every((p) => p.simulated);
-  checkTokenBudget(prepared.jobs, params.maxOutputTokens, params.tokensPerMinute);
-  const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
-  printNotes(params.models, (m) => providers.get(m)!, deps.onNote);
-  const result = await runCollection({
-    preflight: !params.noPreflight,
-    outputCapFor: (m) => outputCapOf(settings?.[m]),
-    dir: params.outDir,
-    jobs: prepared.jobs,
-    providerFor: (model) => providers.get(model)!,
-    handler: kstResultHandler((model) => providers.get(model)!.simulated),
-    concurrency: params.concurrency,
-    maxOutputTokens: params.maxOutputTokens,
-    timeoutMs: params.timeoutMs,
-    seed: params.seed,
-    prices: prepared.prices,
-    retry: retryPolicyFor(params, deps),
-    ...(params.tokensPerMinute !== undefined ? { tokensPerMinute: params.tokensPerMinute } : {}),
-    deterministic,
-    runInfo: { ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) },
-    fingerprint: { ...prepared.fingerprint, ...(settings ? { settings } : {}) },
-    settingsFor: (m) => settings?.[m],
-    clockMs: deps.clockMs,
-    finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
-    sleep: deps.sleep,
-    redact: makeRedactor(env, targets.keyVariables),
-    progress: deps.progress,
-    interrupt: deps.interrupt,
-    retryMissing: params.retryMissing,
-  });
-  return { ...result, deterministic };
-}
-
-export interface DryRunModelLine {
-  model: string;
-  calls: number;
-  inputTokens: number;
-  outputTokensAssumed: number;
-  costUsd: number | null;
-  costUpperBoundUsd: number | null;
-  note?: string;
-}
-
-export interface DryRunReport {
-  /** Costs are at batch prices (price × (1 − batch_discount)). */
-  batch: boolean;
-  total: number;
-  alreadyComplete: number;
-  calls: number;
-  models: DryRunModelLine[];
-  inputTokens: number;
-  outputTokensAssumed: number;
-  costUsd: number | null;
-  costUpperBoundUsd: number | null;
-  /** Catalogue warnings per model: retired or retiring, Responses-only, unknown (catalogue.ts `catalogueWarnings`). */
-  warnings: string[];
-}
-
-/** The catalogue's warnings for the run's models (retired, Responses-only, not in the SDK, unknown). */
-export function modelWarnings(models: readonly string[]): string[] {
-  const catalogue = loadCatalogue();
-  return models.flatMap((m) => catalogueWarnings(catalogue, m));
+  return runStudyCollection(kstCollection(params, deps, prepared, targets), params, targets, { ...deps, env: deps.env ?? process.env });
 }
 
 /**
- * Estimates a run without calling anything or writing anything: the number of pending calls (cells
- * without a final record in --out), input tokens from the actual prompts (characters / 4), output
- * tokens from ASSUMED_OUTPUT_TOKENS per call, and the cost from the price table; the upper bound
- * assumes every call uses the full --max-output-tokens.
+ * Estimates a run without calling anything or writing anything (runner.ts `dryRunStudy`): the pending
+ * calls (cells without a final record in --out), their tokens and cost.
  */
 export function dryRunKst(rawParams: CollectParams): DryRunReport {
   const { params } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
-  const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
-  return { ...dryRunJobs(prepared.jobs, completed, params.models, prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
+  return dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params);
 }
-
-/** The dry-run estimate of any study's jobs against the final records already in its store. */
-export function dryRunJobs(
-  jobs: ReadonlyArray<Job<unknown>>,
-  completed: ReadonlyMap<string, Record<string, unknown>>,
-  models: readonly string[],
-  prices: PriceTable,
-  maxOutputTokens: number,
-  batchMode: boolean,
-  retryMissing?: boolean,
-): DryRunReport {
-  const pending = pendingJobs(jobs, completed, retryMissing);
-  const batch = { batch: batchMode };
-  const lines: DryRunModelLine[] = models.map((model) => {
-    const ofModel = pending.filter((j) => j.model === model);
-    const inputTokens = ofModel.reduce((sum, j) => {
-      const r = j.request();
-      return sum + estimateTokens(r.system + r.user);
-    }, 0);
-    const outputTokensAssumed = ofModel.length * assumedOutputTokens(prices, model);
-    const cost = estimateCost(prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
-    const upper = estimateCost(prices, model, { inputTokens, outputTokens: ofModel.length * maxOutputTokens }, batch);
-    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
-  });
-  const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
-    lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);
-  return {
-    total: jobs.length,
-    batch: batchMode,
-    alreadyComplete: jobs.length - pending.length,
-    calls: pending.length,
-    models: lines,
-    inputTokens: lines.reduce((s, l) => s + l.inputTokens, 0),
-    outputTokensAssumed: lines.reduce((s, l) => s + l.outputTokensAssumed, 0),
-    costUsd: sum((l) => l.costUsd),
-    costUpperBoundUsd: sum((l) => l.costUpperBoundUsd),
-    warnings: [],
-  };
-}
-
-export function formatDryRun(report: DryRunReport): string {
-  const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(2)}`);
-  const rows = report.models.map(
-    (l) =>
-      `  ${l.model.padEnd(36)} ${String(l.calls).padStart(6)} calls  ${String(l.inputTokens).padStart(10)} in  ${String(l.outputTokensAssumed).padStart(10)} out  ${usd(l.costUsd).padStart(10)}  (≤ ${usd(l.costUpperBoundUsd)})${l.note ? `  ${l.note}` : ''}`,
-  );
-  return [
-    `Dry run: ${report.calls} calls (${report.total} cells in the design, ${report.alreadyComplete} already complete). Nothing was sent or written.`,
-    ...rows,
-    `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`,
-    `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,
-    ...report.warnings.map((w) => `  WARNING: ${w}`),
-    '',
-  ].join('\n');
-}
-

@@ -5,31 +5,17 @@ import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
 import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
-import {
-  checkBatchModels,
-  checkTokenBudget,
-  dryRunJobs,
-  modelWarnings,
-  outputCapOf,
-  printNotes,
-  modelSettings,
-  resolveTargets,
-  retryPolicyFor,
-  type DryRunReport,
-} from './collect';
-import { checkUniqueJobs, EmptyDesignError, pendingJobs, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
+import { checkUniqueJobs, EmptyDesignError, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
-import { readCompleted, storePaths } from './store';
-import { makeRedactor } from './redact';
+import { storePaths } from './store';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi';
 import { PsiRecordSchema } from '../records/psi-record';
 import { answerOutcome } from '../provider/outcome';
-import { runBatchCollection } from './batch-mode';
-import { runCollection } from './engine';
 import { loadPriceTable } from './prices';
-import { createBatchClient, createProvider } from './providers';
-import type { ModelOptions } from './providers/endpoints';
+import { checkBatchModels, createBatchClient, createProvider } from './providers';
+import type { ModelOptions, ResolvedTargets } from './providers/endpoints';
+import { dryRunStudy, resolveTargets, runStudyCollection, type DryRunReport, type StudyCollection } from './runner';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -326,97 +312,63 @@ export function dryRunPsi(rawParams: PsiCollectParams): DryRunReport {
   const { params } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const design = preparePsiDesign(params);
-  const completed = readCompleted(storePaths(design.storeDir).responses, { tolerateTornTail: true });
-  return { ...dryRunJobs(design.jobs, completed, params.models, loadPriceTable(), params.maxOutputTokens, params.batch === true, params.retryMissing), warnings: modelWarnings(params.models) };
+  return dryRunStudy({ storeDir: design.storeDir, jobs: design.jobs, prices: loadPriceTable() }, params);
 }
 
-/** Runs one round; returns the engine result plus the selection counts of round 2. */
+/** round<N>.jsonl: the final records in file order, without the store's `completed_at`. */
+function writeRoundFile(outFile: string, records: ReadonlyArray<Record<string, unknown>>): void {
+  const lines = records.map((r) => {
+    const { completed_at: _drop, ...rest } = r;
+    return JSON.stringify(rest);
+  });
+  writeFileAtomic(outFile, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+}
+
+/** One PSI round as the runner's study: its jobs, handler, fingerprint, run.json facts and round<N>.jsonl. */
+function psiCollection(params: PsiCollectParams, design: PsiDesign, targets: ResolvedTargets): StudyCollection<PsiCellMeta> {
+  const { course, selection, fingerprint } = design;
+  return {
+    storeDir: design.storeDir,
+    jobs: design.jobs,
+    prices: loadPriceTable(),
+    fingerprint,
+    runInfo: ({ deterministic, batch, settings }) => ({
+      study: 'psi',
+      ...fingerprint,
+      deterministic,
+      ...(batch ? { batch: true } : {}),
+      ...(selection ? { selection } : {}),
+      ...(settings ? { settings } : {}),
+    }),
+    handler: (isSimulated) => psiResultHandler(course, isSimulated, params.seed),
+    finalize: (records) => writeRoundFile(design.outFile, records),
+    createProvider: (spec) => {
+      if (params.createProvider) return params.createProvider(spec);
+      // The simulated tutors answer from the course's scenarios.
+      return parseModelSpec(spec).provider === 'simulated' ? createProvider(spec, { psiCourse: course }) : createProvider(spec, targets.optionsFor(spec));
+    },
+    createBatchClient: (spec) => (params.createBatchClient ?? createBatchClient)(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }),
+  };
+}
+
+/** Runs one round; returns the runner's result plus the round file and the selection counts of round 2. */
 export async function collectPsi(rawParams: PsiCollectParams) {
   const { params, targets } = resolveTargets(rawParams, rawParams.createProvider === undefined);
   const design = preparePsiDesign(params);
-  const { course, jobs, selection, fingerprint, outFile } = design;
-  const retry = retryPolicyFor({ maxRetries: params.maxRetries ?? 5, retryHorizonMs: params.retryHorizonMs }, { retryBaseDelayMs: params.retryBaseDelayMs });
-  const finalize = (records: ReadonlyArray<Record<string, unknown>>) => {
-    const lines = records.map((r) => {
-      const { completed_at: _drop, ...rest } = r as Record<string, unknown>;
-      return JSON.stringify(rest);
-    });
-    writeFileAtomic(outFile, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
-  };
-  if (jobs.length === 0) {
+  const { selection, outFile } = design;
+  if (design.jobs.length === 0) {
     // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design.
     writeFileAtomic(outFile, '');
     return { status: 'complete' as const, total: 0, resumed: 0, written: {}, pending: 0, attempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic: true };
   }
-  const common = {
-    dir: design.storeDir,
-    jobs,
-    maxOutputTokens: params.maxOutputTokens,
-    timeoutMs: params.timeoutMs,
-    seed: params.seed,
-    prices: loadPriceTable(),
-    retry,
-    fingerprint,
-    finalize,
+  const dispatch = { ...params, maxRetries: params.maxRetries ?? 5 };
+  const result = await runStudyCollection(psiCollection(params, design, targets), dispatch, targets, {
+    env: process.env,
     sleep: params.sleep,
     progress: params.progress,
     interrupt: params.interrupt,
-    retryMissing: params.retryMissing,
-    redact: makeRedactor(process.env, targets.keyVariables),
-  };
-
-  if (params.batch) {
-    checkBatchModels(params.models);
-    const create =
-      params.createBatchClient ??
-      ((spec: string, o: { baseUrl?: string; timeoutMs?: number; model?: ModelOptions }) =>
-        createBatchClient(spec, o));
-    const clients = new Map<string, BatchTransport>();
-    for (const spec of params.models) clients.set(spec, create(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }));
-    const live = new Map<string, Provider>();
-    if (!params.noPreflight) for (const spec of params.models) live.set(spec, params.createProvider ? params.createProvider(spec) : createProvider(spec, targets.optionsFor(spec)));
-    for (const note of targets.notes) params.onNote?.('routing', note);
-    const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
-    const result = await runBatchCollection<PsiCellMeta>({
-      ...common,
-      fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
-      batchClientFor: (model) => clients.get(model)!,
-      ...(params.noPreflight ? { preflight: false } : { preflightProviderFor: (model: string) => live.get(model)! }),
-      handler: psiResultHandler(course, () => false, params.seed),
-      pollIntervalMs: params.pollIntervalMs ?? 30_000,
-      resubmitCancelled: params.resubmitCancelled,
-      runInfo: { study: 'psi', ...fingerprint, deterministic: false, batch: true, ...(selection ? { selection } : {}), ...(settings ? { settings } : {}) },
-      settingsFor: (m) => settings?.[m],
-    });
-    const { submitted, open, ...rest } = result;
-    return { ...rest, outFile, selection, deterministic: false, batch: { submitted, open } };
-  }
-
-  const providers = new Map<string, Provider>();
-  for (const spec of params.models) {
-    const { provider } = parseModelSpec(spec);
-    if (params.createProvider) providers.set(spec, params.createProvider(spec));
-    else if (provider === 'simulated') providers.set(spec, createProvider(spec, { psiCourse: course }));
-    else providers.set(spec, createProvider(spec, targets.optionsFor(spec)));
-  }
-  for (const note of targets.notes) params.onNote?.('routing', note);
-  const deterministic = [...providers.values()].every((p) => p.simulated);
-  const isSimulated = (m: string) => providers.get(m)!.simulated;
-  checkTokenBudget(jobs, params.maxOutputTokens, params.tokensPerMinute);
-  const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
-  printNotes(params.models, (m) => providers.get(m)!, params.onNote);
-  const result = await runCollection<PsiCellMeta>({
-    preflight: !params.noPreflight,
-    outputCapFor: (m) => outputCapOf(settings?.[m]),
-    ...common,
-    fingerprint: { ...fingerprint, ...(settings ? { settings } : {}) },
-    providerFor: (model) => providers.get(model)!,
-    handler: psiResultHandler(course, isSimulated, params.seed),
-    concurrency: params.concurrency,
-    ...(params.tokensPerMinute !== undefined ? { tokensPerMinute: params.tokensPerMinute } : {}),
-    deterministic,
-    runInfo: { study: 'psi', ...fingerprint, deterministic, ...(selection ? { selection } : {}), ...(settings ? { settings } : {}) },
-    settingsFor: (m) => settings?.[m],
+    onNote: params.onNote,
+    retryBaseDelayMs: params.retryBaseDelayMs,
   });
-  return { ...result, outFile, selection, deterministic };
+  return { ...result, outFile, selection };
 }

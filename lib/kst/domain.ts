@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { checkJson, parseJsonFile } from '../io/json';
 import { refuseProtoKey } from '../io/keys';
 import { readInputText } from '../io/read';
 import { join } from 'node:path';
@@ -113,48 +114,19 @@ export const DomainFileSchema = z
 
 export type DomainFile = z.infer<typeof DomainFileSchema>;
 
-/** Renders a zod path such as ['components', 2, 'id'] as `components[2].id`. */
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
-  return out === '' ? '(top level)' : out;
-}
-
 /**
  * Parses and validates the text of a domain file. Throws InputError naming `file` and the offending
- * item for: malformed JSON (with the parser's position), schema violations (with the JSON path),
- * an empty component list, duplicate component IDs, unknown IDs in a prerequisite pair, self-loops,
- * and cycles (printed as `A -> B -> C -> A`). Duplicate prerequisite pairs are accepted silently and
- * kept once (first occurrence), since they do not change the relation.
+ * item for: malformed JSON (`file:line: not valid JSON (…)`, lib/io's one wording), schema violations
+ * (`file: components[2].description: …`, with the JSON path), an empty component list, duplicate
+ * component IDs, unknown IDs in a prerequisite pair, self-loops, and cycles (printed as
+ * `A -> B -> C -> A`). Duplicate prerequisite pairs are accepted silently and kept once (first
+ * occurrence), since they do not change the relation.
  */
 export function parseDomain(text: string, file: string): Domain {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    const message = (err as Error).message;
-    const at = /position (\d+)/.exec(message);
-    const line = at ? lineColumn(text, Number(at[1])) : undefined;
-    const where = line ? ` (line ${line.line}, column ${line.column})` : '';
-    throw new InputError(`${file}: malformed JSON${where}: ${message}`, { file, line: line?.line });
-  }
+  const json: unknown = parseJsonFile(text, file, z.unknown());
   // The surmise record is keyed by task IDs; zod would silently drop a "__proto__" key.
   refuseProtoKey((json as { surmise?: unknown } | null)?.surmise, `${file}: surmise`);
-  const parsed = DomainFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
-    const item = formatPath(issue.path);
-    throw new InputError(`${file}: invalid domain file at ${item}: ${issue.message}${more}`, { file, item });
-  }
-  return buildDomain(parsed.data, file);
-}
-
-/** 1-based line and column of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
+  return buildDomain(checkJson(json, file, DomainFileSchema), file);
 }
 
 /** Structural validation of schema-valid data; see parseDomain for the error classes. */

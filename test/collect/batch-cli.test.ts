@@ -124,7 +124,7 @@ test('usage errors: --batch with a simulated model, --poll-interval without --ba
   const out = tempDir();
   const simulated = kstbench(['collect', '--domains', domains, '--models', 'simulated:sim-a', '--out', out, '--batch']);
   assert.equal(simulated.code, 2, simulated.stderr);
-  assert.match(simulated.stderr, /--batch works with openai: and anthropic: models only \(provider batch APIs\), not simulated:sim-a/);
+  assert.match(simulated.stderr, /simulated:sim-a: --batch works with openai: and anthropic: models only \(provider batch APIs\)/);
   const noBatch = kstbench(['collect', '--domains', domains, '--models', 'openai:gpt-4o', '--out', out, '--poll-interval', '5']);
   assert.equal(noBatch.code, 2);
   assert.match(noBatch.stderr, /--poll-interval only applies with --batch/);

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlmServer } from '../support/fake-llm-server';
-import { readLines, tempDir, writeTinyDomains } from './helpers';
+import { readLines, tempDir, writeFreeDomain, writeTinyDomains } from './helpers';
 
 const ROOT = join(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'kstbench.js');
@@ -72,6 +72,70 @@ test('collect: a model answering 404 on every call → exit 4 with the error and
     assert.match(r.stderr, /resume with .*\n  kstbench collect /);
     assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '');
     assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
+  } finally {
+    await server.close();
+  }
+});
+
+/** User + system CPU time of a process in clock ticks (1/100 s), from /proc (0 once it is gone). */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+test('collect: SIGINT while planning a huge design (2^16 states × 4 conditions × 1000 orders) exits 130 within 2 s and writes nothing', { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'command-worker.js')), 'run `npm run build` before this test');
+  const dir = tempDir();
+  writeFreeDomain(join(dir, 'domains'), 'wide', 16);
+  const out = join(dir, 'out');
+  const child = spawn(process.execPath, [BIN, 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a', '--out', out, '--orders', '1000'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Well into the planning: 1.5 s of CPU (start-up takes a fraction of that).
+  const deadline = Date.now() + 60_000;
+  while (cpuTicks(child.pid!) < 150) {
+    assert.ok(Date.now() < deadline, `planning never started: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const code = await exited;
+  const ms = Date.now() - sent;
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /kstbench collect: stopped by SIGINT during synchronous work \(planning: no answer within 500 ms\); no temporary file was left; resume with: kstbench collect /);
+  assert.ok(ms < 2000, `exited ${ms} ms after SIGINT`);
+  assert.equal(existsSync(out), false, 'nothing was written');
+  assert.deepEqual(readdirSync(dir).sort(), ['domains']);
+});
+
+test('psi collect: a second SIGINT while the call in flight is still running stops at once (exit 130, the resume command printed)', { timeout: 120_000 }, async () => {
+  const server = await startFakeLlmServer({ handler: (call) => ({ kind: 'slow', delayMs: call.count === 1 ? 10 : 5000, content: JSON.stringify({ answer: 'Print x before the loop to see its value.' }) }) });
+  try {
+    const out = tempDir();
+    const args = ['psi', 'collect', '--models', 'openai-compatible:fake-tutor', '--base-url', server.openaiBaseUrl, '--out', out,
+      '--scenarios', 'S01,S02,S03,S04,S05', '--concurrency', '1', '--timeout', '30', '--no-preflight'];
+    let sent = 0;
+    let secondAt = 0;
+    const r = await run(args, (text, kill) => {
+      if (sent === 0 && /\] [1-9]\d*\/10 /.test(text)) {
+        sent = 1;
+        kill('SIGINT');
+      } else if (sent === 1 && /SIGINT received, finishing in-flight calls/.test(text)) {
+        sent = 2;
+        secondAt = Date.now();
+        kill('SIGINT');
+      }
+    });
+    const ms = Date.now() - secondAt;
+    assert.equal(sent, 2, r.stderr);
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /kstbench psi collect: second SIGINT, exiting now \(no temporary file was left; resume with: kstbench psi collect --models /);
+    assert.ok(ms < 2500, `exited ${ms} ms after the second SIGINT (the call in flight takes 5 s)`);
   } finally {
     await server.close();
   }

@@ -1,49 +1,36 @@
-/** The pieces of collect.ts around the engine: batch model checks, the --tpm floor, settings, retry policy, pre-flight requests. (Whole runs: engine, lifecycle, batch-mode tests.) */
+/** The KST study's design (collect.ts): its fingerprint and run.json facts. (The shared wiring: runner tests; whole runs: engine, lifecycle, batch-mode tests.) */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError } from '../../lib/errors';
-import { checkBatchModels, checkTokenBudget, modelSettings, outputCapOf, retryPolicyFor } from '../../lib/collect/collect';
-import type { Job } from '../../lib/collect/engine';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { prepareKstDesign, type CollectParams } from '../../lib/collect/collect';
+import { tempDir, writeTinyDomains } from './helpers';
 
-const job = (runId: string, model: string, system: string, user: string): Job<unknown> => ({
-  runId,
-  model,
-  meta: {},
-  request: () => ({ system, user, schemaName: 'a', jsonSchema: { type: 'object' } }),
+function params(over: Partial<CollectParams> = {}): CollectParams {
+  return { domainsDir: writeTinyDomains(), models: ['simulated:sim-a'], outDir: tempDir(), conditions: ['P0', 'P1'], orders: 2, concurrency: 4, maxOutputTokens: 100, timeoutMs: 1000, maxRetries: 5, seed: '7', ...over };
+}
+
+test('prepareKstDesign: the design size and states per domain; options not given are not recorded', () => {
+  const prepared = prepareKstDesign(params());
+  assert.equal(prepared.jobs.length, 8 * 2 * 2, '8 states × 2 conditions × 2 orders × 1 model');
+  const design = prepared.runInfo['design'] as Record<string, unknown>;
+  assert.deepEqual(design['states'], { 'tiny-a': 5, 'tiny-b': 3 });
+  // The committed corpus data/raw/kst/ was made without --states, --tpm, --retry-horizon, --no-preflight:
+  // its fingerprint and run.json have none of these keys, and must stay valid (resume) and byte-identical.
+  assert.deepEqual(Object.keys(prepared.fingerprint), ['study', 'models', 'conditions', 'orders', 'seed', 'max_output_tokens', 'domains']);
+  assert.deepEqual(Object.keys(prepared.runInfo['params'] as object), ['domains', 'models', 'conditions', 'orders', 'concurrency', 'base_url', 'max_output_tokens', 'timeout_ms', 'max_retries', 'seed']);
 });
 
-test('--batch takes openai: and anthropic: models only; the refusal names the model', () => {
-  assert.doesNotThrow(() => checkBatchModels(['openai:gpt-x', 'anthropic:claude-x']));
-  assert.throws(
-    () => checkBatchModels(['openai:gpt-x', 'simulated:sim-a']),
-    (e: unknown) => e instanceof InputError && e.message.startsWith('simulated:sim-a: --batch works with openai: and anthropic: models only') && e.where.item === 'simulated:sim-a',
-  );
-  assert.throws(() => checkBatchModels(['openai-compatible:llama']), /openai-compatible models are collected without --batch/);
-});
-
-test('--tpm floor worked by hand: ceil(8 characters / 4) = 2 prompt tokens + 100 output = 102 reserved by the largest call', () => {
-  const jobs = [job('a', 'm', 'ab', 'cd'), job('b', 'm', 'abcd', 'efgh')]; // 1 + 100 and 2 + 100
-  assert.doesNotThrow(() => checkTokenBudget(jobs, 100, 102));
-  assert.doesNotThrow(() => checkTokenBudget(jobs, 100, undefined), 'no --tpm: no check');
-  assert.throws(
-    () => checkTokenBudget(jobs, 100, 101),
-    (e: unknown) => e instanceof InputError && e.message === '--tpm 101 is below the 102 tokens one call reserves (prompt estimate + --max-output-tokens 100); raise --tpm or lower --max-output-tokens',
-  );
-});
-
-test('modelSettings: only models that report settings; null when none does', () => {
-  assert.equal(modelSettings(['simulated:sim-a'], () => undefined), null);
-  assert.deepEqual(modelSettings(['a', 'b'], (m) => (m === 'b' ? { api: 'messages' } : undefined)), { b: { api: 'messages' } });
-});
-
-test('retryPolicyFor: the retry horizon is also the quota threshold; the backoff base only when a test sets it', () => {
-  assert.deepEqual(retryPolicyFor({ maxRetries: 5 }, {}), { maxRetries: 5 });
-  assert.deepEqual(retryPolicyFor({ maxRetries: 2, retryHorizonMs: 60_000 }, { retryBaseDelayMs: 1 }), { maxRetries: 2, baseDelayMs: 1, retryHorizonMs: 60_000, quotaThresholdMs: 60_000 });
-});
-
-test('outputCapOf: the output cap the settings name, null when absent or not a positive integer', () => {
-  assert.equal(outputCapOf({ output_cap: 16384 }), 16384);
-  assert.equal(outputCapOf({ output_cap: null }), null);
-  assert.equal(outputCapOf({ output_cap: 0 }), null);
-  assert.equal(outputCapOf(undefined), null);
+test('prepareKstDesign: --states, --tpm, --retry-horizon and --no-preflight are recorded when given', () => {
+  const p = params();
+  const states = join(tempDir(), 'states.json');
+  writeFileSync(states, JSON.stringify({ 'tiny-a': [[], ['A']] }));
+  const prepared = prepareKstDesign({ ...p, statesFile: states, tokensPerMinute: 1000, retryHorizonMs: 60_000, noPreflight: true });
+  assert.equal(prepared.jobs.length, (2 + 3) * 2 * 2, 'tiny-a sampled to 2 states, tiny-b all 3');
+  assert.match(String(prepared.fingerprint['states_sha256']), /^[0-9a-f]{64}$/);
+  const recorded = prepared.runInfo['params'] as Record<string, unknown>;
+  assert.equal(recorded['states_file'], states);
+  assert.equal(recorded['tpm'], 1000);
+  assert.equal(recorded['retry_horizon_ms'], 60_000);
+  assert.equal(recorded['preflight'], false);
 });

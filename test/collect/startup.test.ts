@@ -23,15 +23,22 @@ const HEAVY: Record<string, string> = {
   '@sparticuz/chromium': 'chromium',
 };
 
+// Commands run in a worker thread (cli/kstbench.ts runInWorker), which has its own require.cache and
+// runs this preload too: the worker writes its modules to REPORT.worker at its exit, and the main
+// thread, which exits last, adds them to its own.
 const REPORTER = `
-const { writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+const { isMainThread } = require('node:worker_threads');
 const heavy = ${JSON.stringify(HEAVY)};
+const report = process.env.KSTBENCH_STARTUP_REPORT;
 process.on('exit', () => {
-  const keys = Object.keys(require.cache).map((k) => k.split('\\\\').join('/'));
+  let keys = Object.keys(require.cache).map((k) => k.split('\\\\').join('/'));
+  if (!isMainThread) return writeFileSync(report + '.worker', JSON.stringify(keys));
+  if (existsSync(report + '.worker')) keys = [...keys, ...JSON.parse(readFileSync(report + '.worker', 'utf8'))];
   const loaded = Object.entries(heavy).filter(([dir]) => keys.some((k) => k.includes('/node_modules/' + dir + '/'))).map(([, name]) => name);
-  const commands = keys.filter((k) => k.includes('/dist/cli/commands/')).map((k) => k.replace(/^.*\\/dist\\/cli\\/commands\\//, '')).sort();
+  const commands = [...new Set(keys.filter((k) => k.includes('/dist/cli/commands/')).map((k) => k.replace(/^.*\\/dist\\/cli\\/commands\\//, '')))].sort();
   const collector = keys.some((k) => k.includes('/dist/lib/collect/'));
-  writeFileSync(process.env.KSTBENCH_STARTUP_REPORT, JSON.stringify({ modules: keys.length, loaded, commands, collector }));
+  writeFileSync(report, JSON.stringify({ modules: keys.length, loaded, commands, collector }));
 });
 `;
 

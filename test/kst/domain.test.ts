@@ -58,14 +58,15 @@ test('duplicate prerequisite pairs are kept once, in first-occurrence order', ()
   ]);
 });
 
-test('malformed JSON names the file and the parser position', () => {
-  rejects(() => parseDomain('{"id": "demo",', FILE), FILE, 'malformed JSON');
-  rejects(() => parseDomain('{"id": "demo",, }', FILE), FILE, 'position 14', 'line 1, column 15');
-  rejects(() => parseDomain('{\n  "id": "demo",\n  ]', FILE), 'line 3, column 3');
+test('malformed JSON names the file, the line and the parser position (lib/io wording)', () => {
+  rejects(() => parseDomain('{"id": "demo",', FILE), `${FILE}:1: not valid JSON`);
+  rejects(() => parseDomain('{"id": "demo",, }', FILE), `${FILE}:1: not valid JSON`, 'position 14');
+  rejects(() => parseDomain('{\n  "id": "demo",\n  ]', FILE), `${FILE}:3: not valid JSON`);
+  assert.throws(() => parseDomain('{\n  "id": "demo",\n  ]', FILE), (err: unknown) => err instanceof InputError && err.where.file === FILE && err.where.line === 3);
 });
 
 test('schema errors name the JSON path', () => {
-  rejects(() => parseDomain(text({ title: 7 }), FILE), FILE, 'at title');
+  rejects(() => parseDomain(text({ title: 7 }), FILE), `${FILE}: title: `);
   rejects(
     () => parseDomain(text({ components: [{ id: 'A', description: '' }] }), FILE),
     FILE,
@@ -121,7 +122,7 @@ test('DomainFileSchema exports a JSON schema', () => {
 
 test('a domain file gives exactly one of prerequisites, basis, states, surmise', () => {
   rejects(() => parseDomain(text({ prerequisites: undefined }), FILE), 'exactly one of prerequisites, basis, states or surmise (none given)');
-  rejects(() => parseDomain(text({ basis: [['A']] }), FILE), 'at basis', 'found prerequisites and basis');
+  rejects(() => parseDomain(text({ basis: [['A']] }), FILE), `${FILE}: basis: `, 'found prerequisites and basis');
   const d = parseDomain(text({ prerequisites: undefined, basis: [['A'], ['A', 'B'], ['A', 'B', 'C']] }), FILE);
   assert.equal(d.form, 'basis');
   assert.equal(d.quasiOrdinal, true);
@@ -148,5 +149,5 @@ test('loadDomain and loadDomainDir read files; unreadable and clashing files rai
   writeFileSync(join(dir, 'c.json'), text({ id: 'alpha' }));
   rejects(() => loadDomainDir(dir), 'c.json', '"alpha"', 'b.json');
   writeFileSync(join(dir, 'c.json'), '{ broken');
-  rejects(() => loadDomainDir(dir), 'c.json', 'malformed JSON');
+  rejects(() => loadDomainDir(dir), 'c.json:1: not valid JSON');
 });

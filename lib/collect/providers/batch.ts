@@ -9,7 +9,7 @@ import { InputError } from '../../errors';
 import type { Catalogue } from './catalogue';
 import type { ModelOptions } from './endpoints';
 import type { ModelSettings } from './model-settings';
-import type { CompletionRequest, CompletionResult, ProviderError } from '../../provider/contract';
+import { parseModelSpec, type CompletionRequest, type CompletionResult, type ProviderError } from '../../provider/contract';
 
 /** Provider-neutral batch state. `done` is true for every state but `in_progress`. */
 export type BatchState = 'in_progress' | 'completed' | 'failed' | 'expired' | 'cancelled';
@@ -108,6 +108,35 @@ export interface CreateBatchClientOptions {
 }
 
 const ANTHROPIC_CUSTOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The providers with a batch API (OpenAI Batch API, Anthropic Message Batches). */
+export const BATCH_PROVIDERS: ReadonlyArray<string> = ['openai', 'anthropic'];
+
+/**
+ * The one batch-model check (`--batch`, `collect` and `psi collect`, CLI and library, and the batch
+ * client factory): the refusal of the first model that has no batch API, or null when every model
+ * has one. Simulated and openai-compatible models are cheap or local: they are collected live. The
+ * CLI throws it as a usage error (exit 2), the library as an InputError naming the model.
+ *
+ * @example
+ * batchModelRefusal(['openai:gpt-x', 'anthropic:claude-x']); // => null
+ * batchModelRefusal(['simulated:sim-a'])?.spec; // => 'simulated:sim-a'
+ */
+export function batchModelRefusal(models: readonly string[]): { spec: string; message: string } | null {
+  for (const spec of models) {
+    const { provider } = parseModelSpec(spec);
+    if (!BATCH_PROVIDERS.includes(provider)) {
+      return { spec, message: `${spec}: --batch works with openai: and anthropic: models only (provider batch APIs); ${provider} models are collected without --batch` };
+    }
+  }
+  return null;
+}
+
+/** {@link batchModelRefusal} as an InputError naming the model. */
+export function checkBatchModels(models: readonly string[]): void {
+  const refusal = batchModelRefusal(models);
+  if (refusal) throw new InputError(refusal.message, { item: refusal.spec });
+}
 
 /**
  * Checks a batch before anything is uploaded: non-empty, unique run IDs, and (Anthropic) run IDs that

@@ -5,7 +5,7 @@
 import { InputError } from '../../errors';
 import { createAnthropicBatchClient } from './anthropic-batch';
 import { createAnthropicProvider } from './anthropic-provider';
-import type { BatchClient, CreateBatchClientOptions } from './batch';
+import { checkBatchModels, type BatchClient, type CreateBatchClientOptions } from './batch';
 import { createOpenAIBatchClient } from './openai-batch';
 import { createOpenAIProvider } from './openai-provider';
 import { planProvider, type CreateProviderOptions } from './plan';
@@ -19,7 +19,7 @@ import { TUTOR_PROFILE_IDS } from '../../simulation/psi-tutor/provider';
 export * from '../../provider/contract';
 export { isQuotaExhaustion, parseRateLimitResetMs, parseRetryAfterMs, parseShouldRetry, redactSecrets } from './classify';
 export { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL, PLACEHOLDER_API_KEY } from './defaults';
-export { type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';
+export { batchModelRefusal, checkBatchModels, type BatchClient, type BatchState, type BatchStatus, type CreateBatchClientOptions } from './batch';
 export { catalogueWarnings, loadCatalogue, lookupModel, type Catalogue } from './catalogue';
 export { loadModelsFile, redactUrl, resolveModelTargets, splitSpecUrl, type ModelOptions, type ModelsFile, type ResolvedTargets } from './endpoints';
 export type { ModelSettings } from './model-settings';
@@ -86,10 +86,8 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
  * OPENAI_PROJECT_ID) the live path passes too.
  */
 export function createBatchClient(spec: string, options: CreateBatchClientOptions = {}): BatchClient {
+  checkBatchModels([spec]);
   const { provider, model } = parseModelSpec(spec);
-  if (provider !== 'openai' && provider !== 'anthropic') {
-    throw new InputError(`${spec}: batch mode is available for openai and anthropic models only`, { item: spec });
-  }
   const env = options.env ?? process.env;
   const plan = planProvider(spec, options);
   const timeoutMs = options.timeoutMs ?? 120_000;

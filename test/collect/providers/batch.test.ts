@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FakeLlmServer } from '../../support/fake-llm-server';
 import { createBatchClient } from '../../../lib/collect/providers';
-import { BATCH_RETRY_LATER_MS, checkBatchRequests, planFailedBatch } from '../../../lib/collect/providers/batch';
+import { BATCH_RETRY_LATER_MS, batchModelRefusal, checkBatchModels, checkBatchRequests, planFailedBatch } from '../../../lib/collect/providers/batch';
 import { InputError } from '../../../lib/errors';
 import { env, request, startBatchServer } from './helpers';
 
@@ -25,6 +25,22 @@ test('batch input is checked before anything is sent', async () => {
   assert.equal(server.requests.length, count);
   assert.throws(() => createBatchClient('openai-compatible:llama', { baseUrl: server.openaiBaseUrl, env }), InputError);
   assert.throws(() => createBatchClient('openai:gpt', { env: {} }), (e: unknown) => e instanceof InputError && e.message.includes('OPENAI_API_KEY'));
+});
+
+test('the one batch-model check: openai: and anthropic: models only; the refusal names the first other model', () => {
+  assert.equal(batchModelRefusal(['openai:gpt-x', 'anthropic:claude-x']), null);
+  assert.doesNotThrow(() => checkBatchModels(['openai:gpt-x', 'anthropic:claude-x']));
+  assert.deepEqual(batchModelRefusal(['openai:gpt-x', 'simulated:sim-a', 'openai-compatible:llama']), {
+    spec: 'simulated:sim-a',
+    message: 'simulated:sim-a: --batch works with openai: and anthropic: models only (provider batch APIs); simulated models are collected without --batch',
+  });
+  assert.throws(
+    () => checkBatchModels(['openai:gpt-x', 'simulated:sim-a']),
+    (e: unknown) => e instanceof InputError && e.message.startsWith('simulated:sim-a: --batch works with openai: and anthropic: models only') && e.where.item === 'simulated:sim-a',
+  );
+  assert.throws(() => checkBatchModels(['openai-compatible:llama']), /openai-compatible models are collected without --batch/);
+  // The batch client factory uses the same check.
+  assert.throws(() => createBatchClient('simulated:sim-a', { env: {} }), /simulated:sim-a: --batch works with openai: and anthropic: models only/);
 });
 
 test('checkBatchRequests: Anthropic custom_ids are [A-Za-z0-9_-]{1,64}; OpenAI takes any unique run ID', () => {
