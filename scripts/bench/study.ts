@@ -17,9 +17,10 @@ function childrenCpuSeconds(): number | null {
 }
 
 /**
- * `kstbench study run` and `study plan` on the issue-16 design: a 20-item domain (ten chains of two
- * tasks: 3^10 = 59,049 knowledge states, so 200 seeded draws are 200 distinct states), 4 conditions,
- * 3 simulated models, 2 orders (4,800 cells); then the planner with 1,000 simulated studies per
+ * `kstbench study run` and `study plan` on the issue-16 design: a 20-item domain (four chains of five
+ * tasks: 6^4 = 1,296 knowledge states), 200 sampled states (225 seeded draws with seed 1 are 200
+ * distinct states; the sampler draws with replacement and the collector asks each distinct state once),
+ * 4 conditions, 3 simulated models, 2 orders (4,800 cells); then the planner with 1,000 simulated studies per
  * candidate design. Wall and CPU times of the real CLI, start-up included, with each step of `study run`
  * from its progress lines. Goals: run < 60 s, plan < 30 s.
  */
@@ -27,7 +28,8 @@ export async function benchStudy(print: (line: string) => void): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-bench-study-'));
   try {
     const components = Array.from({ length: 20 }, (_, i) => ({ id: `T${i + 1}`, description: `Task ${i + 1} of the benchmark curriculum.` }));
-    const prerequisites = Array.from({ length: 10 }, (_, c) => [`T${2 * c + 1}`, `T${2 * c + 2}`]);
+    // Not many more states: P3 prompts list every state (a 3^10-state domain makes each prompt ~1 MB).
+    const prerequisites = Array.from({ length: 4 }, (_, c) => Array.from({ length: 4 }, (_, k) => [`T${c * 5 + k + 1}`, `T${c * 5 + k + 2}`])).flat();
     writeFileSync(join(dir, 'bench.json'), JSON.stringify({ id: 'bench', title: 'Bench', source: 'synthetic', components, prerequisites }));
     writeFileSync(
       join(dir, 'study.json'),
@@ -36,7 +38,7 @@ export async function benchStudy(print: (line: string) => void): Promise<void> {
         title: 'Bench study',
         domains: ['bench.json'],
         models: ['simulated:sim-a', 'simulated:sim-b', 'simulated:sim-c'],
-        design: { states: { sample: 200, seed: 1 }, orders: 2 },
+        design: { states: { sample: 225, seed: 1 }, orders: 2 },
       }),
     );
     const time = (args: string[]) => {
