@@ -8,6 +8,7 @@ import { parseModelSpec } from '../provider/contract';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomains, type Study } from './manifest';
 import { checkImportFile } from './import';
+import { loadRatings } from '../psi/ratings';
 import { repeatDir, studyRepeats } from './repeats';
 import type { Domain, StateSample } from '../kst';
 
@@ -123,6 +124,8 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
   const samples = sampledStates(study, domainObjects);
   const perDomain = statesPerDomain(domainObjects, samples);
   const imported = study.manifest.responses ? checkImportFile(study, domainObjects) : null;
+  // A bad ratings file is one line naming its line and field now, not after the collection.
+  if (study.manifest.psi?.ratings !== undefined) loadRatings(study.resolve(study.manifest.psi.ratings));
   const models = imported ? [] : checkModels(study, env);
   const design = study.manifest.design;
   const statesTotal = [...perDomain.values()].reduce((a, b) => a + b, 0);

@@ -62,6 +62,18 @@ test('a study that replicates no paper shows no paper number, column or claim (i
   const { results, html } = await analysed({});
   assert.equal(results.paper_claims, undefined);
   assert.deepEqual([results.ratings!.ratings, results.ratings!.weaknesses_resolved, results.ratings!.meaningful_improvement], [10, 80, 70]);
-  assert.doesNotMatch(html, /section id="paper"|Beside the paper|82\.3|74\.2|kst\.table3|differs|paper/i);
+  assert.doesNotMatch(html, /section id="paper"|Beside the paper|Claims of|kst\.table3|psi\.table6|differs|\(paper\)|\[KST-2026\]/);
   assert.match(html, /<section id="ratings">/);
+});
+
+test('a wrong ratings file stops study check (so nothing is collected) with one line naming the file, line and field', async () => {
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { checkStudy } = await import('../../lib/study/check');
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-study-paper-bad-'));
+  writeCurriculum(join(dir, 'fractions.json'));
+  const bad = readFileSync(join(fixtures, 'ratings-table6.json'), 'utf8').replace('"run_id": "c03", "meaningful_improvement": true', '"run_id": "c03", "meaningful_improvement": "yes"');
+  writeFileSync(join(dir, 'ratings.json'), bad);
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['fractions.json'], models: ['simulated:sim-a'], psi: { scenarios: join(fixtures, 'scenarios.json'), ratings: 'ratings.json' } }));
+  assert.throws(() => checkStudy(loadStudy(dir)), (e: unknown) => e instanceof Error && /ratings\.json:8: ratings\[2\]\.meaningful_improvement: /.test(e.message) && !e.message.includes('\n'));
 });
