@@ -126,8 +126,9 @@ const COLLECT_HELP = `Usage: kstbench study collect DIR
 Runs the check, then collects every cell of the design into the study's collection folder with the
 collector of 'kstbench collect' (resumable: re-run the same command after an interruption or quota
 stop; completed cells are never requested again). With design.repeats > 1 each repeat is collected
-into its own folder, collection/repeat-<k>, with its own recorded seed (collection/repeats.json). A study whose manifest names "responses" imports
-that table instead (every row checked first; nothing written on a bad row).
+into its own folder, collection/repeat-<k>, with its own recorded seed (collection/repeats.json).
+A study whose manifest names "responses" imports that table instead (every row checked first;
+nothing written on a bad row).
 `;
 
 async function collectOnly(study: Study): Promise<number> {

@@ -79,7 +79,7 @@ function inferenceHtml(r: StudyResults): string {
     'p (Holm)': c.p_holm === null ? null : formatP(c.p_holm),
   }));
   const text =
-    `Each contrast is the mean over knowledge states of the paired state-level difference (later − earlier condition; scores averaged within state over models and orders), ` +
+    `Each contrast is the mean over knowledge states of the paired state-level difference (later − earlier condition; scores averaged within state over models and orders${r.repeats ? ` and the ${r.repeats.length} repeats` : ''}), ` +
     `with a percentile bootstrap 95 % interval over states (${r.inference.resamples.toLocaleString('en-US')} resamples), a two-sided sign-flip p (${r.inference.flips.toLocaleString('en-US')} flips), ` +
     `and Holm's adjustment across the exact-set contrasts. Seeds: ${r.inference.seed}:<contrast>:<metric>.`;
   return section('inference', 'Inference: condition contrasts', p(text) + table(rows, 'Adjacent condition contrasts', r.simulated));
