@@ -13,28 +13,18 @@ import { collectStudy } from '../../lib/study/collect';
 import { studyFigureSpecs } from '../../lib/study/figures';
 import { loadStudy } from '../../lib/study/manifest';
 import { reportHtml } from '../../lib/study/report';
-import { tempDir } from '../support/cli';
-import { writeCurriculum } from './helpers';
+import { fractionsStudy, writeCurriculum } from './helpers';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'psi');
 
 async function analysed(extra: Record<string, unknown>) {
-  const dir = tempDir('kstbench-study-paper-');
-  writeCurriculum(join(dir, 'fractions.json'));
-  writeFileSync(
-    join(dir, 'study.json'),
-    JSON.stringify({
-      manifest_version: 1,
-      title: 'T',
-      domains: ['fractions.json'],
-      models: ['simulated:sim-a'],
-      design: { conditions: ['P0', 'P1'], orders: 2 },
-      analysis: { resamples: 200, flips: 400 },
-      psi: { scenarios: join(fixtures, 'scenarios.json'), ratings: join(fixtures, 'ratings-table6.json') },
-      ...extra,
-    }),
-  );
-  const study = loadStudy(dir);
+  const study = fractionsStudy('kstbench-study-paper-', {
+    models: ['simulated:sim-a'],
+    design: { conditions: ['P0', 'P1'], orders: 2 },
+    analysis: { resamples: 200, flips: 400 },
+    psi: { scenarios: join(fixtures, 'scenarios.json'), ratings: join(fixtures, 'ratings-table6.json') },
+    ...extra,
+  });
   await collectStudy(study);
   const results = analyzeStudy(study);
   const svgs = new Map(studyFigureSpecs(results).map((f) => [f.name, '<svg/>']));

@@ -11,27 +11,13 @@ import { join } from 'node:path';
 import { analyzeStudy } from '../../lib/study/analyze';
 import { checkStudy, sumDryRuns } from '../../lib/study/check';
 import { collectStudy } from '../../lib/study/collect';
-import { loadStudy, type Study } from '../../lib/study/manifest';
+import type { Study } from '../../lib/study/manifest';
 import { planStudy } from '../../lib/study/plan-study';
 import { readStudyRepeats, repeatsFilePath, studyRepeats } from '../../lib/study/repeats';
-import { tempDir } from '../support/cli';
-import { writeCurriculum } from './helpers';
+import { fractionsStudy } from './helpers';
 
 function makeStudy(repeats: number): Study {
-  const dir = tempDir('kstbench-study-repeats-');
-  writeCurriculum(join(dir, 'fractions.json'));
-  writeFileSync(
-    join(dir, 'study.json'),
-    JSON.stringify({
-      manifest_version: 1,
-      title: 'T',
-      domains: ['fractions.json'],
-      models: ['simulated:sim-a', 'simulated:sim-c'],
-      design: { conditions: ['P0', 'P1'], orders: 2, repeats },
-      analysis: { resamples: 200, flips: 400 },
-    }),
-  );
-  return loadStudy(dir);
+  return fractionsStudy('kstbench-study-repeats-', { models: ['simulated:sim-a', 'simulated:sim-c'], design: { conditions: ['P0', 'P1'], orders: 2, repeats }, analysis: { resamples: 200, flips: 400 } });
 }
 
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
