@@ -6,6 +6,7 @@ import { drawStudyFigures } from '../../lib/study/figures';
 import { initStudy } from '../../lib/study/init';
 import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
 import { buildStudyReport } from '../../lib/study/report';
+import { repeatDir } from '../../lib/study/repeats';
 import { parseOptions, UsageError } from '../common';
 import { flag } from '../flags';
 import { reportRun, runShell } from './collect';
@@ -124,19 +125,26 @@ const COLLECT_HELP = `Usage: kstbench study collect DIR
 
 Runs the check, then collects every cell of the design into the study's collection folder with the
 collector of 'kstbench collect' (resumable: re-run the same command after an interruption or quota
-stop; completed cells are never requested again). A study whose manifest names "responses" imports
-that table instead (every row checked first; nothing written on a bad row).
+stop; completed cells are never requested again). With design.repeats > 1 each repeat is collected
+into its own folder, collection/repeat-<k>, with its own recorded seed (collection/repeats.json).
+A study whose manifest names "responses" imports that table instead (every row checked first;
+nothing written on a bad row).
 `;
 
 async function collectOnly(study: Study): Promise<number> {
   const resume = `kstbench study collect ${study.dir}`;
   return runShell('study collect', resume, async (shell) => {
-    const result = await collectStudy(study, shell.deps);
+    const result = await collectStudy(study, shell.deps, (repeat, of) => {
+      if (of > 1) say(`repeat ${repeat.repeat}/${of} -> ${repeatDir(study, repeat)} (collector seed ${repeat.collector_seed})`);
+    });
     if (result.kind === 'imported') {
       say(`imported ${result.rows} responses of ${result.models.length} model(s) from ${result.file} -> ${study.paths.collection}`);
       return 0;
     }
-    return reportRun('study collect', result.outcome, resume);
+    // One line per repeat collected; the exit code is the last one's (the first that did not complete).
+    let code = 0;
+    for (const r of result.repeats) code = reportRun(result.repeats.length > 1 || r.repeat.repeat > 1 ? `study collect (repeat ${r.repeat.repeat})` : 'study collect', r.outcome, resume);
+    return code;
   });
 }
 

@@ -6,8 +6,11 @@
  */
 import * as aggregate from '../psi/aggregate';
 import { resolvePsiParameters, SUBSCORES, type PsiParameters } from '../psi/parameters';
+import { matchRatingsToPairs, ratingRates, type RatingCriterion, type RatingsFile } from '../psi/ratings';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { SCAFFOLD_INDICATORS } from '../psi/scaffolding';
+import { InputError } from '../errors';
+import type { ClaimEntry } from '../records/published-claims';
 import { selectWeakCases } from '../psi/selection';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
@@ -31,6 +34,18 @@ export interface PsiClaimInputs {
    * `null` shows no interval.
    */
   replicates?: ClaimReplicates | null;
+  /**
+   * A human-ratings file (lib/psi/ratings.ts): the claims marked `rebuilt_with_ratings` (Table VI) are
+   * then rebuilt from it (psiRatingsClaimRows) instead of staying not rebuildable. Its run_ids must be
+   * regenerated cases of `round2`.
+   */
+  ratings?: GivenRatings;
+}
+
+/** A parsed ratings file and the path it came from (for error messages). */
+export interface GivenRatings {
+  ratings: RatingsFile;
+  file: string;
 }
 
 const slug = (name: string) => name.toLowerCase().replace(/ /g, '-');
@@ -215,9 +230,52 @@ export function psiClaimValues(inputs: PsiClaimInputs, cells?: readonly string[]
   return claimValuesFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), cells);
 }
 
-/** The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the inputs. */
+/**
+ * The PSI claims whose counterpart cell is one of `cells` (all when omitted), evaluated against the
+ * inputs. With `inputs.ratings`, the Table VI claims are rebuilt from the ratings (in their ledger place
+ * when all claims are asked for; for `cells`, those whose ratings cell is one of them come last).
+ */
 export function psiClaimRows(inputs: PsiClaimInputs, options: { cells?: readonly string[] } = {}): ClaimRow[] {
   const simulated = [...inputs.round1, ...inputs.round2].some((r) => r.simulated);
   const replicates = inputs.replicates === null ? undefined : (inputs.replicates ?? defaultReplicates('psi'));
-  return claimRowsFor(inputs.published, PSI_REBUILDS, new PsiResults(inputs), simulated, options.cells, replicates);
+  const results = new PsiResults(inputs);
+  const rows = claimRowsFor(inputs.published, PSI_REBUILDS, results, simulated, options.cells, replicates);
+  if (inputs.ratings === undefined) return rows;
+  if (inputs.round2.length > 0) matchRatingsToPairs(inputs.ratings.ratings, results.pairs, inputs.ratings.file);
+  const rated = psiRatingsClaimRows(inputs.published, inputs.ratings, { ...(options.cells ? { cells: options.cells } : {}), ...(inputs.replicates ? { replicates: inputs.replicates } : {}) });
+  if (options.cells !== undefined) return [...rows, ...rated];
+  const byId = new Map(rated.map((r) => [r.id, r]));
+  return rows.map((r) => byId.get(r.id) ?? r);
+}
+
+/** The ledger entries a ratings file rebuilds, turned into rebuilt entries (function and cell from `rebuilt_with_ratings`). */
+function ratingsEntries(claims: readonly ClaimEntry[]): ClaimEntry[] {
+  return claims.filter((c) => c.rebuilt_with_ratings !== undefined).map(({ not_rebuildable: _reason, rebuilt_with_ratings: w, ...c }) => ({ ...c, rebuilt: w! }));
+}
+
+const rateValue = (r: ReturnType<typeof ratingRates>, c: RatingCriterion): Computed =>
+  num(r.rates[c], `${r.ratings} rating(s) of ${r.cases} case(s) by ${r.raters} rater(s)${r.raters > 1 ? `; ${r.perRater.map((x) => `${x.rater} ${x.rates[c].toFixed(1)}`).join(', ')}` : ''}`);
+
+/** Claim id → its value from the ratings (every entry marked `rebuilt_with_ratings` matches one). */
+export const PSI_RATINGS_REBUILDS: ReadonlyArray<[RegExp, (m: RegExpMatchArray, r: ReturnType<typeof ratingRates>) => Computed]> = [
+  [/^psi\.table6\.weaknesses-resolved$/, (_m, r) => rateValue(r, 'weaknesses_resolved')],
+  [/^psi\.table6\.meaningful-improvement$/, (_m, r) => rateValue(r, 'meaningful_improvement')],
+];
+
+/**
+ * The Table VI claims rebuilt from a ratings file, by the same rule as every claim: the file's own
+ * `simulated` flag is the input's provenance. On real ratings the printed rate is set against the
+ * computed one; simulated ratings need the replicate statistics of their generator (`replicates`), as
+ * every simulated claim does, else an InputError naming the file (no spread exists to judge them by).
+ */
+export function psiRatingsClaimRows(published: PublishedPsi, given: GivenRatings, options: { cells?: readonly string[]; replicates?: ClaimReplicates } = {}): ClaimRow[] {
+  const doc = { ...published, claims: ratingsEntries(published.claims) };
+  const simulated = given.ratings.simulated;
+  if (simulated && options.replicates === undefined) {
+    throw new InputError(
+      `${given.file}: simulated: the ratings say they are simulated, and simulated ratings have no replicate spread to judge the Table VI claims by; give real ratings (simulated: false)`,
+      { file: given.file, item: 'simulated' },
+    );
+  }
+  return claimRowsFor(doc, PSI_RATINGS_REBUILDS, ratingRates(given.ratings), simulated, options.cells, options.replicates);
 }

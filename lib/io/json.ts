@@ -28,6 +28,93 @@ function syntaxErrorLine(text: string, message: string): number | undefined {
   return position ? lineAt(text, Number(position[1])) : undefined;
 }
 
+/**
+ * The 1-based line where the value at `path` (object keys and array indices, as in a zod issue path)
+ * starts in the JSON `text`; the line of the deepest existing ancestor when the path goes further than
+ * the text (a missing field: the line of the object that lacks it); undefined when `text` is not JSON.
+ * A small scanner over the text, so a schema error can name its line as a syntax error does.
+ *
+ * @example
+ * jsonPathLine('{\n "a": [\n  1,\n  2\n ]\n}', ['a', 1]); // => 4
+ */
+export function jsonPathLine(text: string, path: ReadonlyArray<PropertyKey>): number | undefined {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
+  const skipString = () => {
+    for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    i++;
+  };
+  const readKey = (): string => {
+    const start = i;
+    skipString();
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  // Skips one value starting at i (after whitespace); containers by depth, strings escaped.
+  const skipValue = () => {
+    ws();
+    if (text[i] === '"') return skipString();
+    if (text[i] !== '{' && text[i] !== '[') {
+      while (i < text.length && !/[\s,\]}]/.test(text[i]!)) i++;
+      return;
+    }
+    let depth = 0;
+    do {
+      const ch = text[i];
+      if (ch === '"') {
+        skipString();
+        continue;
+      }
+      if (ch === '{' || ch === '[') depth++;
+      else if (ch === '}' || ch === ']') depth--;
+      i++;
+    } while (depth > 0 && i < text.length);
+  };
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  ws();
+  let found = i;
+  for (const key of path) {
+    ws();
+    const open = text[i];
+    let hit = false;
+    if (open === '{' && typeof key === 'string') {
+      i++;
+      for (ws(); text[i] !== '}'; ws()) {
+        const k = readKey();
+        ws();
+        i++; // the colon
+        ws();
+        if (k === key) {
+          hit = true;
+          break;
+        }
+        skipValue();
+        ws();
+        if (text[i] === ',') i++;
+      }
+    } else if (open === '[' && typeof key === 'number') {
+      i++;
+      for (let n = 0; (ws(), text[i] !== ']'); n++) {
+        if (n === key) {
+          hit = true;
+          break;
+        }
+        skipValue();
+        ws();
+        if (text[i] === ',') i++;
+      }
+    }
+    if (!hit) break;
+    found = i;
+  }
+  return lineAt(text, found);
+}
+
 /** `items[3].name` for a zod issue path; `undefined` for the top level. */
 export function zodPathItem(path: ReadonlyArray<PropertyKey>): string | undefined {
   let out = '';
@@ -58,13 +145,14 @@ export function checkJson<S extends z.ZodType>(value: unknown, file: string, sch
 /**
  * Parses the text of a whole JSON file and checks it against `schema`. InputError
  * `file[:line]: not valid JSON (…)` for bad syntax (with the line when the parser says where), and
- * `file: path: problem` for a schema violation.
+ * `file: path: problem` for a schema violation (`file:line: path: problem` with `lines: true`: the line
+ * where the offending value starts, by jsonPathLine).
  *
  * @example
  * import { z } from 'zod';
  * parseJsonFile('{"n": 2}', 'x.json', z.object({ n: z.number() })); // => { n: 2 }
  */
-export function parseJsonFile<S extends z.ZodType>(text: string, file: string, schema: S): z.output<S> {
+export function parseJsonFile<S extends z.ZodType>(text: string, file: string, schema: S, options: { lines?: boolean } = {}): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -74,7 +162,10 @@ export function parseJsonFile<S extends z.ZodType>(text: string, file: string, s
     const where = line === undefined ? file : `${file}:${line}`;
     throw new InputError(`${where}: not valid JSON (${message})`, { file, ...(line === undefined ? {} : { line }) });
   }
-  return checkJson(json, file, schema);
+  if (!options.lines) return checkJson(json, file, schema);
+  // The line of the first offending value, found only on failure (the scan costs a pass over the text).
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : checkJson(json, file, schema, jsonPathLine(text, parsed.error.issues[0]?.path ?? []));
 }
 
 /**

@@ -159,8 +159,24 @@ export function surmiseBlock(domain: Domain, presentation: Presentation): string
   return out.join('\n');
 }
 
+/**
+ * statesBlock's text per domain and presentation order. The block lists every state of the domain, so
+ * it is the same for every cell of one (domain, order) and costs O(states) to build: without the cache a
+ * study's P3 prompts rebuilt it once per cell (the issue-16 bench spent most of `study check` there).
+ */
+const STATES_BLOCKS = new WeakMap<Domain, Map<string, string>>();
+
 /** P3: every knowledge state in positions, each sorted ascending; states ordered by size, then lexicographically. */
 export function statesBlock(domain: Domain, presentation: Presentation): string {
+  let byOrder = STATES_BLOCKS.get(domain);
+  if (!byOrder) STATES_BLOCKS.set(domain, (byOrder = new Map()));
+  const key = presentation.positions.join('\u0000');
+  let block = byOrder.get(key);
+  if (block === undefined) byOrder.set(key, (block = buildStatesBlock(domain, presentation)));
+  return block;
+}
+
+function buildStatesBlock(domain: Domain, presentation: Presentation): string {
   const states = enumerateStates(domain)
     .map((state) => idsToPositions(presentation, state))
     .sort(compareStates);

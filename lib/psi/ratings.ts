@@ -25,7 +25,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError } from '../errors';
-import { parseJsonFile } from '../io/json';
+import { jsonPathLine, parseJsonFile } from '../io/json';
 import type { RegenerationPair } from './aggregate';
 import { agreementWithPsi, cohensKappa } from './human-agreement';
 
@@ -55,24 +55,33 @@ export type RatingsFile = z.infer<typeof RatingsFileSchema>;
 
 /**
  * Parses and checks a ratings file: the schema above, unique rater ids, every rating by a declared
- * rater, at most one rating per (rater, run_id). InputError names the file and the item
- * (e.g. `ratings[3]`).
+ * rater, at most one rating per (rater, run_id). InputError names the file, the line and the field
+ * (e.g. `ratings.json:41: ratings[3].weaknesses_resolved: …`).
  */
 export function parseRatings(text: string, file: string): RatingsFile {
-  const data = parseJsonFile(text, file, RatingsFileSchema);
+  const data = parseJsonFile(text, file, RatingsFileSchema, { lines: true });
+  const at = (path: Array<string | number>) => {
+    const line = jsonPathLine(text, path);
+    return { where: line === undefined ? file : `${file}:${line}`, ...(line === undefined ? {} : { line }) };
+  };
   const raters = new Set<string>();
   data.raters.forEach((r, i) => {
-    if (raters.has(r.id)) throw new InputError(`${file}: raters[${i}]: duplicate rater id "${r.id}"`, { file, item: `raters[${i}]` });
+    const { where, ...line } = at(['raters', i, 'id']);
+    if (raters.has(r.id)) throw new InputError(`${where}: raters[${i}].id: duplicate rater id "${r.id}"`, { file, ...line, item: `raters[${i}].id` });
     raters.add(r.id);
   });
   const seen = new Set<string>();
   data.ratings.forEach((r, i) => {
     const item = `ratings[${i}]`;
     if (!raters.has(r.rater)) {
-      throw new InputError(`${file}: ${item}: rater "${r.rater}" is not declared in "raters" (${[...raters].join(', ')})`, { file, item });
+      const { where, ...line } = at(['ratings', i, 'rater']);
+      throw new InputError(`${where}: ${item}.rater: rater "${r.rater}" is not declared in "raters" (${[...raters].join(', ')})`, { file, ...line, item: `${item}.rater` });
     }
     const key = `${r.rater}\u0000${r.run_id}`;
-    if (seen.has(key)) throw new InputError(`${file}: ${item}: rater "${r.rater}" rates "${r.run_id}" a second time`, { file, item });
+    if (seen.has(key)) {
+      const { where, ...line } = at(['ratings', i, 'run_id']);
+      throw new InputError(`${where}: ${item}.run_id: rater "${r.rater}" rates "${r.run_id}" a second time`, { file, ...line, item: `${item}.run_id` });
+    }
     seen.add(key);
   });
   return data;
@@ -154,4 +163,26 @@ export function raterAgreementWithPsi(ratings: RatingsFile, pairs: readonly Rege
     }
     return { rater: rater.id, criterion, ...agreementWithPsi(cases) };
   });
+}
+
+/**
+ * The rates of Table VI ([PSI-2026]: the share of regenerated cases the instructor judged meaningfully
+ * improved, and with the weaknesses resolved), in percent, over every rating of the file. With several
+ * raters a case counts once per rater (the pooled share of verdicts); `perRater` gives each rater's own.
+ * NaN when the file holds no rating.
+ */
+export function ratingRates(ratings: RatingsFile): {
+  ratings: number;
+  cases: number;
+  raters: number;
+  rates: Record<RatingCriterion, number>;
+  perRater: Array<{ rater: string; n: number; rates: Record<RatingCriterion, number> }>;
+} {
+  const rate = (rs: readonly Rating[], c: RatingCriterion) => (rs.length === 0 ? NaN : (100 * rs.filter((r) => r[c]).length) / rs.length);
+  const rates = (rs: readonly Rating[]) => Object.fromEntries(RATING_CRITERIA.map((c) => [c, rate(rs, c)])) as Record<RatingCriterion, number>;
+  const perRater = ratings.raters.map((r) => {
+    const own = ratings.ratings.filter((x) => x.rater === r.id);
+    return { rater: r.id, n: own.length, rates: rates(own) };
+  });
+  return { ratings: ratings.ratings.length, cases: new Set(ratings.ratings.map((r) => r.run_id)).size, raters: ratings.raters.length, rates: rates(ratings.ratings), perRater };
 }

@@ -53,10 +53,18 @@ export const ClaimEntrySchema = z
     rebuilt: z.strictObject({ function: z.string().regex(FUNCTION_REF), cell: z.string().regex(CELL_REF) }).optional(),
     /** Why no input available here can rebuild the number. */
     not_rebuildable: z.string().min(1).optional(),
+    /**
+     * A claim that only a human-ratings file (lib/psi/ratings.ts form) can rebuild: its function and
+     * cell when ratings are given; without them it is not rebuildable, for the `not_rebuildable` reason.
+     */
+    rebuilt_with_ratings: z.strictObject({ function: z.string().regex(FUNCTION_REF), cell: z.string().regex(CELL_REF) }).optional(),
   })
   .superRefine((c, ctx) => {
     if ((c.rebuilt === undefined) === (c.not_rebuildable === undefined)) {
       ctx.addIssue({ code: 'custom', message: `claim ${c.id}: needs exactly one of "rebuilt" (function and cell) or "not_rebuildable" (a reason)` });
+    }
+    if (c.rebuilt_with_ratings !== undefined && c.not_rebuildable === undefined) {
+      ctx.addIssue({ code: 'custom', message: `claim ${c.id}: "rebuilt_with_ratings" needs "not_rebuildable" (the reason without ratings) instead of "rebuilt"` });
     }
   });
 export type ClaimEntry = z.infer<typeof ClaimEntrySchema>;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { analysisFiles, analysisProvenance, analyze, loadResponses, validateResponses, type ResponseRecord, type ScoredRecord } from '../analysis';
 import { graphSummaryBy, p1GraphRecords } from '../analysis/graphs';
-import { orderAgreementBy } from '../analysis/order-agreement';
+import { orderAgreement, orderAgreementBy } from '../analysis/order-agreement';
 import { scoreKstResponses } from '../analysis/score';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
@@ -12,6 +12,8 @@ import type { Domain } from '../kst';
 import { modelComparison } from '../analysis/model-comparison';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomains, type Study } from './manifest';
+import { paperParts } from './paper';
+import { readStudyRepeats, repeatDir, type Repeat } from './repeats';
 import { resultsPath, StudyResultsSchema, type StudyResults } from './results';
 
 /**
@@ -48,9 +50,9 @@ export function figure3Cell(scored: readonly ScoredRecord[]): { domain: string; 
   return best ? { domain: best.domain, condition: best.condition } : null;
 }
 
-/** The P1 graph verdicts, from the collector's responses.jsonl (or the import's extracted lines). */
-function graphVerdicts(study: Study, domains: readonly Domain[], extractedFile: string): StudyResults['graphs'] {
-  const full = join(study.paths.collection, 'responses.jsonl');
+/** The P1 graph rows of one collection directory, from the collector's responses.jsonl (or the import's extracted lines). */
+function graphRows(dir: string, domains: readonly Domain[], extractedFile: string) {
+  const full = join(dir, 'responses.jsonl');
   const file = existsSync(full) ? full : extractedFile;
   const { lines } = readJsonl(file);
   const withGraph = lines.filter((l) => {
@@ -59,20 +61,60 @@ function graphVerdicts(study: Study, domains: readonly Domain[], extractedFile: 
   });
   if (withGraph.length === 0) return null;
   const records: ResponseRecord[] = validateResponses(lines, domains, file);
-  const { rows, invalid, missing } = p1GraphRecords(records, lines, domains, file);
+  return p1GraphRecords(records, lines, domains, file);
+}
+
+/** The P1 graph verdicts over every repeat's responses; null when no valid P1 response carries its graph. */
+function graphVerdicts(sources: readonly RepeatSource[], domains: readonly Domain[]): StudyResults['graphs'] {
+  const parts = sources.map((s) => graphRows(s.dir, domains, s.extracted)).filter((x): x is NonNullable<typeof x> => x !== null);
+  if (parts.length === 0) return null;
+  const rows = parts.flatMap((x) => x.rows);
+  const invalid = parts.reduce((a, x) => a + x.invalid, 0);
+  const missing = parts.reduce((a, x) => a + x.missing, 0);
   return { overall: graphSummaryBy(rows, null), by_model: graphSummaryBy(rows, 'model'), by_domain: graphSummaryBy(rows, 'domain'), invalid, missing };
 }
 
-/** Runs the analysis of a study and writes it; returns the results. */
+/** One repeat's collection: its plan, directory, extracted.jsonl and validated records. */
+interface RepeatSource {
+  repeat: Repeat;
+  dir: string;
+  extracted: string;
+  records: ResponseRecord[];
+}
+
+/** Every repeat's validated responses (each file checked on its own: one record per cell within a repeat). */
+function repeatSources(study: Study, domains: readonly Domain[]): RepeatSource[] {
+  return readStudyRepeats(study).map((repeat) => {
+    const dir = repeatDir(study, repeat);
+    const extracted = join(dir, 'extracted.jsonl');
+    if (!existsSync(extracted)) throw new InputError(`${extracted}: no responses yet; run: kstbench study collect ${study.dir}`, { file: extracted });
+    return { repeat, dir, extracted, records: loadResponses(extracted, domains) };
+  });
+}
+
+/**
+ * Order agreement compares the orders of one cell within one repeat: with repeats, each record's state
+ * key is tagged with its repeat so that pairs never mix repeats (the pairs of all repeats are pooled).
+ */
+function agreementRecords(sources: readonly RepeatSource[]): ResponseRecord[] {
+  if (sources.length === 1) return sources[0]!.records;
+  return sources.flatMap((s) => s.records.map((r) => ({ ...r, stateKey: `${r.stateKey}#repeat-${s.repeat.repeat}` })));
+}
+
+/**
+ * Runs the analysis of a study and writes it; returns the results. With repeats (lib/study/repeats.ts)
+ * the responses of every repeat are pooled: each state's score in a condition is the mean over its
+ * models, orders and repeats, and the bootstrap and sign-flip resample states, as with one repeat.
+ */
 export function analyzeStudy(study: Study): StudyResults {
   const domains = loadStudyDomains(study);
-  const extracted = join(study.paths.collection, 'extracted.jsonl');
-  if (!existsSync(extracted)) {
-    throw new InputError(`${extracted}: no responses yet; run: kstbench study collect ${study.dir}`, { file: extracted });
-  }
-  const records = loadResponses(extracted, domains);
+  const sources = repeatSources(study, domains);
+  const records = sources.flatMap((s) => s.records);
+  const extracted = sources[0]!.extracted;
   const inference = study.manifest.analysis;
   const result = analyze(domains, records, inference);
+  const forAgreement = agreementRecords(sources);
+  if (sources.length > 1) result.orderAgreement = orderAgreement(forAgreement);
   const { scored } = scoreKstResponses(records);
   const cell = figure3Cell(scored);
   const provenance = analysisProvenance(extracted, domains) as { inputs: StudyResults['inputs'] };
@@ -91,10 +133,12 @@ export function analyzeStudy(study: Study): StudyResults {
     contrasts: result.contrasts,
     inference,
     order_agreement: result.orderAgreement,
-    order_agreement_by_model: orderAgreementBy(records, 'model'),
-    graphs: graphVerdicts(study, domains, extracted),
+    order_agreement_by_model: orderAgreementBy(forAgreement, 'model'),
+    graphs: graphVerdicts(sources, domains),
     figure3: cell ? { ...cell, rule: FIGURE3_RULE, models: modelComparison(scored, cell.domain, cell.condition) } : null,
     inputs: provenance.inputs,
+    ...(sources.length > 1 ? { repeats: sources.map((s) => ({ ...s.repeat, responses: (analysisProvenance(s.extracted, []) as { inputs: StudyResults['inputs'] }).inputs.responses })) } : {}),
+    ...paperParts(study, records, sources, domains),
   });
   const dir = join(study.paths.output, 'analysis');
   writeFilesAtomic([...analysisFiles(result, dir, provenance), { path: resultsPath(study), data: `${JSON.stringify(results, null, 2)}\n` }]);

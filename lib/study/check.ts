@@ -8,12 +8,15 @@ import { parseModelSpec } from '../provider/contract';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomains, type Study } from './manifest';
 import { checkImportFile } from './import';
+import { loadRatings } from '../psi/ratings';
+import { repeatDir, studyRepeats } from './repeats';
 import type { Domain, StateSample } from '../kst';
 
 /**
  * `kstbench study check`: everything that can fail before anything is spent, and nothing written —
  * the manifest, every domain, every model against the catalogue (config/models.json) and its key, the
- * number of cells and the cost estimate per model (the collector's own dry run, dryRunJobs).
+ * number of cells and the cost estimate per model (the collector's own dry run, dryRunJobs, once per
+ * repeat: the cost is the design's cells × repeats, less what each repeat's folder already holds).
  */
 
 export interface ModelCheck {
@@ -83,12 +86,46 @@ export function checkModels(study: Study, env: NodeJS.ProcessEnv): ModelCheck[] 
   });
 }
 
+const addCost = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+
+/** The dry runs of the repeats as one: calls, tokens and costs summed per model and in all (one report stays as it is). */
+export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
+  const [first, ...rest] = reports;
+  if (!first) throw new RangeError('sumDryRuns: no report');
+  if (rest.length === 0) return first;
+  const models = first.models.map((m) => {
+    const same = reports.map((r) => r.models.find((x) => x.model === m.model)!);
+    return {
+      ...m,
+      calls: same.reduce((a, x) => a + x.calls, 0),
+      inputTokens: same.reduce((a, x) => a + x.inputTokens, 0),
+      outputTokensAssumed: same.reduce((a, x) => a + x.outputTokensAssumed, 0),
+      costUsd: same.map((x) => x.costUsd).reduce(addCost),
+      costUpperBoundUsd: same.map((x) => x.costUpperBoundUsd).reduce(addCost),
+    };
+  });
+  const sum = (f: (r: DryRunReport) => number) => reports.reduce((a, r) => a + f(r), 0);
+  return {
+    ...first,
+    total: sum((r) => r.total),
+    alreadyComplete: sum((r) => r.alreadyComplete),
+    calls: sum((r) => r.calls),
+    models,
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokensAssumed: sum((r) => r.outputTokensAssumed),
+    costUsd: reports.map((r) => r.costUsd).reduce(addCost),
+    costUpperBoundUsd: reports.map((r) => r.costUpperBoundUsd).reduce(addCost),
+  };
+}
+
 /** Runs every check; throws the first problem as one InputError line. */
 export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): StudyCheck {
   const domainObjects = loadStudyDomains(study);
   const samples = sampledStates(study, domainObjects);
   const perDomain = statesPerDomain(domainObjects, samples);
   const imported = study.manifest.responses ? checkImportFile(study, domainObjects) : null;
+  // A bad ratings file is one line naming its line and field now, not after the collection.
+  if (study.manifest.psi?.ratings !== undefined) loadRatings(study.resolve(study.manifest.psi.ratings));
   const models = imported ? [] : checkModels(study, env);
   const design = study.manifest.design;
   const statesTotal = [...perDomain.values()].reduce((a, b) => a + b, 0);
@@ -112,8 +149,13 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
       seed: design.seed,
       ...(samples ? { states: new Map(samples.map((s) => [s.domain, s.states])) } : {}),
     });
-    const completed = readCompleted(storePaths(study.paths.collection).responses, { tolerateTornTail: true });
-    cost = dryRunJobs(jobs, completed, specs, loadPriceTable(), design.max_output_tokens, false);
+    // One dry run per repeat (each repeat is a collection directory of its own), summed.
+    const prices = loadPriceTable();
+    const reports = studyRepeats(study).map((repeat) => {
+      const completed = readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true });
+      return dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false);
+    });
+    cost = sumDryRuns(reports);
   }
   return {
     domains: domainObjects.map((d) => ({ id: d.id, items: d.ids.length, states: perDomain.get(d.id)!, sampled: samples !== null })),

@@ -5,6 +5,7 @@ import { builtDomainsDir, collectParams, sampledStates, statesFilePath } from '.
 import { importStudyResponses } from './import';
 import { loadStudyDomainSources, singleDomainDir, type Study } from './manifest';
 import { checkStudy } from './check';
+import { repeatDir, repeatProviderFactory, repeatsFilePath, repeatsFileText, studyRepeats, type Repeat } from './repeats';
 
 /**
  * `kstbench study collect`: the collector (lib/collect's `collectKst`, resumable as `kstbench collect`)
@@ -13,7 +14,18 @@ import { checkStudy } from './check';
  * manifest does not name exactly one folder of them, and the seeded state sample.
  */
 
-export type CollectStepResult = { kind: 'collected'; outcome: CollectOutcome } | { kind: 'imported'; file: string; rows: number; models: string[] };
+/** One repeat's collection (its directory and the collector's outcome). */
+export interface RepeatOutcome {
+  repeat: Repeat;
+  dir: string;
+  outcome: CollectOutcome;
+}
+
+/**
+ * `outcome` is the last repeat collected: the first one that did not complete (later repeats are not
+ * started), or the last repeat. `repeats` has every repeat collected by this run, in order.
+ */
+export type CollectStepResult = { kind: 'collected'; outcome: CollectOutcome; repeats: RepeatOutcome[] } | { kind: 'imported'; file: string; rows: number; models: string[] };
 
 /** Writes the collector's inputs (domain folder, states file) and returns their paths. */
 export function prepareCollectorInputs(study: Study): { domainsDir: string; statesFile: string | null } {
@@ -32,11 +44,27 @@ export function prepareCollectorInputs(study: Study): { domainsDir: string; stat
   return { domainsDir, statesFile };
 }
 
-/** Runs the check, then collects (or imports). The check throws before anything is written. */
-export async function collectStudy(study: Study, deps: CollectDeps = {}): Promise<CollectStepResult> {
+/**
+ * Runs the check, then collects (or imports). The check throws before anything is written. With
+ * repeats, each repeat is collected in turn into its own directory (lib/study/repeats.ts), after
+ * `<collection>/repeats.json` records their seeds; a repeat that does not complete stops the run (the
+ * same command resumes it, and the repeats already complete are not requested again).
+ */
+export async function collectStudy(study: Study, deps: CollectDeps = {}, onRepeat?: (repeat: Repeat, of: number) => void): Promise<CollectStepResult> {
   const check = checkStudy(study, deps.env ?? process.env);
   if (study.manifest.responses) return { kind: 'imported', ...importStudyResponses(study, check.domainObjects) };
   const { domainsDir, statesFile } = prepareCollectorInputs(study);
-  const outcome = await collectKst(collectParams(study, domainsDir, statesFile), deps);
-  return { kind: 'collected', outcome };
+  const repeatsText = repeatsFileText(study);
+  if (repeatsText !== null) writeFilesAtomic([{ path: repeatsFilePath(study), data: repeatsText }]);
+  const repeats = studyRepeats(study);
+  const done: RepeatOutcome[] = [];
+  for (const repeat of repeats) {
+    onRepeat?.(repeat, repeats.length);
+    const dir = repeatDir(study, repeat);
+    const factory = repeatProviderFactory(repeat, deps.createProvider);
+    const outcome = await collectKst({ ...collectParams(study, domainsDir, statesFile), outDir: dir, seed: repeat.collector_seed }, { ...deps, ...(factory ? { createProvider: factory } : {}) });
+    done.push({ repeat, dir, outcome });
+    if (outcome.status !== 'complete') break;
+  }
+  return { kind: 'collected', outcome: done[done.length - 1]!.outcome, repeats: done };
 }

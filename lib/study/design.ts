@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { type CollectParams } from '../collect/collect';
-import { InputError } from '../errors';
 import { countStates, sampleStates, type Domain, type StateSample } from '../kst';
 import type { Study } from './manifest';
 
@@ -42,16 +41,13 @@ export function cellsPerModel(study: Study, states: ReadonlyMap<string, number>)
   return total * d.conditions.length * d.orders * d.repeats;
 }
 
-/** The collector parameters of the study (paths resolved against the study folder). */
+/**
+ * The collector parameters of the study (paths resolved against the study folder), for one collection
+ * directory: with repeats, `study collect` sets each repeat's directory and seed (lib/study/repeats.ts).
+ */
 export function collectParams(study: Study, domainsDir: string, statesFile: string | null): CollectParams {
   const m = study.manifest;
   const d = m.design;
-  if (d.repeats > 1) {
-    throw new InputError(
-      `${study.file}: design.repeats: ${d.repeats} repeats per cell cannot be collected yet (the collector keeps one final record per cell); set it to 1 (the planner, study plan, does take repeats)`,
-      { file: study.file, item: 'design.repeats' },
-    );
-  }
   return {
     domainsDir,
     models: m.models,

@@ -116,7 +116,9 @@ export async function planStudy(study: Study, o: PlanOptions, onProgress: (line:
   }
   const models = Math.max(1, study.manifest.models.length);
   const stateCounts = [...new Set([...(o.stateCounts ?? DEFAULT_STATE_COUNTS), designStates])].sort((a, b) => a - b);
-  const input: PlanInput = { conditions: d.conditions, rates, contrast, effect: o.effect, responsesPerRepeat: models * d.orders, stateCounts, repeats: o.repeats, studies: o.studies, flips: o.flips, alpha: o.alpha, stateSd: o.stateSd, seed: o.seed, target: o.target };
+  // The study's own repeats are always a candidate, so its row has the cells `study check` counts.
+  const repeats = [...new Set([...o.repeats, d.repeats])].sort((a, b) => a - b);
+  const input: PlanInput = { conditions: d.conditions, rates, contrast, effect: o.effect, responsesPerRepeat: models * d.orders, stateCounts, repeats, studies: o.studies, flips: o.flips, alpha: o.alpha, stateSd: o.stateSd, seed: o.seed, target: o.target };
   const started = Date.now();
   const { rates: used, rows } = planPower(input, (done, total) => onProgress(`designs ${done}/${total} (${((Date.now() - started) / 1000).toFixed(1)} s)`));
   const { perCell } = costPerCell(study, samples ? new Map(samples.map((s) => [s.domain, s.states])) : null);

@@ -17,8 +17,9 @@ import { readStudyResults, type StudyResults } from './results';
  * from `file://`): Table 1, Table 3- and Table 4-like tables, the domain × condition grid, Figures 1–3
  * equivalents and the P1 verdicts (SVG copies in `<report>/figures/`), the inference (bootstrap CI,
  * sign-flip p, Holm), order agreement, P1 graph verdicts and the provenance (inputs' SHA-256, seeds).
- * It says what it computed; it sets no published number beside it (a study's report describes its own
- * data, whether or not it replicates a paper: the paper comparison is the notebooks' job).
+ * It says what it computed; only a study whose manifest declares that it replicates a paper gets the
+ * paper's numbers beside the computed ones (section "Beside the paper", lib/study/paper.ts); with
+ * psi.ratings, the ratings' Table VI-like rates.
  */
 
 const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
@@ -78,7 +79,7 @@ function inferenceHtml(r: StudyResults): string {
     'p (Holm)': c.p_holm === null ? null : formatP(c.p_holm),
   }));
   const text =
-    `Each contrast is the mean over knowledge states of the paired state-level difference (later − earlier condition; scores averaged within state over models and orders), ` +
+    `Each contrast is the mean over knowledge states of the paired state-level difference (later − earlier condition; scores averaged within state over models and orders${r.repeats ? ` and the ${r.repeats.length} repeats` : ''}), ` +
     `with a percentile bootstrap 95 % interval over states (${r.inference.resamples.toLocaleString('en-US')} resamples), a two-sided sign-flip p (${r.inference.flips.toLocaleString('en-US')} flips), ` +
     `and Holm's adjustment across the exact-set contrasts. Seeds: ${r.inference.seed}:<contrast>:<metric>.`;
   return section('inference', 'Inference: condition contrasts', p(text) + table(rows, 'Adjacent condition contrasts', r.simulated));
@@ -115,6 +116,33 @@ function figuresHtml(r: StudyResults, svgs: ReadonlyMap<string, string>): string
   return section('figures', 'Figures', blocks.join(''));
 }
 
+function ratingsHtml(x: NonNullable<StudyResults['ratings']>): string {
+  const row = { ratings: x.ratings, cases: x.cases, raters: x.raters, 'meaningful improvement %': x.meaningful_improvement, 'weaknesses resolved %': x.weaknesses_resolved };
+  const text = `Human ratings of the PSI regenerations read from ${x.file} (lib/psi/ratings.ts form): the share of verdicts saying yes on each criterion, over every rating (a case counts once per rater).`;
+  return section('ratings', 'Human ratings of the regenerated cases (Table VI-like)', p(text) + toHtmlTable(toTable([row]), { caption: markSimulated('Rates of the ratings file', x.simulated, 'ratings'), digits: 1 }));
+}
+
+const PAPER_TITLES: Record<string, string> = { 'KST-2026': '[KST-2026] (KST benchmark)', 'PSI-2026': '[PSI-2026] (Pedagogical Suitability Index)' };
+
+/**
+ * Only for a study that declares it replicates a paper: the paper's printed numbers beside the computed
+ * ones, with the status by the one rule of lib/claims (the same ledger as the notebooks' claims cells).
+ */
+function paperHtml(papers: NonNullable<StudyResults['paper_claims']>): string {
+  const intro = p(
+    'This study declares that it replicates the paper(s) below, so their printed numbers are set beside the ones computed from this study\'s data. ' +
+      'Each status comes from the one rule of lib/claims/rule.ts: on collected data match / close / differs; on simulated data against the spread of the simulator\'s replicate corpora (within- / outside-simulation-spread).',
+  );
+  const blocks = papers.map((x) => {
+    const note = x.note === null ? '' : p(x.note);
+    const counts = [...new Set(x.rows.map((r) => r.status))].map((st) => `${x.rows.filter((r) => r.status === st).length} ${st}`).join(', ');
+    const rows = x.rows.map((r) => ({ claim: r.id, where: r.where, 'what is claimed': r.claim, paper: r.paper, computed: r.computed, simulation: r.simulation, basis: r.basis, status: r.status, note: r.note }));
+    const body = rows.length === 0 ? '' : p(`${rows.length} claims: ${counts}.`) + toHtmlTable(toTable(rows), { caption: `Claims of ${PAPER_TITLES[x.paper] ?? x.paper}: paper beside computed` });
+    return `<h3>${escapeHtml(PAPER_TITLES[x.paper] ?? x.paper)}</h3>\n${note}${body}`;
+  });
+  return section('paper', 'Beside the paper', intro + blocks.join(''));
+}
+
 const STYLE = `body{font-family:"Open Sans",Arial,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px}caption{text-align:left;font-weight:600;padding:4px 0}
 figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}.notice{background:#fff3cd;border:1px solid #e0c36b;padding:8px 12px}nav a{margin-right:1em}`;
@@ -129,9 +157,12 @@ function noticeHtml(r: StudyResults): string {
 export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<string, string>): string {
   const d = study.manifest.design;
   const states = d.states === 'all' ? 'every knowledge state' : `a seeded sample (${d.states.sample} draws per domain, seed ${d.states.seed})`;
-  const design = `Design: ${states}; conditions ${d.conditions.join(', ')}; ${d.orders} presentation order(s); ${r.models.length} model(s): ${r.models.join(', ')}. Responses: ${r.counts.responses} (${r.counts.valid} valid, ${r.counts.invalid} invalid, ${r.counts.missing} missing).`;
-  const nav = ['table-1', 'table-3', 'table-4', 'figures', 'inference', 'order-agreement', 'p1-graphs', 'provenance'].map((id) => `<a href="#${id}">${id}</a>`).join('');
-  const inputs = [{ file: r.inputs.responses.file, sha256: r.inputs.responses.sha256 }, ...r.inputs.domains.map((x) => ({ file: x.file ?? x.id, sha256: x.sha256 }))];
+  const repeats = r.repeats ? ` ${r.repeats.length} repeats per cell, each collected into its own folder (${r.repeats.map((x) => `${x.dir}: collector seed ${x.collector_seed}${x.simulated_seed_suffix ? `, simulated seed suffix ${x.simulated_seed_suffix}` : ''}`).join('; ')}), pooled at the state level.` : '';
+  const design = `Design: ${states}; conditions ${d.conditions.join(', ')}; ${d.orders} presentation order(s); ${r.models.length} model(s): ${r.models.join(', ')}.${repeats} Responses: ${r.counts.responses} (${r.counts.valid} valid, ${r.counts.invalid} invalid, ${r.counts.missing} missing).`;
+  const sections = ['table-1', 'table-3', 'table-4', 'figures', 'inference', 'order-agreement', 'p1-graphs', ...(r.ratings ? ['ratings'] : []), ...(r.paper_claims ? ['paper'] : []), 'provenance'];
+  const nav = sections.map((id) => `<a href="#${id}">${id}</a>`).join('');
+  const responseFiles = r.repeats ? r.repeats.map((x) => x.responses) : [r.inputs.responses];
+  const inputs = [...responseFiles.map((x) => ({ file: x.file, sha256: x.sha256 })), ...r.inputs.domains.map((x) => ({ file: x.file ?? x.id, sha256: x.sha256 }))];
   const provenance = section(
     'provenance',
     'Provenance',
@@ -153,6 +184,8 @@ export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<stri
     inferenceHtml(r),
     agreementHtml(r),
     graphsHtml(r),
+    ...(r.ratings ? [ratingsHtml(r.ratings)] : []),
+    ...(r.paper_claims ? [paperHtml(r.paper_claims)] : []),
     provenance,
     '</body></html>',
     '',

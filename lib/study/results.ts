@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { isOsError } from '../io/os-error';
-import type { Study } from './manifest';
+import { PAPER_KEYS, type Study } from './manifest';
+import { RepeatSchema } from './repeats';
 
 /**
  * `<output>/analysis/study-results.json`: what `study analyze` computed, read by `study figures` and
@@ -62,6 +63,22 @@ export const StudyResultsSchema = z.strictObject({
     .object({ domain: z.string(), condition: Condition, rule: z.string(), models: z.array(z.object({ model: z.string(), correct: z.int(), n: z.int() })) })
     .nullable(),
   inputs: z.object({ responses: z.object({ file: z.string(), sha256: z.string() }), domains: z.array(z.object({ id: z.string(), file: z.string().nullable(), sha256: z.string().nullable() })) }),
+  /** Only with design.repeats > 1: every repeat (lib/study/repeats.ts) and its responses file; `inputs.responses` is repeat 1's. */
+  repeats: z.array(RepeatSchema.extend({ responses: z.object({ file: z.string(), sha256: z.string() }) })).optional(),
+  /** Only with psi.ratings: the Table VI-style rates of the ratings file, in percent (lib/psi/ratings.ts ratingRates). */
+  ratings: z
+    .object({ file: z.string(), simulated: z.boolean(), ratings: z.int(), cases: z.int(), raters: z.int(), meaningful_improvement: z.number().nullable(), weaknesses_resolved: z.number().nullable() })
+    .optional(),
+  /** Only for a study that declares it replicates a paper: its claims evaluated by the one rule (lib/study/paper.ts). */
+  paper_claims: z
+    .array(
+      z.object({
+        paper: z.enum(PAPER_KEYS),
+        rows: z.array(z.object({ id: z.string(), where: z.string(), claim: z.string(), paper: z.string(), computed: z.string(), simulation: z.string(), basis: z.string(), status: z.string(), note: z.string() })),
+        note: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type StudyResults = z.infer<typeof StudyResultsSchema>;
 

@@ -89,3 +89,38 @@ test('direction claims added from §IV-E, §V-B, §V-C hold on the shipped corpu
   assert.equal(valuesOf({ ...shipped, round2: efMoved }, [ids[3]!])[0], false);
   assert.equal(valuesOf({ ...shipped, round2: shipped.round2.slice(1) }, [ids[4]!])[0], 62);
 });
+
+test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
+  const { loadRatings } = await import('../../lib/psi/ratings');
+  const { psiRatingsClaimRows, PSI_RATINGS_REBUILDS } = await import('../../lib/claims/psi');
+  const ids = ['psi.table6.weaknesses-resolved', 'psi.table6.meaningful-improvement'];
+  const without = psiClaimRows({ published, course: fixtureCourse(), round1: [], round2: [] }).filter((r) => ids.includes(r.id));
+  assert.deepEqual(without.map((r) => r.status), ['not rebuildable', 'not rebuildable']);
+  // Every entry marked rebuilt_with_ratings has its rebuild, and every rebuild serves one.
+  const marked = published.claims.filter((c) => c.rebuilt_with_ratings).map((c) => c.id);
+  assert.deepEqual(marked, ids);
+  for (const [re] of PSI_RATINGS_REBUILDS) assert.ok(marked.some((id) => re.test(id)), `${re} serves no claim`);
+
+  const file = join(__dirname, '..', 'fixtures', 'psi', 'ratings-table6.json');
+  const given = { ratings: loadRatings(file), file };
+  const all = psiClaimRows({ published, course: fixtureCourse(), round1: [], round2: [], ratings: given });
+  assert.equal(all.length, published.claims.length, 'the rated rows replace the not-rebuildable ones in place');
+  const rows = all.filter((r) => ids.includes(r.id));
+  // 8/10 = 80.0 against the printed 82.3 and 7/10 = 70.0 against 74.2: real ratings, so the plain rule: differs.
+  assert.deepEqual(rows.map((r) => [r.id, r.computed.split(' ')[0], r.printed, r.status]), [
+    ['psi.table6.weaknesses-resolved', '80.00', '82.3', 'differs'],
+    ['psi.table6.meaningful-improvement', '70.00', '74.2', 'differs'],
+  ]);
+  assert.equal(rows[0]!.cell, 'notebooks/13-psi-sensitivity-and-ratings.ipynb#claims-table6');
+  // A file whose rates print as the paper's: match.
+  const matching = { ...given.ratings, ratings: Array.from({ length: 62 }, (_, i) => ({ rater: 'I1', run_id: `c${i}`, weaknesses_resolved: i < 51, meaningful_improvement: i < 46 })) };
+  assert.deepEqual(psiRatingsClaimRows(published, { ratings: matching, file }).map((r) => [r.computed.split(' ')[0], r.status]), [
+    ['82.26', 'match'],
+    ['74.19', 'match'],
+  ]);
+  // Only the cell named for them gets them when cells are asked for.
+  assert.deepEqual(psiRatingsClaimRows(published, given, { cells: ['claims-table1'] }), []);
+  assert.equal(psiRatingsClaimRows(published, given, { cells: ['claims-table6'] }).length, 2);
+  // Simulated ratings have no spread to judge by: a clear error naming the file and the field.
+  assert.throws(() => psiRatingsClaimRows(published, { ratings: { ...given.ratings, simulated: true }, file }), /ratings-table6\.json: simulated: the ratings say they are simulated/);
+});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { InputError } from '../../lib/errors';
-import { checkJson, parseJsonFile, parseJsonl, readJsonFile, zodPathItem } from '../../lib/io/json';
+import { checkJson, jsonPathLine, parseJsonFile, parseJsonl, readJsonFile, zodPathItem } from '../../lib/io/json';
 
 const Point = z.object({ x: z.number(), tags: z.array(z.string()) });
 
@@ -99,4 +99,26 @@ test('readJsonFile: reads, parses and checks a file; an unreadable file is one l
     () => readJsonFile(missing, z.unknown()),
     (e: unknown) => e instanceof InputError && e.message === `cannot read ${missing}: ENOENT (no such file or directory)`,
   );
+});
+
+test('jsonPathLine: the line where the value at a path starts; a missing field gives its object\'s line; not JSON gives undefined', () => {
+  const text = '{\n  "a": "x}\\"[",\n  "list": [\n    1,\n    {"k": [2,\n      3]},\n    "z"\n  ],\n  "b": {\n    "c": true\n  }\n}\n';
+  assert.equal(jsonPathLine(text, []), 1);
+  assert.equal(jsonPathLine(text, ['a']), 2);
+  assert.equal(jsonPathLine(text, ['list']), 3);
+  assert.equal(jsonPathLine(text, ['list', 0]), 4);
+  assert.equal(jsonPathLine(text, ['list', 1, 'k', 1]), 6);
+  assert.equal(jsonPathLine(text, ['list', 2]), 7);
+  assert.equal(jsonPathLine(text, ['b', 'c']), 10);
+  assert.equal(jsonPathLine(text, ['b', 'missing']), 9);
+  assert.equal(jsonPathLine(text, ['list', 9]), 3);
+  assert.equal(jsonPathLine('{oops', ['a']), undefined);
+});
+
+test('parseJsonFile with lines: a schema violation names the line of the offending value', () => {
+  const err = inputError(() => parseJsonFile('{\n "x": 1,\n "tags": [\n  "a",\n  2\n ]\n}', 'p.json', Point, { lines: true }));
+  assert.match(err.message, /^p\.json:5: tags\[1\]: /);
+  assert.equal(err.where.line, 5);
+  // Without the option the message is as before (no line).
+  assert.match(inputError(() => parseJsonFile('{\n "x": 1,\n "tags": [2]\n}', 'p.json', Point)).message, /^p\.json: tags\[0\]/);
 });

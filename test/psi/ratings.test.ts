@@ -21,10 +21,10 @@ test('parseRatings names the file and item of each problem', () => {
   const base = { simulated: false, raters: [{ id: 'R1' }, { id: 'R2' }] };
   const bad = (obj: unknown, re: RegExp, item?: string) =>
     assert.throws(() => parseRatings(JSON.stringify(obj), 'r.json'), (e: unknown) => e instanceof InputError && re.test(e.message) && (item === undefined || e.where.item === item));
-  bad({ ...base, ratings: [rating('R1', 'c1', true, true), { ...rating('R1', 'c2', true, true), weaknesses_resolved: 'yes' }] }, /r\.json: ratings\[1\]\.weaknesses_resolved/, 'ratings[1].weaknesses_resolved');
-  bad({ ...base, ratings: [rating('R9', 'c1', true, true)] }, /ratings\[0\]: rater "R9" is not declared/, 'ratings[0]');
-  bad({ ...base, ratings: [rating('R1', 'c1', true, true), rating('R1', 'c1', false, true)] }, /ratings\[1\]: rater "R1" rates "c1" a second time/);
-  bad({ simulated: false, raters: [{ id: 'R1' }, { id: 'R1' }], ratings: [] }, /raters\[1\]: duplicate rater id "R1"/);
+  bad({ ...base, ratings: [rating('R1', 'c1', true, true), { ...rating('R1', 'c2', true, true), weaknesses_resolved: 'yes' }] }, /r\.json:1: ratings\[1\]\.weaknesses_resolved/, 'ratings[1].weaknesses_resolved');
+  bad({ ...base, ratings: [rating('R9', 'c1', true, true)] }, /r\.json:1: ratings\[0\]\.rater: rater "R9" is not declared/, 'ratings[0].rater');
+  bad({ ...base, ratings: [rating('R1', 'c1', true, true), rating('R1', 'c1', false, true)] }, /ratings\[1\]\.run_id: rater "R1" rates "c1" a second time/);
+  bad({ simulated: false, raters: [{ id: 'R1' }, { id: 'R1' }], ratings: [] }, /raters\[1\]\.id: duplicate rater id "R1"/);
   bad({ raters: [{ id: 'R1' }], ratings: [] }, /simulated/);
   assert.throws(() => parseRatings('{oops', 'r.json'), /r\.json:1: not valid JSON/);
 });
@@ -63,4 +63,22 @@ test('each rater against PSI-judged improvement', () => {
   assert.equal(b!.n, 0);
   const unknown: RatingsFile = { ...file, ratings: [rating('A', 'r2-zz', true, true)] };
   assert.throws(() => raterAgreementWithPsi(unknown, pairs, 'weaknesses_resolved'), /ratings\[0\]: run "r2-zz" is not a regenerated/);
+});
+
+test('ratingRates: the pooled share of yes verdicts per criterion, and each rater\'s own', async () => {
+  const { ratingRates } = await import('../../lib/psi/ratings');
+  const r = ratingRates({ simulated: false, raters: [{ id: 'A' }, { id: 'B' }], ratings: [rating('A', 'c1', true, false), rating('A', 'c2', true, true), rating('B', 'c1', false, false)] });
+  assert.equal(r.ratings, 3);
+  assert.equal(r.cases, 2);
+  assert.ok(Math.abs(r.rates.meaningful_improvement - 200 / 3) < 1e-9);
+  assert.ok(Math.abs(r.rates.weaknesses_resolved - 100 / 3) < 1e-9);
+  assert.deepEqual(r.perRater.map((x) => [x.rater, x.n, x.rates.meaningful_improvement]), [['A', 2, 100], ['B', 1, 0]]);
+  assert.ok(Number.isNaN(ratingRates({ simulated: false, raters: [{ id: 'A' }], ratings: [] }).rates.weaknesses_resolved));
+});
+
+test('a wrong field in a pretty-printed ratings file names the file, its line and the field', () => {
+  const text = '{\n  "simulated": false,\n  "raters": [{ "id": "R1" }],\n  "ratings": [\n    { "rater": "R1", "run_id": "a", "meaningful_improvement": true, "weaknesses_resolved": true },\n    { "rater": "R1", "run_id": "b",\n      "meaningful_improvement": "yes", "weaknesses_resolved": true }\n  ]\n}\n';
+  assert.throws(() => parseRatings(text, 'r.json'), (e: unknown) => e instanceof InputError && /^r\.json:7: ratings\[1\]\.meaningful_improvement: /.test(e.message) && e.where.line === 7);
+  const undeclared = text.replace('"run_id": "b"', '"run_id": "b"').replace('{ "rater": "R1", "run_id": "b"', '{ "rater": "R2", "run_id": "b"').replace('"yes"', 'true');
+  assert.throws(() => parseRatings(undeclared, 'r.json'), / r\.json:6: ratings\[1\]\.rater: rater "R2" is not declared/);
 });

@@ -26,8 +26,9 @@ test('a sampled design is seeded (same states twice, others for another seed) an
   assert.equal(statesPerDomain(domains, null).get('fractions'), 9);
 });
 
-test('collectParams carries the design; repeats > 1 are refused naming the field', () => {
+test('collectParams carries the design; with repeats it is the same for each repeat (the study sets folder and seed per repeat)', () => {
   const p = collectParams(study({ orders: 1, conditions: ['P0'], seed: 5 }), 'd', null);
   assert.deepEqual([p.orders, p.conditions, p.seed, p.statesFile], [1, ['P0'], '5', undefined]);
-  assert.throws(() => collectParams(study({ repeats: 2 }), 'd', null), /study\.json: design\.repeats: 2 repeats per cell cannot be collected yet/);
+  const r = collectParams(study({ orders: 1, conditions: ['P0'], seed: 5, repeats: 2 }), 'd', null);
+  assert.deepEqual(r, { ...p, outDir: r.outDir });
 });

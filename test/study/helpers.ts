@@ -1,4 +1,7 @@
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadStudy, type Study } from '../../lib/study/manifest';
+import { tempDir } from '../support/cli';
 
 /** A 6-task fractions curriculum (9 knowledge states). */
 export function writeCurriculum(file: string): void {
@@ -21,3 +24,11 @@ export function writeCurriculum(file: string): void {
   );
 }
 
+
+/** A study folder in a new temporary directory: the fractions curriculum and a manifest (title T, domains fractions.json, then `manifest`). */
+export function fractionsStudy(prefix: string, manifest: Record<string, unknown>): Study {
+  const dir = tempDir(prefix);
+  writeCurriculum(join(dir, 'fractions.json'));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['fractions.json'], ...manifest }));
+  return loadStudy(dir);
+}
