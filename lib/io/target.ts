@@ -61,8 +61,11 @@ export function writeTarget(path: string): WriteTarget {
  * (opening it would wait for ever): it is probed without blocking first.
  */
 export function openThrough(target: Extract<WriteTarget, { mode: 'through' }>): number {
+  // The probe stays open until the real descriptor is: closing it first would leave the pipe with no
+  // writer for a moment, the reader could take that as end of file and exit, and the blocking open below
+  // would then wait for ever for a new reader.
+  let probe: number | undefined;
   if (target.type.startsWith('named pipe')) {
-    let probe: number;
     try {
       probe = openSync(target.path, constants.O_WRONLY | constants.O_NONBLOCK);
     } catch (err) {
@@ -71,13 +74,14 @@ export function openThrough(target: Extract<WriteTarget, { mode: 'through' }>): 
       }
       throw withPath(err, target.requested);
     }
-    closeSync(probe);
   }
   let fd: number;
   try {
     fd = openSync(target.path, constants.O_WRONLY);
   } catch (err) {
     throw withPath(err, target.requested);
+  } finally {
+    if (probe !== undefined) closeSync(probe);
   }
   notice(`${target.requested} is a ${target.type}: written through directly (not atomically, no temporary file)`);
   return fd;

@@ -15,7 +15,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pngPixels } from '../support/png';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { notebookRecords } from '../support/notebook-records';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
 import type { FigureManifest } from '../../lib/figures/save';
@@ -141,16 +142,9 @@ function notebooksShowing(): Map<string, string[]> {
   return shownBy;
 }
 
-/** The .jsonl files named by string literals in a notebook's parameters (and injected-parameters) cells. */
+/** The record files a notebook reads (its parameters, or the study it follows: test/support/notebook-records.ts). */
 function dataFilesOf(notebookFile: string): string[] {
-  const nb = readNotebook(notebookFile);
-  const files: string[] = [];
-  for (const cell of nb.cells) {
-    const tags = (cell.metadata as { tags?: string[] } | undefined)?.tags ?? [];
-    if (cell.cell_type !== 'code' || !tags.some((t) => t === 'parameters' || t === 'injected-parameters')) continue;
-    for (const m of cellSource(cell).matchAll(/"([^"\n]+\.jsonl)"/g)) files.push(m[1]!);
-  }
-  return files.filter((f) => existsSync(join(root, f)));
+  return notebookRecords(root, basename(notebookFile)).recordFiles;
 }
 
 /** True when some line of the JSON Lines file is a record flagged `"simulated": true`. */

@@ -54,16 +54,19 @@ test('a FIFO with a reader is written through (the reader gets the bytes); with 
     let got = '';
     reader.stdout.on('data', (d) => (got += d));
     const done = new Promise((resolve) => reader.on('close', resolve));
-    // Let cat open its end first.
-    for (let i = 0; i < 100 && writeTarget(fifo).mode === 'through'; i++) {
+    // Let cat open its end first (under load that can take seconds); never wait on a reader that is not there.
+    let written = false;
+    for (let i = 0; i < 1500 && !written && writeTarget(fifo).mode === 'through'; i++) {
       try {
         writeFileAtomic(fifo, 'through the pipe\n');
-        break;
+        written = true;
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         await new Promise((r) => setTimeout(r, 20));
       }
     }
+    if (!written) reader.kill();
+    assert.ok(written, 'cat did not open the FIFO within 30 s');
     await done;
     assert.equal(got, 'through the pipe\n');
     assert.ok(lstatSync(fifo).isFIFO(), 'the FIFO was replaced');

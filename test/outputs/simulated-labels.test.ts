@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { table1 } from '../../lib/analysis';
 import { auditKstPaper } from '../../lib/audit';
@@ -15,10 +15,9 @@ import { toCsv, toTable } from '../../lib/figures/table';
 import { escapeHtml } from '../../lib/io/html';
 import { readJsonl } from '../../lib/io/jsonl';
 import { loadDomainDir } from '../../lib/kst';
-import { cellSource, parseNotebook } from '../../lib/notebook/ipynb';
 import { CsvMetaSchema, csvMetaPath, type CsvMeta } from '../../lib/records/csv-meta';
 import { loadPublishedKst } from '../../lib/records/published-kst';
-import { notebookStudy } from '../../lib/study/notebook-defaults';
+import { notebookRecords } from '../support/notebook-records';
 
 const ROOT = join(__dirname, '..', '..');
 const at = (...p: string[]) => join(ROOT, ...p);
@@ -43,26 +42,8 @@ function notebookInputs(): NotebookInputs[] {
     .filter((n) => n.endsWith('.ipynb'))
     .sort()
     .map((name) => {
-      const nb = parseNotebook(readFileSync(at('notebooks', name), 'utf8'), name);
-      const code = nb.cells.filter((c) => c.cell_type === 'code');
-      const params = code.find((c) => c.id === 'parameters');
-      const parameters = params ? [...cellSource(params).matchAll(/=\s*"([^"]*)"/g)].map((m) => m[1]!) : [];
-      // A `study` parameter names a study manifest: a notebook that takes its responses from it
-      // (studyInputs.responsesFile, .rawResponsesFile or .collectionDir) reads the JSON Lines of its collection folder.
-      const source = code.map(cellSource).join('\n');
-      const readsRecords = /studyInputs\.(responsesFile|rawResponsesFile|collectionDir)/.test(source);
-      const inputs = parameters.flatMap((p) => (p.endsWith('study.json') && existsSync(at(p)) ? (readsRecords ? [notebookStudy(at(p)).collectionDir] : []) : [p]));
-      const recordFiles = inputs
-        .map((p) => (p.startsWith(ROOT) ? p.slice(ROOT.length + 1) : p))
-        .filter((p) => p.startsWith('data/raw/') && existsSync(at(p)))
-        .flatMap((p) => (statSync(at(p)).isDirectory() ? readdirSync(at(p)).filter((n) => n.endsWith('.jsonl')).map((n) => join(p, n)) : p.endsWith('.jsonl') ? [p] : []));
-      return {
-        file: name,
-        source: code.map(cellSource).join('\n'),
-        parameters,
-        recordFiles,
-        simulated: recordFiles.some((f) => fileIsSimulated(at(f))),
-      };
+      const { parameters, source, recordFiles } = notebookRecords(ROOT, name);
+      return { file: name, source, parameters, recordFiles, simulated: recordFiles.some((f) => fileIsSimulated(at(f))) };
     });
 }
 
