@@ -16,7 +16,7 @@ interface CommandEntry {
   summary: string;
   load: () => Promise<Command>;
   /**
-   * Runs in a worker thread (cli/command-worker.ts), as every command but `study` does. Its long
+   * Runs in a worker thread (cli/command-worker.ts), as every command does. Its long
    * synchronous work (enumerating a space, a union closure, bootstrap draws, planning a large
    * collection design) would otherwise keep the main thread from ever seeing SIGINT; here the main
    * thread stays idle, owns the signals and removes the worker's temporary files (runInWorker). A
@@ -66,6 +66,7 @@ export const commands: Record<string, CommandEntry> = {
   study: {
     summary: 'a study as a folder: init, check, run (collect, analyze, figures, report), plan',
     load: async () => (await import('./commands/study')).command,
+    worker: true,
   },
   psi: {
     summary: 'Pedagogical Suitability Index: score responses, collect rounds 1 and 2',

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlmServer } from '../support/fake-llm-server';
@@ -139,4 +139,30 @@ test('psi collect: a second SIGINT while the call in flight is still running sto
   } finally {
     await server.close();
   }
+});
+
+test('study plan: SIGINT during its simulation (long synchronous work) exits 130 within 2 s and writes no plan', { timeout: 120_000 }, async () => {
+  assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'command-worker.js')), 'run `npm run build` before this test');
+  const dir = tempDir();
+  // A study of the example fractions domain: the plan simulates, it reads no responses.
+  const study = join(dir, 'study');
+  const init = spawnSync(process.execPath, [BIN, 'study', 'init', study, '--domains', join(ROOT, 'data', 'examples', 'fractions.json'), '--models', 'simulated:sim-a'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(init.status, 0, init.stderr);
+  const before = readdirSync(study).sort();
+  const child = spawn(process.execPath, [BIN, 'study', 'plan', study, '--rates', 'P0=0.3,P1=0.35,P2=0.8,P3=0.95', '--studies', '100000', '--no-figure'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (cpuTicks(child.pid!) < 150) {
+    assert.ok(Date.now() < deadline, `the plan never started: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const code = await exited;
+  const ms = Date.now() - sent;
+  assert.equal(code, 130, stderr);
+  assert.ok(ms < 2000, `exited ${ms} ms after SIGINT`);
+  assert.deepEqual(readdirSync(study).sort(), before, 'the plan wrote nothing');
 });
