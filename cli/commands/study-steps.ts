@@ -44,6 +44,7 @@ Options:
   --title TEXT        the study's title
   --conditions LIST   subset of P0,P1,P2,P3 (default all four)
   --orders N          presentation orders (default 2)
+  --repeats N         responses per cell, each repeat collected apart and pooled per state (default 1)
   --sample N          sample N states per domain (seeded) instead of every state
   --sample-seed S     seed of the state sample (default 1)
   --seed S            seed of the collector's cell shuffle (default 20260908)
@@ -59,6 +60,7 @@ const INIT_FLAGS = {
   title: flag.string(),
   conditions: flag.string(),
   orders: flag.int(1, 1000, 2),
+  repeats: flag.int(1, 1000, 2),
   sample: flag.int(1, 10_000_000, 100),
   'sample-seed': flag.seed(),
   seed: flag.seed(),
@@ -92,6 +94,7 @@ export const init: Subcommand = {
       ...(v.responses !== undefined ? { responses: v.responses } : {}),
       ...(conditions ? { conditions: conditions as Condition[] } : {}),
       ...(v.orders !== undefined ? { orders: v.orders } : {}),
+      ...(v.repeats !== undefined ? { repeats: v.repeats } : {}),
       ...(v.sample !== undefined ? { sample: { size: v.sample, seed: v['sample-seed'] ?? '1' } } : {}),
       ...(v.seed !== undefined ? { seed: v.seed } : {}),
       ...(replicates.length > 0 ? { replicates: replicates as PaperKey[] } : {}),

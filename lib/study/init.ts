@@ -19,6 +19,8 @@ export interface InitOptions {
   modelsFile?: string;
   conditions?: Condition[];
   orders?: number;
+  /** Responses per cell (each repeat is its own collection folder; analysis pools them per state). */
+  repeats?: number;
   sample?: { size: number; seed: string };
   seed?: string;
   responses?: string;
@@ -52,7 +54,7 @@ export function initManifest(dir: string, o: InitOptions): Record<string, unknow
       states: o.sample ? { sample: o.sample.size, seed: o.sample.seed } : 'all',
       conditions: o.conditions ?? ['P0', 'P1', 'P2', 'P3'],
       orders: o.orders ?? 2,
-      repeats: 1,
+      repeats: o.repeats ?? 1,
       seed: o.seed ?? '20260908',
       max_output_tokens: 16000,
       concurrency: 4,

@@ -23,3 +23,17 @@ test('init writes a commented manifest that loads, with paths relative to the st
   assert.throws(() => initStudy(at, { domains: ['x'], models: ['simulated:sim-b'] }), /study\.json: a study manifest is already there/);
   assert.equal(readFileSync(join(at, 'study.json'), 'utf8'), before);
 });
+
+test('init --repeats: the manifest carries the repeats (default 1), and the CLI refuses 0 as a usage error', async () => {
+  const dir = tempDir('kstbench-study-init-');
+  writeCurriculum(join(dir, 'fractions.json'));
+  initStudy(join(dir, 'three'), { domains: [join(dir, 'fractions.json')], models: ['simulated:sim-a'], repeats: 3 });
+  assert.equal(loadStudy(join(dir, 'three')).manifest.design.repeats, 3);
+  initStudy(join(dir, 'one'), { domains: [join(dir, 'fractions.json')], models: ['simulated:sim-a'] });
+  assert.equal(loadStudy(join(dir, 'one')).manifest.design.repeats, 1);
+  const { init } = await import('../../cli/commands/study-steps');
+  const cli = join(dir, 'cli');
+  assert.equal(await init.run([cli, '--domains', join(dir, 'fractions.json'), '--models', 'simulated:sim-a', '--repeats', '2']), 0);
+  assert.equal(loadStudy(cli).manifest.design.repeats, 2);
+  await assert.rejects(() => init.run([join(dir, 'zero'), '--domains', join(dir, 'fractions.json'), '--models', 'simulated:sim-a', '--repeats', '0']), /--repeats/);
+});
