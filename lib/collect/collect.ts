@@ -17,6 +17,7 @@ import {
   resolveTargets,
   runStudyCollection,
   type CollectOutcome,
+  type DispatchParams,
   type DryRunReport,
   type StudyCollection,
 } from './runner';
@@ -31,38 +32,17 @@ export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, typ
  * through this study's `finalize`. The CLI only parses options and prints.
  */
 
-export interface CollectParams {
+/** The KST collection's parameters: the runner's dispatch parameters and the KST design. */
+export interface CollectParams extends DispatchParams {
   domainsDir: string;
-  models: string[];
   outDir: string;
   conditions: string[];
   orders: number;
-  concurrency: number;
   baseUrl?: string;
-  maxOutputTokens: number;
-  timeoutMs: number;
-  maxRetries: number;
-  seed: string;
   /** Price table file; default config/models.json (the model catalogue). */
   pricesFile?: string;
   /** `--states FILE`: a state sample (see states-file.ts) instead of every state of the listed domains. */
   statesFile?: string;
-  /** `--retry-missing`: request cells whose final record is `missing` again (the new record supersedes it). */
-  retryMissing?: boolean;
-  /** `--batch`: provider batch APIs (openai:/anthropic: models only) at the batch discount. */
-  batch?: boolean;
-  /** `--poll-interval` in milliseconds (batch mode); default 30 s. */
-  pollIntervalMs?: number;
-  /** Largest batch submitted at once (batch mode); default DEFAULT_MAX_BATCH_REQUESTS. */
-  maxBatchRequests?: number;
-  /** `--resubmit-cancelled` (batch mode): send the cells of batches cancelled at the provider again. */
-  resubmitCancelled?: boolean;
-  /** `--tpm`: tokens per minute per model (prompt estimate + full output allowance per call). */
-  tokensPerMinute?: number;
-  /** `--retry-horizon` in milliseconds: how long a cell keeps waiting out transient failures. */
-  retryHorizonMs?: number;
-  /** `--no-preflight`: skip the one cheap request per model before dispatch. */
-  noPreflight?: boolean;
   /** `--models-file`: per-model base URL, key variable, caps, sampling, thinking (providers/endpoints.ts). */
   modelsFile?: string;
 }

@@ -33,16 +33,21 @@ export interface DispatchParams {
   timeoutMs: number;
   maxRetries: number;
   seed: string;
+  /** `--retry-missing`: request cells whose final record is `missing` again (the new record supersedes it). */
   retryMissing?: boolean;
+  /** `--batch`: provider batch APIs (openai:/anthropic: models only) at the batch discount. */
   batch?: boolean;
   /** `--poll-interval` in milliseconds (batch mode); default DEFAULT_POLL_INTERVAL_MS. */
   pollIntervalMs?: number;
   /** Largest batch submitted at once (batch mode); default DEFAULT_MAX_BATCH_REQUESTS. */
   maxBatchRequests?: number;
+  /** `--resubmit-cancelled` (batch mode): send the cells of batches cancelled at the provider again. */
   resubmitCancelled?: boolean;
+  /** `--tpm`: tokens per minute per model (prompt estimate + full output allowance per call). */
   tokensPerMinute?: number;
   /** `--retry-horizon` in milliseconds: how long a cell keeps waiting out transient failures. */
   retryHorizonMs?: number;
+  /** `--no-preflight`: skip the one cheap request per model before dispatch. */
   noPreflight?: boolean;
 }
 

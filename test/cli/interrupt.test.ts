@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kstbench, ROOT } from '../support/cli';
+import { cpuTicks, kstbench, ROOT } from '../support/cli';
 
 /** A domain of `n` independent tasks (2^n states: streaming it never ends within a test). */
 function wideDomain(dir: string, n: number): string {
@@ -45,15 +45,6 @@ function writeRoutes(file: string): void {
   writeFileSync(file, JSON.stringify({ id: 'd', title: 'd', source: 't', components, basis }));
 }
 
-/** User + system CPU time of a process in clock ticks (1/100 s), from /proc. */
-function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
 
 const temporaries = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.tmp'));
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cpuTicks } from '../support/cli';
 import { startFakeLlmServer } from '../support/fake-llm-server';
 import { readLines, tempDir, writeFreeDomain, writeTinyDomains } from './helpers';
 
@@ -77,14 +78,25 @@ test('collect: a model answering 404 on every call → exit 4 with the error and
   }
 });
 
-/** User + system CPU time of a process in clock ticks (1/100 s), from /proc (0 once it is gone). */
-function cpuTicks(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
+
+/**
+ * Starts the CLI, sends SIGINT once it is well into its synchronous work (1.5 s of CPU; start-up takes
+ * a fraction of that), and reports the exit code and how long after the signal it came.
+ */
+async function interruptWhenBusy(args: string[], cwd: string): Promise<{ code: number | null; ms: number; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  while (cpuTicks(child.pid!) < 150) {
+    assert.ok(Date.now() < deadline, `the work never started: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const code = await exited;
+  return { code, ms: Date.now() - sent, stderr };
 }
 
 test('collect: SIGINT while planning a huge design (2^16 states × 4 conditions × 1000 orders) exits 130 within 2 s and writes nothing', { timeout: 120_000 }, async () => {
@@ -92,20 +104,7 @@ test('collect: SIGINT while planning a huge design (2^16 states × 4 conditions 
   const dir = tempDir();
   writeFreeDomain(join(dir, 'domains'), 'wide', 16);
   const out = join(dir, 'out');
-  const child = spawn(process.execPath, [BIN, 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a', '--out', out, '--orders', '1000'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // Well into the planning: 1.5 s of CPU (start-up takes a fraction of that).
-  const deadline = Date.now() + 60_000;
-  while (cpuTicks(child.pid!) < 150) {
-    assert.ok(Date.now() < deadline, `planning never started: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const sent = Date.now();
-  child.kill('SIGINT');
-  const code = await exited;
-  const ms = Date.now() - sent;
+  const { code, ms, stderr } = await interruptWhenBusy([BIN, 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a', '--out', out, '--orders', '1000'], dir);
   assert.equal(code, 130, stderr);
   assert.match(stderr, /kstbench collect: stopped by SIGINT during synchronous work \(planning: no answer within 500 ms\); no temporary file was left; resume with: kstbench collect /);
   assert.ok(ms < 2000, `exited ${ms} ms after SIGINT`);
@@ -149,19 +148,7 @@ test('study plan: SIGINT during its simulation (long synchronous work) exits 130
   const init = spawnSync(process.execPath, [BIN, 'study', 'init', study, '--domains', join(ROOT, 'data', 'examples', 'fractions.json'), '--models', 'simulated:sim-a'], { cwd: dir, encoding: 'utf8' });
   assert.equal(init.status, 0, init.stderr);
   const before = readdirSync(study).sort();
-  const child = spawn(process.execPath, [BIN, 'study', 'plan', study, '--rates', 'P0=0.3,P1=0.35,P2=0.8,P3=0.95', '--studies', '100000', '--no-figure'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 60_000;
-  while (cpuTicks(child.pid!) < 150) {
-    assert.ok(Date.now() < deadline, `the plan never started: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const sent = Date.now();
-  child.kill('SIGINT');
-  const code = await exited;
-  const ms = Date.now() - sent;
+  const { code, ms, stderr } = await interruptWhenBusy([BIN, 'study', 'plan', study, '--rates', 'P0=0.3,P1=0.35,P2=0.8,P3=0.95', '--studies', '100000', '--no-figure'], dir);
   assert.equal(code, 130, stderr);
   assert.ok(ms < 2000, `exited ${ms} ms after SIGINT`);
   assert.deepEqual(readdirSync(study).sort(), before, 'the plan wrote nothing');

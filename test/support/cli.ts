@@ -30,3 +30,13 @@ export function readCsv(file: string): Array<Record<string, string>> {
     return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
   });
 }
+
+/** User + system CPU time of a process in clock ticks (1/100 s), from /proc (0 once it is gone). */
+export function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
