@@ -7,7 +7,6 @@ import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { isOsError } from '../io/os-error';
 import { parseModelSpec } from '../provider/contract';
-import { createSimulatedProvider, findSimulatedProfile } from '../simulation/kst-respondent/provider';
 import type { Study } from './manifest';
 
 /**
@@ -103,12 +102,10 @@ export function readStudyRepeats(study: Study): Repeat[] {
  */
 export function repeatProviderFactory(repeat: Repeat, base: CollectDeps['createProvider']): CollectDeps['createProvider'] {
   if (repeat.simulated_seed_suffix === '') return base;
-  return (spec, options) => {
-    const { provider, model } = parseModelSpec(spec);
-    const profile = provider === 'simulated' ? findSimulatedProfile(model) : undefined;
-    if (profile) return createSimulatedProvider(model, { profile: { ...profile, name: `${profile.name}${repeat.simulated_seed_suffix}` } });
-    return (base ?? createProvider)(spec, options);
-  };
+  return (spec, options) =>
+    parseModelSpec(spec).provider === 'simulated'
+      ? createProvider(spec, { ...options, simulatedSeedSuffix: repeat.simulated_seed_suffix })
+      : (base ?? createProvider)(spec, options);
 }
 
 /** The repeat's directory as the report and messages name it (relative to the study folder). */

@@ -198,9 +198,7 @@ test('simulators: only the provider registry builds them as providers, only the 
       !(e.from === 'collect/providers/index.ts' && /^simulation\/(kst-respondent|psi-tutor)\/provider\.ts$/.test(e.to)) &&
       !(unitOf(e.from) === 'report' && e.to === 'simulation/paper-models.ts') &&
       // The replicate corpora of the claims ledger: the whole study in memory, and the parameters for the fingerprint.
-      !(e.from === 'claims/replicates.ts' && /^simulation\/(kst-respondent|psi-tutor)\/(study|profiles)\.ts$/.test(e.to)) &&
-      // A study's repeat k ≥ 2: the same simulated profile under a seed-suffixed name (the registry has no such option yet).
-      !(e.from === 'study/repeats.ts' && e.to === 'simulation/kst-respondent/provider.ts'),
+      !(e.from === 'claims/replicates.ts' && /^simulation\/(kst-respondent|psi-tutor)\/(study|profiles)\.ts$/.test(e.to)),
   );
   assert.deepEqual(wrong.map((e) => `lib/${e.from} -> lib/${e.to}`), []);
 });

@@ -54,6 +54,8 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
   if (provider === 'simulated') {
     // The simulators live in lib/simulation; the collector sees them only as Providers made here.
     if (options.psiCourse !== undefined && model.startsWith('sim-tutor-')) return createSimulatedTutor(model, { course: options.psiCourse });
+    const profile = options.simulatedSeedSuffix ? findSimulatedProfile(model) : undefined;
+    if (profile) return createSimulatedProvider(model, { profile: { ...profile, name: `${profile.name}${options.simulatedSeedSuffix}` } });
     return createSimulatedProvider(model);
   }
   const env = options.env ?? process.env;

@@ -24,6 +24,11 @@ export interface CreateProviderOptions {
   model?: ModelOptions;
   /** Model catalogue; default the shipped config/models.json. */
   catalogue?: Catalogue;
+  /**
+   * A simulated KST profile answers under its name plus this suffix, which seeds its draws: a study's
+   * repeat k ≥ 2 (lib/study/repeats.ts) gets an equally seeded, different draw of the same parameters.
+   */
+  simulatedSeedSuffix?: string;
   /** The PSI course a simulated tutor (`simulated:sim-tutor-*`) answers from; without it only KST respondents are simulated. */
   psiCourse?: PsiCourse;
   /** False when the run has several OpenAI-compatible hosts: OPENAI_COMPATIBLE_API_KEY is then sent to none (endpoints.ts). */
