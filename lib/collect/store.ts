@@ -278,45 +278,12 @@ export function readCompleted(
  */
 export function acquireLock(lockFile: string, pid = process.pid): () => void {
   ensureDir(dirname(lockFile));
-  const token = `${pid} ${randomBytes(8).toString('hex')}`;
-  const privateFile = (tag: string) => `${lockFile}.${tag}.${pid}.${randomBytes(4).toString('hex')}`;
-  const writePrivate = (tag: string): string => {
-    const file = privateFile(tag);
-    const fd = openSync(file, 'wx');
-    try {
-      writeSync(fd, token);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    return file;
-  };
-  const readHolder = (file: string): string | null => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-  };
-  const holderPid = (content: string): number => Number(content.trim().split(/\s+/)[0]);
-  const isStale = (content: string): boolean => {
-    const holder = holderPid(content);
-    return !(Number.isInteger(holder) && holder > 0 && (holder === pid ? content === token : processAlive(holder)));
-  };
-  const release = () => {
-    try {
-      if (readFileSync(lockFile, 'utf8') === token) unlinkSync(lockFile);
-    } catch {
-      /* already gone */
-    }
-  };
-  const mutex = `${lockFile}.takeover`;
+  const claimant: LockClaimant = { lockFile, pid, token: `${pid} ${randomBytes(8).toString('hex')}` };
   for (let tries = 0; tries < 200; tries++) {
-    const mine = writePrivate('new');
+    const mine = writePrivate(claimant, 'new');
     try {
       linkSync(mine, lockFile);
-      return release;
+      return releaseLock(claimant);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     } finally {
@@ -324,40 +291,101 @@ export function acquireLock(lockFile: string, pid = process.pid): () => void {
     }
     const content = readHolder(lockFile);
     if (content === null) continue; // released meanwhile: try again
-    if (!isStale(content)) {
+    if (!isStale(claimant, content)) {
       throw new InputError(`${lockFile}: another collector (pid ${holderPid(content)}) is writing to this directory`, { file: lockFile });
     }
-    // Stale: take it over under the takeover mutex.
-    const claim = writePrivate('claim');
-    let haveMutex = false;
-    try {
-      try {
-        linkSync(claim, mutex);
-        haveMutex = true;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const other = readHolder(mutex);
-        if (other !== null && isStale(other)) {
-          // Its creator died mid-takeover: replace that file atomically, then re-check that we hold it.
-          const replacement = writePrivate('claim');
-          renameSync(replacement, mutex);
-          haveMutex = readHolder(mutex) === token;
-        }
-      }
-      if (!haveMutex) {
-        sleepSync(5 + Math.floor(Math.random() * 10));
-        continue;
-      }
-      if (readHolder(lockFile) === content) {
-        renameSync(writePrivate('new'), lockFile); // atomic replace: the lock is never absent
-        return release;
-      }
-    } finally {
-      unlinkSync(claim);
-      if (haveMutex && readHolder(mutex) === token) unlinkSync(mutex);
-    }
+    if (takeOver(claimant, content)) return releaseLock(claimant);
   }
   throw new InputError(`${lockFile}: could not take the directory lock`, { file: lockFile });
+}
+
+/** Who is asking for the lock: the lock file, its pid, and the `<pid> <nonce>` it writes there. */
+interface LockClaimant {
+  readonly lockFile: string;
+  readonly pid: number;
+  readonly token: string;
+}
+
+/** A new private file beside the lock holding the claimant's token, flushed to disk. */
+function writePrivate(claimant: LockClaimant, tag: string): string {
+  const file = `${claimant.lockFile}.${tag}.${claimant.pid}.${randomBytes(4).toString('hex')}`;
+  const fd = openSync(file, 'wx');
+  try {
+    writeSync(fd, claimant.token);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
+/** The content of a lock or takeover file, or null when it does not exist. */
+function readHolder(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+function holderPid(content: string): number {
+  return Number(content.trim().split(/\s+/)[0]);
+}
+
+/** True when the holder is gone: no valid pid, a dead process, or this pid with another token. */
+function isStale(claimant: LockClaimant, content: string): boolean {
+  const holder = holderPid(content);
+  return !(Number.isInteger(holder) && holder > 0 && (holder === claimant.pid ? content === claimant.token : processAlive(holder)));
+}
+
+/** Removes the lock if it still holds the claimant's token. */
+function releaseLock(claimant: LockClaimant): () => void {
+  return () => {
+    try {
+      if (readFileSync(claimant.lockFile, 'utf8') === claimant.token) unlinkSync(claimant.lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+/**
+ * Takes over a stale lock still holding `content`, under the takeover mutex; true when the lock is now
+ * the claimant's. False (after a short random wait when another process holds the mutex) means try again.
+ */
+function takeOver(claimant: LockClaimant, content: string): boolean {
+  const mutex = `${claimant.lockFile}.takeover`;
+  const claim = writePrivate(claimant, 'claim');
+  let haveMutex = false;
+  try {
+    haveMutex = takeMutex(claimant, claim, mutex);
+    if (!haveMutex) {
+      sleepSync(5 + Math.floor(Math.random() * 10));
+      return false;
+    }
+    if (readHolder(claimant.lockFile) !== content) return false;
+    renameSync(writePrivate(claimant, 'new'), claimant.lockFile); // atomic replace: the lock is never absent
+    return true;
+  } finally {
+    unlinkSync(claim);
+    if (haveMutex && readHolder(mutex) === claimant.token) unlinkSync(mutex);
+  }
+}
+
+/** Creates the takeover mutex from `claim`, or replaces one whose creator died; true when it is ours. */
+function takeMutex(claimant: LockClaimant, claim: string, mutex: string): boolean {
+  try {
+    linkSync(claim, mutex);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const other = readHolder(mutex);
+  if (other === null || !isStale(claimant, other)) return false;
+  // Its creator died mid-takeover: replace that file atomically, then re-check that we hold it.
+  renameSync(writePrivate(claimant, 'claim'), mutex);
+  return readHolder(mutex) === claimant.token;
 }
 
 /** Blocks for `ms` (lock contention only: a few milliseconds at start-up). */
