@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { parseJsonl, readInputText } from '../io';
+import { AttemptsFileLineSchema } from '../records/attempt';
 import { InputError } from '../errors';
 import {
   appendLedger,
@@ -92,14 +94,16 @@ export interface BatchEngineResult extends EngineResult {
 
 export const DEFAULT_MAX_BATCH_REQUESTS = 10_000;
 
-/** attempts.jsonl keys `<batch_id>|<run_id>` already logged (a collection interrupted half-way is redone without duplicate lines). */
-function loggedBatchItems(file: string): Set<string> {
+/**
+ * attempts.jsonl keys `<batch_id>|<run_id>` already logged (a collection interrupted half-way is redone
+ * without duplicate lines). The file is read through lib/io against its schema, so a corrupt line is an
+ * InputError naming file and line; by now the lifecycle has moved a torn tail aside.
+ */
+export function loggedBatchItems(file: string): Set<string> {
   const logged = new Set<string>();
   if (!existsSync(file)) return logged;
-  for (const row of readFileSync(file, 'utf8').split('\n')) {
-    if (!row.includes('"batch_id"')) continue;
-    const a = JSON.parse(row) as { type?: string; batch_id?: unknown; run_id?: unknown };
-    if (a.type === 'attempt' && typeof a.batch_id === 'string' && typeof a.run_id === 'string') logged.add(`${a.batch_id}|${a.run_id}`);
+  for (const { value: a } of parseJsonl(readInputText(file), file, { schema: AttemptsFileLineSchema }).lines) {
+    if (a.type === 'attempt' && a.batch_id !== undefined) logged.add(`${a.batch_id}|${a.run_id}`);
   }
   return logged;
 }

@@ -14,7 +14,9 @@ import { kstJobs } from '../../lib/collect/kst-study';
 import { createBatchClient } from '../../lib/collect/providers';
 import type { BatchClient } from '../../lib/collect/providers/batch';
 import { readCompleted } from '../../lib/collect/store';
-import { cancelledCells } from '../../lib/collect/batch-mode';
+import { cancelledCells, loggedBatchItems } from '../../lib/collect/batch-mode';
+import { errorAttemptLine, responseAttemptLine } from '../../lib/collect/attempt-line';
+import { InputError } from '../../lib/errors';
 import type { BatchTransport } from '../../lib/collect/batch-transport';
 import { ProviderError, type CompletionRequest, type CompletionResult } from '../../lib/provider/contract';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
@@ -444,4 +446,27 @@ test('cancelledCells: the cells a cancelled batch listed, until a later batch se
     collected: new Map([['b1', { type: 'collected', batch_id: 'b1', cancelled: ['x', 'y'] }]]),
   } as never;
   assert.deepEqual([...cancelledCells(ledger)], ['x']);
+});
+
+test('loggedBatchItems keys the logged batch items only, and names the file and line of a line off its schema', () => {
+  const dir = tempDir();
+  const file = join(dir, 'attempts.jsonl');
+  const base = { model: OPENAI, attempt: 1, started_at: null, ended_at: null, latency_ms: null };
+  const result = { text: '{}', finishReason: 'stop', refusal: null, modelVersion: null, usage: null, httpStatus: 200, requestId: 'q' };
+  const lines = [
+    { type: 'event', event: 'run_start', at: null },
+    responseAttemptLine({ ...base, run_id: 'live-1' }, result, null),
+    responseAttemptLine({ ...base, run_id: 'r1', batch_id: 'batch_a', custom_id: 'c1' }, result, null),
+    errorAttemptLine({ ...base, run_id: 'r2', batch_id: 'batch_a', custom_id: 'c2' }, { errorClass: 'server_error', message: 'HTTP 500' }, null, 'retry', 0),
+    { type: 'event', event: 'batch_poll', at: null, batch_id: 'batch_b' },
+  ];
+  writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  assert.deepEqual([...loggedBatchItems(file)].sort(), ['batch_a|r1', 'batch_a|r2']);
+  assert.equal(loggedBatchItems(join(dir, 'absent.jsonl')).size, 0);
+  // An attempt line with a batch id but no run id is corruption, not a line to skip.
+  writeFileSync(file, `${JSON.stringify(lines[2])}\n${JSON.stringify({ type: 'attempt', batch_id: 'batch_a' })}\n`);
+  assert.throws(
+    () => loggedBatchItems(file),
+    (err: unknown) => err instanceof InputError && err.message.startsWith(`${file}:2: `) && !err.message.includes('\n'),
+  );
 });
