@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { outputBase } from '../figures/output-root';
-import { InputError } from '../errors';
 import { showHtml } from '../figures/display';
 import { toHtmlTable, toTable } from '../figures/table';
-import type { PublishedKstFigures } from './kst-paper-figures';
-import { parsePublishedPsi, type PublishedPsi } from './psi-tables';
 import { enterProjectRoot } from '../notebook/project';
-import { z } from 'zod';
-import { parseJsonFile } from '../io/json';
 
 /**
  * The one header every notebook's first cell uses:
@@ -18,7 +12,8 @@ import { parseJsonFile } from '../io/json';
  *
  * It makes the project root the working directory (so `data/raw/...` means the same in Jupyter,
  * VS Code, nbconvert and `npm run reproduce`, wherever the notebook file is) and returns the helpers
- * the notebooks share, instead of a copy of each in every notebook.
+ * the notebooks share, instead of a copy of each in every notebook. The published numbers are read
+ * through their one validated reader each, `loadPublishedKst` / `loadPublishedPsi` (lib/records).
  */
 export interface NotebookHeader {
   /** The project root (now also the working directory). */
@@ -31,18 +26,6 @@ export interface NotebookHeader {
   notebookDir: string;
   /** Shows rows (objects) as an HTML table in the cell: `showRows(rows, "Caption", 3)`. */
   showRows(rows: readonly object[], caption: string, digits?: number): void;
-  /** The KST paper's published numbers (data/published/kst-benchmark-2026.json), file named in errors. */
-  readPublishedKst(file: string): PublishedKstFigures;
-  /** The PSI paper's published numbers, checked against their schema. */
-  readPublishedPsi(file: string): PublishedPsi;
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read the published numbers (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
 }
 
 export function notebookHeader(): NotebookHeader {
@@ -58,13 +41,6 @@ export function notebookHeader(): NotebookHeader {
       const options: { caption: string; digits?: number } = { caption };
       if (digits !== undefined) options.digits = digits;
       showHtml(toHtmlTable(toTable(rows as ReadonlyArray<Record<string, unknown>>), options));
-    },
-    readPublishedKst(file) {
-      // Only the figures' fields are read (no schema): the ledger itself is checked by loadPublishedKst.
-      return parseJsonFile(readText(file), file, z.unknown()) as PublishedKstFigures;
-    },
-    readPublishedPsi(file) {
-      return parsePublishedPsi(readText(file), file);
     },
   };
 }

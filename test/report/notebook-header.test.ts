@@ -1,18 +1,14 @@
 /**
  * lib/report/notebook-header.ts: the notebooks' one header: the project root as working directory, the
- * notebook folder, `showRows`, and the two readers of published numbers with their one-line errors.
+ * notebook folder and `showRows`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { InputError } from '../../lib/errors';
 import { projectRoot } from '../../lib/notebook/project';
 import { notebookHeader } from '../../lib/report/notebook-header';
 
 const jupyter = require('tslab/dist/jupyter') as { lastWriteDisplayData: ((msg: { data: Record<string, unknown> }, update: boolean) => void) | null };
-const ROOT = join(__dirname, '..', '..');
 
 test('notebookHeader makes the project root the working directory; notebookDir from the kernel, else notebooks/', () => {
   const before = process.cwd();
@@ -48,18 +44,4 @@ test('showRows shows the rows as one HTML table with its caption and digits', ()
   assert.match(html, />0\.12</); // two digits
   assert.doesNotMatch(html, /0\.123/);
   assert.match(html, />a</);
-});
-
-test('readPublishedKst / readPublishedPsi: the shipped files read; a missing or broken file is one InputError naming it', () => {
-  const h = notebookHeader();
-  assert.equal(h.readPublishedKst(join(ROOT, 'data/published/kst-benchmark-2026.json')).overall.n, 2400);
-  assert.deepEqual(Object.keys(h.readPublishedPsi(join(ROOT, 'data/published/psi-2026.json')).table1.psi).sort(), ['ChatGPT', 'Gemini', 'Gemma 4', 'Qwen 3']);
-  const dir = mkdtempSync(join(tmpdir(), 'kstbench-header-'));
-  const missing = join(dir, 'nope.json');
-  assert.throws(() => h.readPublishedKst(missing), (e: unknown) => e instanceof InputError && e.message === `${missing}: cannot read the published numbers (ENOENT)`);
-  assert.throws(() => h.readPublishedPsi(missing), (e: unknown) => e instanceof InputError && e.message === `${missing}: cannot read the published numbers (ENOENT)`);
-  const broken = join(dir, 'broken.json');
-  writeFileSync(broken, '{ "overall": ');
-  assert.throws(() => h.readPublishedKst(broken), (e: unknown) => e instanceof InputError && e.message.startsWith(`${broken}: not valid JSON (`) && !e.message.includes('\n'));
-  assert.throws(() => h.readPublishedPsi(broken), (e: unknown) => e instanceof InputError && e.message.startsWith(broken));
 });
