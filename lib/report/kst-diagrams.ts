@@ -163,6 +163,11 @@ export const HIGHLIGHT_COLOUR = '#D55E00';
 export const FRINGE_COLOUR = '#E69F00';
 
 /** Line segments of `edges` as one scatter trace (x/y with null between segments). */
+/** The number of nodes in the fullest layer (at least 1): the width a diagram is sized by. */
+function widestLayer(layout: DiagramLayout): number {
+  return Math.max(1, ...Array.from({ length: layout.layers }, (_, l) => layout.nodes.filter((n) => n.layer === l).length));
+}
+
 function edgeTrace(layout: DiagramLayout, edges: readonly DiagramEdge[], name: string, colour: string, width: number): Record<string, unknown> {
   const at = new Map(layout.nodes.map((n) => [n.key, n]));
   const xs: Array<number | null> = [];
@@ -190,7 +195,7 @@ const hiddenAxis = (range: [number, number], title?: string) => ({
  */
 export function hasseDiagramSpec(domain: Domain, options: { title?: string } = {}): FigureSpec {
   const layout = hasseLayout(domain);
-  const widest = Math.max(1, ...Array.from({ length: layout.layers }, (_, l) => layout.nodes.filter((n) => n.layer === l).length));
+  const widest = widestLayer(layout);
   return {
     data: [
       edgeTrace(layout, layout.edges, 'direct prerequisite', EDGE_COLOUR, 2),
@@ -235,7 +240,7 @@ export function latticeSpec(domain: Domain, options: { title?: string; highlight
   const fringeEdges = layout.edges.filter((e) => e.from === from);
   const targets = new Set(fringeEdges.map((e) => e.to));
   const colour = (n: DiagramNode) => (n.key === from ? HIGHLIGHT_COLOUR : targets.has(n.key) ? FRINGE_COLOUR : NODE_COLOUR);
-  const widest = Math.max(1, ...Array.from({ length: layout.layers }, (_, l) => layout.nodes.filter((n) => n.layer === l).length));
+  const widest = widestLayer(layout);
   const longest = Math.max(...layout.nodes.map((n) => n.label.length));
   const data: Array<Record<string, unknown>> = [edgeTrace(layout, layout.edges, 'learn one component', EDGE_COLOUR, 1.5)];
   if (fringeEdges.length > 0) data.push(edgeTrace(layout, fringeEdges, 'outer fringe', FRINGE_COLOUR, 4));
