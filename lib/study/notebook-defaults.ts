@@ -23,6 +23,7 @@ import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { ensureDir } from '../io';
 import { enumerateStates, type Domain, type StateSample } from '../kst';
+import type { InferenceOptions } from '../analysis';
 import type { CollectParams } from '../collect/collect';
 import { collectionPlan, type CollectionPlan } from '../report/kst-collection';
 import { prepareCollectorInputs } from './collect';
@@ -302,6 +303,25 @@ export function notebookCollection(
   return { plan, params, samples: sampledStates(s.study, s.domains) };
 }
 
+/**
+ * The inference of a notebook that analyses the study (notebook 03): the manifest's `analysis` seed,
+ * resamples and flips, as `kstbench study analyze` uses them, each overridden by its notebook parameter
+ * when that is given (a seed other than "", a count other than null).
+ * @example
+ * notebookInference(notebookStudy('data/raw'), { seed: '', resamples: 500, flips: null }); // => { seed: '20260908', resamples: 500, flips: 100000 }
+ */
+export function notebookInference(
+  s: Pick<NotebookStudy, 'study'>,
+  given: { seed: string; resamples: number | null; flips: number | null },
+): InferenceOptions {
+  const settings = s.study.manifest.analysis;
+  return {
+    seed: orDerived(given.seed, () => settings.seed),
+    resamples: given.resamples ?? settings.resamples,
+    flips: given.flips ?? settings.flips,
+  };
+}
+
 /** The PSI part as notebooks 10–13 read it (paths relative to the project root when inside it). */
 export type NotebookPsi = NonNullable<NotebookStudy['psi']>;
 
@@ -337,15 +357,15 @@ export const EXAMPLE_SCENARIO = 'S13';
 /**
  * Notebook 10's scenario and corpus response: the scenario the hand-written answers were written for
  * (S13) when the course has it, else the course's first scenario; the first model (in the study's PSI
- * models' order, then the records' own) with a response to it in that variant. InputError when no
- * model answered it.
+ * models' order, then the records' own) with a response to it in that variant. InputError naming the
+ * round-1 file (`file`), the model asked for and the models that did answer, when none did.
  * @example
- * exampleResponse({ scenarios: [{ id: 'S1' }] }, [{ scenario: 'S1', variant: 'standard', model: 'm' }], { variant: 'standard', models: [] }); // => { scenario: 'S1', model: 'm' }
+ * exampleResponse({ scenarios: [{ id: 'S1' }] }, [{ scenario: 'S1', variant: 'standard', model: 'm' }], { file: 'round1.jsonl', variant: 'standard', models: [] }); // => { scenario: 'S1', model: 'm' }
  */
 export function exampleResponse(
   course: { scenarios: ReadonlyArray<{ id: string }> },
   records: ReadonlyArray<{ scenario: string; variant: string; model: string }>,
-  options: { variant: string; models: readonly string[]; scenario?: string; model?: string },
+  options: { file: string; variant: string; models: readonly string[]; scenario?: string; model?: string },
 ): { scenario: string; model: string } {
   const ids = course.scenarios.map((x) => x.id);
   const scenario = orDerived(options.scenario ?? '', () => (ids.includes(EXAMPLE_SCENARIO) ? EXAMPLE_SCENARIO : ids[0] ?? ''));
@@ -353,7 +373,10 @@ export function exampleResponse(
   const ranked = [...options.models.filter((m) => answered.includes(m)), ...[...new Set(answered)].sort()];
   const model = orDerived(options.model ?? '', () => ranked[0] ?? '');
   if (model === '' || !answered.includes(model)) {
-    throw new InputError(`no ${options.variant} response${model === '' ? '' : ` of ${model}`} to scenario ${scenario} in the round-1 records (models with one: ${[...new Set(answered)].sort().join(', ') || 'none'})`, { item: scenario });
+    const { file } = options;
+    const asked = model === '' ? '' : ` of ${model}`;
+    const withOne = [...new Set(answered)].sort().join(', ') || 'none';
+    throw new InputError(`${file}: no ${options.variant} response${asked} to scenario ${scenario} in these round-1 records (models with one: ${withOne})`, { file, item: model === '' ? scenario : model });
   }
   return { scenario, model };
 }

@@ -21,6 +21,9 @@ export function projectCopy(): string {
   return copy;
 }
 
+/** The fractions study's analysis settings: unlike the shipped study's, so a notebook that ignores them is caught (and cheaper to run). */
+export const OWN_ANALYSIS = { seed: 'own-7', resamples: 200, flips: 300 } as const;
+
 export function fractionsStudy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-'));
   mkdirSync(join(dir, 'domains'));
@@ -35,7 +38,7 @@ export function fractionsStudy(): string {
       prerequisites: [['FR1', 'FR2'], ['FR1', 'FR4'], ['FR2', 'FR3'], ['FR4', 'FR5'], ['FR3', 'FR6'], ['FR5', 'FR6']],
     }),
   );
-  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Fractions pilot', domains: ['domains'], models: ['simulated:sim-a', 'simulated:sim-c'], design: { seed: '7' } }));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Fractions pilot', domains: ['domains'], models: ['simulated:sim-a', 'simulated:sim-c'], design: { seed: '7' }, analysis: OWN_ANALYSIS }));
   const c = node(['bin/kstbench.js', 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a,simulated:sim-c', '--out', join(dir, 'collection'), '--seed', '7']);
   assert.equal(c.status, 0, c.stderr);
   return dir;

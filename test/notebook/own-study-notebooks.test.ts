@@ -1,14 +1,15 @@
 // Notebooks 01-05 on a fractions study of the test's own (own-study-helpers.ts), in one reproduce run —
 // one tslab session, whose TypeScript program costs about 10 s of CPU to build, instead of one per
 // notebook group — checked by one test per notebook group.
-// 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger.
+// 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger, 03's
+// inference from the study's analysis settings.
 // 04-05: no paper column, marker or claim, models named by their profiles, Figure 3 on the rule's cell
 // and not empty. Both: every file and the report in --output-dir, rebuilt by `npm run report -- --from`.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertReportRebuilds, runOnFractions } from './own-study-helpers';
+import { assertReportRebuilds, OWN_ANALYSIS, runOnFractions } from './own-study-helpers';
 
 let run: ReturnType<typeof runOnFractions>;
 before(() => {
@@ -25,7 +26,10 @@ test('notebooks 01-03 on a study of its own: its domain and states, no false ala
   assert.match(read('02-collect.ipynb'), /This study is not the shipped replication/);
   assert.doesNotMatch(read('data/processed/tables/03-validity.csv').split('\n')[0]!, /paper/);
   for (const f of ['01-kst-foundations.ipynb', '03-score.ipynb']) assert.match(read(f), /No claims ledger: the study does not declare/);
-  assert.ok(existsSync(join(out, 'data', 'processed', 'kst', 'analysis.json')), 'notebook 03\'s analysis files');
+  // Notebook 03 analyses with the study's analysis settings, and `kstbench analyze` with the same ones agrees.
+  const { seed, resamples, flips } = JSON.parse(read('data/processed/kst/analysis.json')).inference;
+  assert.deepEqual({ seed, resamples, flips }, OWN_ANALYSIS);
+  assert.match(read('03-score.ipynb'), /The notebook and the CLI wrote identical files/);
   assert.ok(existsSync(join(out, 'report', '02-collect.html')), 'report/02-collect.html');
 });
 

@@ -16,6 +16,7 @@ import {
   figure3Cell,
   highlightedState,
   notebookCollection,
+  notebookInference,
   notebookPsi,
   notebookStudy,
   orDerived,
@@ -114,6 +115,18 @@ test('a study of its own: its folders, no paper, not the shipped one; a domain f
   assert.throws(() => notebookStudy(join(dir, 'nowhere')), /no study manifest here/);
 });
 
+test('notebook 03 analyses with the study\'s analysis settings; a parameter given overrides its own setting only', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-nbinference-'));
+  mkdirSync(join(dir, 'd'));
+  writeFileSync(join(dir, 'd', 'f.json'), JSON.stringify({ id: 'f', title: 'F', source: 't', components: [{ id: 'F1', description: 'x' }], prerequisites: [] }));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Own', domains: ['d'], models: ['simulated:sim-a'], analysis: { seed: 'own', resamples: 200, flips: 300 } }));
+  const own = notebookStudy(dir);
+  const derive = { seed: '', resamples: null, flips: null };
+  assert.deepEqual(notebookInference(own, derive), { seed: 'own', resamples: 200, flips: 300 });
+  assert.deepEqual(notebookInference(own, { seed: '7', resamples: null, flips: 50 }), { seed: '7', resamples: 200, flips: 50 });
+  assert.deepEqual(notebookInference(notebookStudy('data/raw'), derive), { seed: '20260908', resamples: 10000, flips: 100000 });
+});
+
 test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-nbcollect-'));
   mkdirSync(join(dir, 'd'));
@@ -147,9 +160,20 @@ test('the PSI notebooks: the psi part of the study, or one line saying it has no
   assert.throws(() => notebookPsi({ psi: null, study: { file: '/s/study.json' } as never }, '11'), (e: unknown) => e instanceof InputError && /^\/s\/study\.json: the study has no PSI part .*notebook 11/.test(e.message));
   const course = { scenarios: [{ id: 'S1' }, { id: 'S13' }] };
   const recs = [{ scenario: 'S13', variant: 'standard', model: 'b' }, { scenario: 'S13', variant: 'standard', model: 'a' }, { scenario: 'S1', variant: 'standard', model: 'c' }];
-  assert.deepEqual(exampleResponse(course, recs, { variant: 'standard', models: [] }), { scenario: 'S13', model: 'a' });
-  assert.deepEqual(exampleResponse(course, recs, { variant: 'standard', models: ['b', 'a'] }), { scenario: 'S13', model: 'b' }, "the study's model order first");
-  assert.deepEqual(exampleResponse({ scenarios: [{ id: 'S1' }] }, recs, { variant: 'standard', models: [] }), { scenario: 'S1', model: 'c' }, 'no S13: the first scenario');
-  assert.throws(() => exampleResponse(course, recs, { variant: 'defective', models: [] }), /no defective response to scenario S13 .*none/);
-  assert.throws(() => exampleResponse(course, recs, { variant: 'standard', models: [], model: 'z' }), /no standard response of z to scenario S13 .*models with one: a, b/);
+  const file = 'psi/round1.jsonl';
+  assert.deepEqual(exampleResponse(course, recs, { file, variant: 'standard', models: [] }), { scenario: 'S13', model: 'a' });
+  assert.deepEqual(exampleResponse(course, recs, { file, variant: 'standard', models: ['b', 'a'] }), { scenario: 'S13', model: 'b' }, "the study's model order first");
+  assert.deepEqual(exampleResponse({ scenarios: [{ id: 'S1' }] }, recs, { file, variant: 'standard', models: [] }), { scenario: 'S1', model: 'c' }, 'no S13: the first scenario');
+  const refused = (options: Parameters<typeof exampleResponse>[2], message: string, item: string) =>
+    assert.throws(
+      () => exampleResponse(course, recs, options),
+      (e: unknown) => e instanceof InputError && e.message === message && e.where.file === file && e.where.item === item,
+    );
+  refused({ file, variant: 'defective', models: [] }, 'psi/round1.jsonl: no defective response to scenario S13 in these round-1 records (models with one: none)', 'S13');
+  // An unknown corpusModel: one line naming the corpus file, the model and the models that did answer.
+  refused(
+    { file, variant: 'standard', models: [], model: 'simulated:nope' },
+    'psi/round1.jsonl: no standard response of simulated:nope to scenario S13 in these round-1 records (models with one: a, b)',
+    'simulated:nope',
+  );
 });
