@@ -15,6 +15,7 @@ import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
+import { parseJsonl, type ParsedJsonl } from '../io/json';
 
 /**
  * Append-only JSON Lines files for the collector's audit trail.
@@ -43,41 +44,13 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
   const bytes = readFileSync(file);
   const text = bytes.toString('utf8');
-  const rows = text.split('\n');
-  const endsWithNewline = text.length === 0 || text.endsWith('\n');
-  const lastIndex = endsWithNewline ? rows.length - 2 : rows.length - 1;
-  for (let i = 0; i < lastIndex; i++) {
-    if (rows[i]!.trim() === '') continue;
-    try {
-      JSON.parse(rows[i]!);
-    } catch {
-      throw new InputError(`${file}:${i + 1}: not valid JSON (corrupted audit file; fix or move it before resuming)`, {
-        file,
-        line: i + 1,
-      });
-    }
-  }
-  if (endsWithNewline) {
-    const last = rows[lastIndex];
-    if (last !== undefined && last.trim() !== '') {
-      try {
-        JSON.parse(last);
-      } catch {
-        throw new InputError(`${file}:${lastIndex + 1}: not valid JSON (corrupted audit file)`, { file, line: lastIndex + 1 });
-      }
-    }
-    return { kind: 'clean' };
-  }
-  const tail = rows[lastIndex]!;
+  const parsed = parseAuditLines(text, file);
+  if (text.length === 0 || text.endsWith('\n')) return { kind: 'clean' };
   const tailStart = bytes.lastIndexOf(0x0a) + 1;
-  const line = lastIndex + 1;
-  let parses = false;
-  try {
-    JSON.parse(tail);
-    parses = true;
-  } catch {
-    parses = false;
-  }
+  const tail = text.slice(text.lastIndexOf('\n') + 1);
+  const line = text.split('\n').length;
+  // A blank fragment is not a record either: moved aside like any torn write.
+  const parses = parsed.torn === undefined && tail.trim() !== '';
   const fd = openSync(file, 'r+');
   try {
     if (parses) {
@@ -95,6 +68,20 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   return parses
     ? { kind: 'newline_added', line }
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
+}
+
+/**
+ * The lines of an audit file through lib/io's JSONL reader, an unparsable last line without its newline
+ * returned as `torn`; an unparsable line anywhere else is corruption, named with what to do about it.
+ */
+function parseAuditLines(text: string, file: string): ParsedJsonl<unknown> {
+  try {
+    return parseJsonl(text, file, { allowTornTail: true });
+  } catch (err) {
+    const line = err instanceof InputError ? err.where.line : undefined;
+    if (line === undefined) throw err;
+    throw new InputError(`${file}:${line}: not valid JSON (corrupted audit file; fix or move it before resuming)`, { file, line });
+  }
 }
 
 /** Appends one line (newline added) with a single write and fsync. For occasional use; see Appender. */
@@ -236,32 +223,23 @@ export function readCompleted(
 ): Map<string, Record<string, unknown>> {
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
-  const text = readFileSync(file, 'utf8');
-  const rows = text.split('\n');
-  rows.forEach((row, i) => {
-    if (row.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(row);
-    } catch {
-      // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
-      if (options.tolerateTornTail && i === rows.length - 1 && !text.endsWith('\n')) return;
-      throw new InputError(`${file}:${i + 1}: not valid JSON`, { file, line: i + 1 });
-    }
+  // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
+  const { lines } = parseJsonl(readFileSync(file, 'utf8'), file, { allowTornTail: options.tolerateTornTail === true });
+  for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
-    if (typeof runId !== 'string') throw new InputError(`${file}:${i + 1}: record has no run_id`, { file, line: i + 1 });
+    if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });
     const earlier = done.get(runId);
     if (earlier) {
       if (earlier.status !== 'missing') {
         throw new InputError(
-          `${file}:${i + 1}: run_id ${runId} already has a final record (status ${JSON.stringify(earlier.status)}); only a missing record may be superseded`,
-          { file, line: i + 1, item: runId },
+          `${file}:${line}: run_id ${runId} already has a final record (status ${JSON.stringify(earlier.status)}); only a missing record may be superseded`,
+          { file, line, item: runId },
         );
       }
       done.delete(runId);
     }
     done.set(runId, value as Record<string, unknown>);
-  });
+  }
   return done;
 }
 

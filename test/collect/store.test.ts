@@ -50,7 +50,30 @@ test('corruption before the last line is an input error naming the line', () => 
   const dir = tempDir();
   const file = join(dir, 'r.jsonl');
   writeFileSync(file, '{"run_id":"a"}\n{oops\n{"run_id":"b"}\n');
-  assert.throws(() => repairTail(file, join(dir, 'torn.jsonl')), (err: Error) => err.name === 'InputError' && err.message.includes('r.jsonl:2:'));
+  const corrupt = `${file}:2: not valid JSON (corrupted audit file; fix or move it before resuming)`;
+  assert.throws(() => repairTail(file, join(dir, 'torn.jsonl')), (err: Error) => err.name === 'InputError' && err.message === corrupt);
+  // An unparsable last line that has its newline was written whole: corruption too, not a torn write.
+  writeFileSync(file, '{"run_id":"a"}\n{oops\n');
+  assert.throws(() => repairTail(file, join(dir, 'torn.jsonl')), (err: Error) => err.message === corrupt);
+  assert.throws(() => readCompleted(file, { tolerateTornTail: true }), (err: Error) => err.name === 'InputError' && err.message.startsWith(`${file}:2: not valid JSON`));
+  assert.equal(existsSync(join(dir, 'torn.jsonl')), false);
+});
+
+test('a blank fragment after the last newline is moved aside like a torn write', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  const torn = join(dir, 'torn.jsonl');
+  writeFileSync(file, '{"run_id":"a"}\n  ');
+  assert.deepEqual(repairTail(file, torn), { kind: 'torn_moved', line: 2, bytes: 2, tornFile: torn });
+  assert.equal(readFileSync(file, 'utf8'), '{"run_id":"a"}\n');
+});
+
+test('readCompleted skips a torn tail only when asked (a read-only dry run); otherwise it is an error naming the line', () => {
+  const dir = tempDir();
+  const file = join(dir, 'r.jsonl');
+  writeFileSync(file, '{"run_id":"a","status":"valid"}\n{"run_id":"b","sta');
+  assert.deepEqual([...readCompleted(file, { tolerateTornTail: true }).keys()], ['a']);
+  assert.throws(() => readCompleted(file), (err: Error) => err.name === 'InputError' && err.message.startsWith(`${file}:2: not valid JSON`));
 });
 
 test('a duplicated final record is an input error', () => {
