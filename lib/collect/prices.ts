@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { defaultCatalogueFile, isCatalogueJson, parseCatalogue, snapshotFamily, type Catalogue } from './providers/catalogue';
+import { parseJsonFile } from '../io/json';
 
 /**
  * Cost estimates, USD per 1M tokens. The shipped prices live in the model catalogue
@@ -76,12 +77,8 @@ export function priceTableFromCatalogue(cat: Catalogue): PriceTable {
 
 /** Parses a price file: the model catalogue (`catalogue_version`) or a legacy price table. */
 export function parsePriceTable(text: string, file: string): PriceTable {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
+  // One JSON reading (lib/io): a syntax error names the file and its line.
+  const raw: unknown = parseJsonFile(text, file, z.unknown());
   if (isCatalogueJson(raw)) return priceTableFromCatalogue(parseCatalogue(raw, file));
   const parsed = PriceTableSchema.safeParse(raw);
   if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { checkState, type Domain } from '../kst';
+import { parseJsonFile } from '../io/json';
 
 /**
  * `kstbench collect --states FILE`: collect a documented sample of knowledge states instead of every
@@ -53,12 +54,8 @@ export interface StatesFile {
 
 /** Parses and validates a states file against the loaded domains (pure: text in, value out). */
 export function parseStatesFile(text: string, file: string, domains: readonly Domain[]): StatesFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
+  // One JSON reading (lib/io): a syntax error names the file and its line.
+  const raw: unknown = parseJsonFile(text, file, z.unknown());
   const parsed = StatesFileSchema.safeParse(raw);
   if (!parsed.success) {
     throw new InputError(

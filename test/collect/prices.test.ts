@@ -76,7 +76,7 @@ test('estimateTokens is ceil(characters / 4); roundUsd keeps 8 decimals', () => 
 });
 
 test('bad price files: not JSON, a negative price, an unknown field, an unreadable path — each an InputError naming the file', () => {
-  assert.throws(() => parsePriceTable('{', 'p.json'), (e: unknown) => e instanceof InputError && /^p\.json: not valid JSON/.test(e.message));
+  assert.throws(() => parsePriceTable('{', 'p.json'), (e: unknown) => e instanceof InputError && /^p\.json:1: not valid JSON/.test(e.message));
   assert.throws(() => parsePriceTable(JSON.stringify({ models: { 'a:b': { input: -1, output: 1 } } }), 'p.json'), (e: unknown) => e instanceof InputError && e.message.startsWith('p.json: ') && /input/.test(e.message));
   assert.throws(() => parsePriceTable(JSON.stringify({ models: { 'a:b': { input: 1, output: 1, outptu: 2 } } }), 'p.json'), (e: unknown) => e instanceof InputError && /outptu/.test(e.message));
   const missing = join(tempDir(), 'absent.json');

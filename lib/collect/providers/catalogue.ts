@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../../errors';
+import { parseJsonFile } from '../../io/json';
 
 function factOf<T extends z.ZodTypeAny>(value: T) {
   return z
@@ -119,12 +120,8 @@ export function loadCatalogue(file = defaultCatalogueFile()): Catalogue {
   } catch (err) {
     throw new InputError(`${file}: cannot read the model catalogue (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
+  // One JSON reading (lib/io): a syntax error names the file and its line.
+  const raw: unknown = parseJsonFile(text, file, z.unknown());
   const cat = parseCatalogue(raw, file);
   cache.set(file, cat);
   return cat;

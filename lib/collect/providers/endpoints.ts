@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { InputError, describeZodIssues } from '../../errors';
 import { PLACEHOLDER_API_KEY } from './defaults';
 import { parseModelSpec, type ProviderName } from '../../provider/contract';
+import { parseJsonFile } from '../../io/json';
 
 /** Query parameters that carry credentials (`api_key`, `key`, `token`, `sig`, `password`, …). */
 const CREDENTIAL_QUERY = /(key|token|secret|pass|auth|sig|credential|session)/i;
@@ -152,12 +153,8 @@ export type ModelsFile = z.infer<typeof ModelsFileSchema>;
 
 /** Parses a --models-file; InputError naming the file and the entry otherwise (duplicate specs refused). */
 export function parseModelsFile(text: string, file: string): ModelsFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { file });
-  }
+  // One JSON reading (lib/io): a syntax error names the file and its line.
+  const raw: unknown = parseJsonFile(text, file, z.unknown());
   const parsed = ModelsFileSchema.safeParse(raw);
   if (!parsed.success) throw new InputError(`${file}: ${describeZodIssues(parsed.error.issues)}`, { file });
   const seen = new Set<string>();
