@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { parseJsonl, readInputText } from '../io';
+import { readJsonl } from '../io';
 import { AttemptsFileLineSchema } from '../records/attempt';
 import { InputError } from '../errors';
 import {
@@ -96,13 +96,13 @@ export const DEFAULT_MAX_BATCH_REQUESTS = 10_000;
 
 /**
  * attempts.jsonl keys `<batch_id>|<run_id>` already logged (a collection interrupted half-way is redone
- * without duplicate lines). The file is read through lib/io against its schema, so a corrupt line is an
+ * without duplicate lines). The file is read through lib/io's readJsonl against its schema, so a corrupt line is an
  * InputError naming file and line; by now the lifecycle has moved a torn tail aside.
  */
 export function loggedBatchItems(file: string): Set<string> {
   const logged = new Set<string>();
   if (!existsSync(file)) return logged;
-  for (const { value: a } of parseJsonl(readInputText(file), file, { schema: AttemptsFileLineSchema }).lines) {
+  for (const { value: a } of readJsonl(file, { schema: AttemptsFileLineSchema }).lines) {
     if (a.type === 'attempt' && a.batch_id !== undefined) logged.add(`${a.batch_id}|${a.run_id}`);
   }
   return logged;

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
+import { z } from 'zod';
 import { readJsonl } from '../../lib/io/jsonl';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'kstbench-jsonl-'));
@@ -49,4 +50,16 @@ test('readJsonl: a missing file or a folder is one InputError naming the file an
   const folder = join(dir, 'folder.jsonl');
   mkdirSync(folder);
   assert.throws(() => readJsonl(folder), isInput(`${folder}: cannot read file (EISDIR)`, { file: folder }));
+});
+
+test('readJsonl with a schema: each line checked and typed by it; a line off the schema names file, line and item', () => {
+  const file = join(temp(), 's.jsonl');
+  const schema = z.object({ run_id: z.string(), n: z.number().int() });
+  writeFileSync(file, '{"run_id":"a","n":1}\n{"run_id":"b","n":2}\n');
+  assert.deepEqual(readJsonl(file, { schema }).lines.map((l) => l.value.run_id), ['a', 'b']);
+  writeFileSync(file, '{"run_id":"a","n":1}\n{"run_id":"b","n":2.5}\n');
+  assert.throws(
+    () => readJsonl(file, { schema }),
+    (e: unknown) => e instanceof InputError && e.message.startsWith(`${file}:2: n: `) && e.where.line === 2 && e.where.item === 'n',
+  );
 });
