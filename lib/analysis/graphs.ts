@@ -22,6 +22,7 @@ import { InputError, describeZodIssues } from '../errors';
 import { mean } from '../stats/mean';
 import { coverRelation, surmiseRelation, type Domain } from '../kst';
 import { scoreResponse } from '../metrics';
+import { groupBy } from './group';
 import type { ResponseRecord } from './responses';
 
 export type Pair = readonly [string, string];
@@ -316,13 +317,7 @@ export interface GraphSummaryRow {
  */
 export function graphSummaryBy(rows: readonly GraphRow[], key: 'model' | 'domain' | null | ((r: GraphRow) => string)): GraphSummaryRow[] {
   const keyOf = key === null ? () => 'all' : typeof key === 'function' ? key : (r: GraphRow) => r[key];
-  const groups = new Map<string, GraphRow[]>();
-  for (const r of rows) {
-    const k = keyOf(r);
-    let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
-    g.push(r);
-  }
+  const groups = groupBy(rows, keyOf);
   const meanOf = (g: GraphRow[], f: (r: GraphRow) => number) => mean(g.map(f));
   const count = (g: GraphRow[], f: (r: GraphRow) => boolean) => g.filter(f).length;
   return [...groups.keys()].sort().map((group) => {
