@@ -1,15 +1,15 @@
 // Notebooks 01-05 on a fractions study of the test's own (own-study-helpers.ts), in one reproduce run —
 // one tslab session, whose TypeScript program costs about 10 s of CPU to build, instead of one per
 // notebook group — checked by one test per notebook group.
-// 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger, 03's
-// inference from the study's analysis settings.
+// 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger.
 // 04-05: no paper column, marker or claim, models named by their profiles, Figure 3 on the rule's cell
 // and not empty. Both: every file and the report in --output-dir, rebuilt by `npm run report -- --from`.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { OWN_ANALYSIS } from './own-study-helpers';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertReportRebuilds, OWN_ANALYSIS, runOnFractions } from './own-study-helpers';
+import { assertReportRebuilds, runOnFractions } from './own-study-helpers';
 
 let run: ReturnType<typeof runOnFractions>;
 before(() => {
