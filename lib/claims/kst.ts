@@ -18,13 +18,17 @@ import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './le
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
+import { fringeInNoPrompt, type PromptRecordLike } from './prompts';
 
 export interface KstClaimInputs {
   published: PublishedKst;
   /** The validated response records (extracted.jsonl); their `simulated` flags are the provenance. */
   records: readonly ResponseRecord[];
-  /** The final records' status and invalid reason (responses.jsonl); needed by the truncation claim only. */
-  finalRecords?: ReadonlyArray<{ status: string; reason?: string | null }>;
+  /**
+   * The final records (responses.jsonl): their status and invalid reason for the truncation claim, their
+   * recorded prompts for the §4.2 claim that no prompt held the outer fringe (lib/claims/prompts.ts).
+   */
+  finalRecords?: ReadonlyArray<{ status: string; reason?: string | null } & PromptRecordLike>;
   domains: readonly Domain[];
   /** Bootstrap / sign-flip settings for the contrast claims (default: the paper's 10,000 / 100,000, seed 20260908). */
   inference?: InferenceOptions;
@@ -107,6 +111,11 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.design\.(bootstrap-resamples|sign-flips)$/, (m, k) => {
     const inference = k.inputs.inference ?? DEFAULT_INFERENCE;
     return num(m[1] === 'bootstrap-resamples' ? inference.resamples : inference.flips);
+  }],
+  [/^kst\.design\.fringe-never-in-prompt$/, (_m, k) => {
+    if (k.inputs.finalRecords === undefined) throw new Error('claim kst.design.fringe-never-in-prompt: needs the final records (responses.jsonl) with their prompts');
+    const check = fringeInNoPrompt(k.inputs.finalRecords, k.inputs.domains);
+    return { value: check.holds, detail: check.detail };
   }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],

@@ -28,6 +28,8 @@ export const PublishedKstSchema = z
       /** §4.4: bootstrap resamples of the 50 states, sign flips of the randomization test. */
       bootstrap_resamples: count,
       sign_flips: count,
+      /** §4.2: the true outer fringe was in no prompt. */
+      fringe_never_in_prompt: z.boolean(),
     }),
     table1: z.strictObject({
       where,
