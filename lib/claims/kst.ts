@@ -183,6 +183,12 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     return { value: models.length > 0 && models.every((m) => at(m, 'P2') > at(m, 'P1')) };
   }],
   [/^kst\.models\.perfect-in-p2$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P2' && r.exact === 1).length)],
+  [/^kst\.models\.perfect-p2-differ-in-p0$/, (_m, k) => {
+    const at = (m: string, c: Condition) => k.table4.find((r) => r.model === m && r.condition === c)?.exact ?? Number.NaN;
+    const perfect = [...new Set(k.table4.map((r) => r.model))].filter((m) => at(m, 'P2') === 1);
+    const p0 = perfect.map((m) => at(m, 'P0'));
+    return { value: perfect.length >= 2 && new Set(p0).size > 1, detail: perfect.length === 0 ? 'no model at 100 % in P2' : `P0 of the P2-perfect models: ${p0.map((x) => (100 * x).toFixed(0)).join(', ')}` };
+  }],
   [/^kst\.models\.top-tie-p3$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P3' && r.rank === 1).length)],
   [/^kst\.models\.ties-increase$/, (_m, k) => {
     const tops = CONDITIONS.map((c) => k.table4.filter((r) => r.condition === c && r.rank === 1).length) as [number, number, number, number];
@@ -246,6 +252,16 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const c = breakdowns.consistentLeaders(k.modelDomain);
     const best = Math.max(...Object.values(c.cellsLed));
     return { value: c.cells > 0 && c.everywhere.length === 0, detail: `most cells led by one model: ${best} of ${c.cells}` };
+  }],
+  [/^kst\.design\.orders-balanced$/, (_m, k) => {
+    const orders = new Map<string, Set<number>>();
+    for (const r of k.inputs.records) {
+      const key = `${r.model}|${r.condition}|${r.domain}|${r.stateKey}`;
+      orders.set(key, (orders.get(key) ?? new Set()).add(r.order));
+    }
+    const all = new Set(k.inputs.records.map((r) => r.order)).size;
+    const short = [...orders.values()].filter((o) => o.size < all).length;
+    return { value: all >= 2 && short === 0, detail: `${orders.size} model × condition × state combinations, ${short} without all ${all} orders` };
   }],
   [/^kst\.order\.pairs$/, (_m, k) => num(orderAgreement(k.inputs.records).pairs)],
   [/^kst\.order\.exact-agreement$/, (_m, k) => num(pct(orderAgreement(k.inputs.records).exact_agreement))],
