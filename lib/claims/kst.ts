@@ -18,7 +18,7 @@ import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './le
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
-import { fringeInNoPrompt, type PromptRecordLike } from './prompts';
+import { canonicalIdsInNoPrompt, fringeInNoPrompt, presentationsReused, type PromptRecordLike } from './prompts';
 
 export interface KstClaimInputs {
   published: PublishedKst;
@@ -112,9 +112,10 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const inference = k.inputs.inference ?? DEFAULT_INFERENCE;
     return num(m[1] === 'bootstrap-resamples' ? inference.resamples : inference.flips);
   }],
-  [/^kst\.design\.fringe-never-in-prompt$/, (_m, k) => {
-    if (k.inputs.finalRecords === undefined) throw new Error('claim kst.design.fringe-never-in-prompt: needs the final records (responses.jsonl) with their prompts');
-    const check = fringeInNoPrompt(k.inputs.finalRecords, k.inputs.domains);
+  [/^kst\.design\.(fringe-never-in-prompt|positions-only|orders-reused)$/, (m, k) => {
+    if (k.inputs.finalRecords === undefined) throw new Error(`claim kst.design.${m[1]}: needs the final records (responses.jsonl) with their prompts`);
+    const records = k.inputs.finalRecords;
+    const check = m[1] === 'fringe-never-in-prompt' ? fringeInNoPrompt(records, k.inputs.domains) : m[1] === 'positions-only' ? canonicalIdsInNoPrompt(records, k.inputs.domains) : presentationsReused(records);
     return { value: check.holds, detail: check.detail };
   }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],

@@ -14,6 +14,10 @@
  *    tool wrote (`compareWithBuilder: false`).
  *
  * A record without a prompt (an import records none) makes the claim not shown, never assumed.
+ *
+ * Two §4.3 design statements are checked on the same records: no prompt names a component by its
+ * canonical ID (`canonicalIdsInNoPrompt`), and each domain's presentation orders are fixed
+ * permutations reused across states, conditions and models (`presentationsReused`).
  */
 import { InputError } from '../errors';
 import { outerFringe, presentationOrders, type Domain, type Presentation } from '../kst';
@@ -23,6 +27,7 @@ import type { Condition } from '../conditions';
 /** The fields of a final record (responses.jsonl) the check reads; everything else is ignored. */
 export interface PromptRecordLike {
   run_id?: string;
+  model?: string;
   domain?: string;
   state?: readonly string[];
   condition?: string;
@@ -111,3 +116,57 @@ function presentationOf(domain: Domain, order: number, cache: Map<string, Presen
   if (!orders || orders.length < order) cache.set(domain.id, (orders = presentationOrders(domain, Math.max(order, 2))));
   return orders[order - 1]!;
 }
+
+/**
+ * [KST-2026] §4.3: temporary 1-based positions replaced the canonical component IDs in every prompt.
+ * Checked on the recorded prompts: no system or user text contains a component ID of its domain as a
+ * word (an ID such as `LM3`; "LM35" or "xLM3" do not count). Records without a prompt: not shown.
+ */
+export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[]): FringeInNoPromptResult {
+  if (records.length === 0) return fail(0, 0, 'no final records, so no prompt to check');
+  const ids = new Map(domains.map((d) => [d.id, new Set(d.ids)]));
+  for (const [i, r] of records.entries()) {
+    const where = `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
+    if (typeof r.prompt?.user !== 'string' || typeof r.prompt.system !== 'string') return fail(i, 0, `${where}: carries no prompt, so what was sent cannot be checked`);
+    const known = ids.get(r.domain ?? '');
+    if (!known) return fail(i, 0, `${where}: no known domain`);
+    const numeric = [...known].find((id) => /^\d+$/.test(id));
+    if (numeric !== undefined) return fail(i, 0, `${where}: domain "${r.domain}" has the ID ${numeric}, which cannot be told from a position`);
+    // Words as the domain file allows IDs (letters, digits, "_", ".", "-"), also without a sentence's closing dots.
+    const hit = (`${r.prompt.system}\n${r.prompt.user}`.match(/[A-Za-z0-9][A-Za-z0-9_.-]*/g) ?? []).find((w) => known.has(w) || known.has(w.replace(/\.+$/, '')));
+    if (hit !== undefined) return fail(i, 0, `${where}: the prompt names component ${hit.replace(/\.+$/, '')} by its canonical ID`);
+  }
+  return { holds: true, prompts: records.length, groups: 0, detail: `no canonical component ID in any of ${records.length} prompts` };
+}
+
+/**
+ * [KST-2026] §4.3: each domain has two fixed presentation orders (permutations from seeds), reused
+ * across states, conditions and models. Checked on the records: per domain, every order number has one
+ * presentation seed shared by all its records, the orders' seeds differ, and every (model, condition)
+ * of the domain saw the same orders.
+ */
+export function presentationsReused(records: readonly PromptRecordLike[]): FringeInNoPromptResult {
+  if (records.length === 0) return fail(0, 0, 'no final records');
+  const seeds = new Map<string, Map<number, string>>();
+  const seen = new Map<string, Set<string>>();
+  for (const [i, r] of records.entries()) {
+    const where = `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
+    if (typeof r.presentation_seed !== 'string' || typeof r.domain !== 'string' || !Number.isSafeInteger(r.order)) return fail(i, 0, `${where}: no domain, order and presentation seed`);
+    const byOrder = seeds.get(r.domain) ?? new Map<number, string>();
+    seeds.set(r.domain, byOrder);
+    const known = byOrder.get(r.order!);
+    if (known !== undefined && known !== r.presentation_seed) return fail(i, seeds.size, `${where}: order ${r.order} of "${r.domain}" has another presentation seed than earlier records`);
+    byOrder.set(r.order!, r.presentation_seed);
+    const cell = `${r.domain}|${r.model ?? ''}|${r.condition ?? ''}`;
+    seen.set(cell, (seen.get(cell) ?? new Set()).add(String(r.order)));
+  }
+  for (const [domain, byOrder] of seeds) {
+    if (new Set(byOrder.values()).size !== byOrder.size) return fail(records.length, seeds.size, `domain "${domain}": two orders share one presentation seed`);
+    const orders = [...byOrder.keys()].sort().join(',');
+    const short = [...seen].find(([cell, o]) => cell.startsWith(`${domain}|`) && [...o].sort().join(',') !== orders);
+    if (short) return fail(records.length, seeds.size, `${short[0].split('|').slice(1).join(' × ')} of "${domain}" did not see every order (${[...short[1]].sort().join(', ')} of ${orders})`);
+  }
+  const counts = [...new Set([...seeds.values()].map((m) => m.size))];
+  return { holds: true, prompts: records.length, groups: seeds.size, detail: `${seeds.size} domains, ${counts.join('/')} orders each, one seed per order shared by all ${records.length} records` };
+}
+

@@ -11,23 +11,25 @@ import { join } from 'node:path';
 import { CONDITIONS } from '../../lib/conditions';
 import { enumerateStates, loadDomainDir, outerFringe, presentationOrders } from '../../lib/kst';
 import { buildPrompt, idsToPositions } from '../../lib/prompting';
-import { fringeInNoPrompt, MASTERED_LINE_PREFIX, type PromptRecordLike } from '../../lib/claims/prompts';
+import { canonicalIdsInNoPrompt, fringeInNoPrompt, MASTERED_LINE_PREFIX, presentationsReused, type PromptRecordLike } from '../../lib/claims/prompts';
 import { kstClaimRows } from '../../lib/claims/kst';
 import { validateResponses } from '../../lib/analysis';
 import { loadPublishedKst } from '../../lib/records/published-kst';
 
 const root = join(__dirname, '..', '..');
 const domains = loadDomainDir(join(root, 'test', 'fixtures', 'analyze', 'domains'));
+/** Two small study domains, whose IDs (EG1, GE3, …) are no words of the prompts' wording. */
+const study = loadDomainDir(join(root, 'data', 'raw', 'domains')).filter((d) => d.id === 'equation-to-graph' || d.id === 'graph-to-equation');
 
 /** Every cell's final record as the collector writes it (the fields the check reads). */
-function corpus(): Array<PromptRecordLike & { status: string }> {
+function corpus(ds = domains): Array<PromptRecordLike & { status: string }> {
   const out: Array<PromptRecordLike & { status: string }> = [];
-  for (const d of domains) {
+  for (const d of ds) {
     for (const presentation of presentationOrders(d, 2)) {
       for (const state of enumerateStates(d)) {
         for (const condition of CONDITIONS) {
           const p = buildPrompt(d, state, condition, presentation);
-          out.push({ run_id: `${d.id}.${condition}.o${presentation.order}.${state.join('') || 'none'}`, status: 'valid', domain: d.id, state, condition, order: presentation.order, presentation_seed: presentation.seed, prompt: { system: p.system, user: p.user } });
+          out.push({ run_id: `${d.id}.${condition}.o${presentation.order}.${state.join('') || 'none'}`, status: 'valid', model: 'm1', domain: d.id, state, condition, order: presentation.order, presentation_seed: presentation.seed, prompt: { system: p.system, user: p.user } });
         }
       }
     }
@@ -103,4 +105,36 @@ test('the ledger entry kst.design.fringe-never-in-prompt is rebuilt from the fin
   leaked[0] = withUser(leaked[0]!, `${leaked[0]!.prompt!.user}Answer: ${fringePositions(leaked[0]!)}\n`);
   assert.equal(kstClaimRows({ published: only, records, domains, finalRecords: leaked })[0]!.status, 'differs');
   assert.throws(() => kstClaimRows({ published: only, records, domains }), /fringe-never-in-prompt: needs the final records/);
+  const design = { ...published, claims: published.claims.filter((c) => ['kst.design.positions-only', 'kst.design.orders-reused'].includes(c.id)) };
+  const studyLines = corpus(study).map((r) => ({ run_id: r.run_id, model: 'm1', domain: r.domain, condition: r.condition, order: r.order, state: r.state, status: 'valid', recommended: outerFringe(study.find((d) => d.id === r.domain)!, r.state!) }));
+  const studyRecords = validateResponses(studyLines.map((value, i) => ({ line: i + 1, value })), study);
+  assert.deepEqual(kstClaimRows({ published: design, records: studyRecords, domains: study, finalRecords: corpus(study) }).map((r) => [r.id, r.status]), [['kst.design.positions-only', 'match'], ['kst.design.orders-reused', 'match']]);
+});
+
+test('§4.3 on the same records: no canonical ID in a prompt, and one seed per domain and order; each fails when made wrong', () => {
+  const records = corpus(study);
+  // equation-to-graph 7 states, graph-to-equation 9; × 4 conditions × 2 orders.
+  assert.equal(records.length, 128);
+  assert.deepEqual([canonicalIdsInNoPrompt(records, study).holds, presentationsReused(records).holds], [true, true], canonicalIdsInNoPrompt(records, study).detail);
+  assert.equal(presentationsReused(records).detail, '2 domains, 2 orders each, one seed per order shared by all 128 records');
+  // A prompt that names a component by its ID (at a sentence's end: the closing dot does not hide it).
+  const named = [...records];
+  named[9] = withUser(records[9]!, `${records[9]!.prompt!.user}Start with EG2.\n`);
+  assert.match(canonicalIdsInNoPrompt(named, study).detail, /^final record 10 .*names component EG2 by its canonical ID/);
+  // "EG22" or "xEG2" are other words, not the ID.
+  assert.equal(canonicalIdsInNoPrompt(records.map((r) => withUser(r, `${r.prompt!.user}See EG22 and xEG2.\n`)), study).holds, true);
+  // IDs that are ordinary words cannot be told from the wording: the fixture's X (its description says
+  // "Task X") or A (also in "A component is …") are reported, not assumed away; an ID of digits only
+  // would look like a position.
+  assert.match(canonicalIdsInNoPrompt(corpus(), domains).detail, /^final record 1 \(pair\.P0\.o1\.none\): the prompt names component X by its canonical ID/);
+  const numeric = [{ ...study[0]!, ids: ['1', ...study[0]!.ids] }, study[1]!];
+  assert.match(canonicalIdsInNoPrompt(records, numeric).detail, /has the ID 1, which cannot be told from a position/);
+  // Another seed for one record of order 1; a model that saw only order 1; two orders with one seed.
+  const reseeded = records.map((r, i) => (i === 20 ? { ...r, presentation_seed: 'other' } : r));
+  assert.match(presentationsReused(reseeded).detail, /^final record 21 .*another presentation seed than earlier records/);
+  const m2 = [...records, { ...records[0]!, model: 'm2' }];
+  assert.match(presentationsReused(m2).detail, /^m2 × P0 of "equation-to-graph" did not see every order \(1 of 1,2\)/);
+  const oneSeed = records.map((r) => ({ ...r, presentation_seed: `${r.domain}-seed` }));
+  assert.match(presentationsReused(oneSeed).detail, /two orders share one presentation seed/);
+  assert.equal(presentationsReused([]).holds, false);
 });
