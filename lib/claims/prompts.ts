@@ -67,6 +67,7 @@ export function fringeInNoPrompt(records: readonly PromptRecordLike[], domains: 
   const presentations = new Map<string, Presentation[]>();
   const groups = new Map<string, Group>();
   const systems = new Set<string>();
+  const builtByCell = new Map<string, { system: string; user: string }>();
   for (const [i, r] of records.entries()) {
     const where = `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
     const domain = byId.get(r.domain ?? '');
@@ -78,12 +79,17 @@ export function fringeInNoPrompt(records: readonly PromptRecordLike[], domains: 
     const user = r.prompt!.user!;
     systems.add(r.prompt!.system!);
     if (options.compareWithBuilder !== false) {
-      let built;
-      try {
-        built = buildPrompt(domain, r.state, r.condition as Condition, presentation);
-      } catch (e) {
-        if (e instanceof InputError) return fail(i, groups.size, `${where}: ${e.message}`);
-        throw e;
+      // Every model of a cell was sent the same prompt: build it once per cell (building is pure).
+      const cell = `${domain.id}|${r.condition}|${r.order}|${r.state.join(',')}`;
+      let built = builtByCell.get(cell);
+      if (built === undefined) {
+        try {
+          built = buildPrompt(domain, r.state, r.condition as Condition, presentation);
+        } catch (e) {
+          if (e instanceof InputError) return fail(i, groups.size, `${where}: ${e.message}`);
+          throw e;
+        }
+        builtByCell.set(cell, built);
       }
       if (built.system !== r.prompt!.system || built.user !== user) return fail(i, groups.size, `${where}: the prompt is not the text buildPrompt makes for its cell`);
     }
