@@ -18,13 +18,17 @@ import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './le
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
+import { canonicalIdsInNoPrompt, fringeInNoPrompt, presentationsReused, type PromptRecordLike } from './prompts';
 
 export interface KstClaimInputs {
   published: PublishedKst;
   /** The validated response records (extracted.jsonl); their `simulated` flags are the provenance. */
   records: readonly ResponseRecord[];
-  /** The final records' status and invalid reason (responses.jsonl); needed by the truncation claim only. */
-  finalRecords?: ReadonlyArray<{ status: string; reason?: string | null }>;
+  /**
+   * The final records (responses.jsonl): their status and invalid reason for the truncation claim, their
+   * recorded prompts for the §4.2 claim that no prompt held the outer fringe (lib/claims/prompts.ts).
+   */
+  finalRecords?: ReadonlyArray<{ status: string; reason?: string | null } & PromptRecordLike>;
   domains: readonly Domain[];
   /** Bootstrap / sign-flip settings for the contrast claims (default: the paper's 10,000 / 100,000, seed 20260908). */
   inference?: InferenceOptions;
@@ -108,6 +112,12 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const inference = k.inputs.inference ?? DEFAULT_INFERENCE;
     return num(m[1] === 'bootstrap-resamples' ? inference.resamples : inference.flips);
   }],
+  [/^kst\.design\.(fringe-never-in-prompt|positions-only|orders-reused)$/, (m, k) => {
+    if (k.inputs.finalRecords === undefined) throw new Error(`claim kst.design.${m[1]}: needs the final records (responses.jsonl) with their prompts`);
+    const records = k.inputs.finalRecords;
+    const check = m[1] === 'fringe-never-in-prompt' ? fringeInNoPrompt(records, k.inputs.domains) : m[1] === 'positions-only' ? canonicalIdsInNoPrompt(records, k.inputs.domains) : presentationsReused(records);
+    return { value: check.holds, detail: check.detail };
+  }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
   [/^kst\.collection\.truncated$/, (_m, k) => {
@@ -174,6 +184,12 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     return { value: models.length > 0 && models.every((m) => at(m, 'P2') > at(m, 'P1')) };
   }],
   [/^kst\.models\.perfect-in-p2$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P2' && r.exact === 1).length)],
+  [/^kst\.models\.perfect-p2-differ-in-p0$/, (_m, k) => {
+    const at = (m: string, c: Condition) => k.table4.find((r) => r.model === m && r.condition === c)?.exact ?? Number.NaN;
+    const perfect = [...new Set(k.table4.map((r) => r.model))].filter((m) => at(m, 'P2') === 1);
+    const p0 = perfect.map((m) => at(m, 'P0'));
+    return { value: perfect.length >= 2 && new Set(p0).size > 1, detail: perfect.length === 0 ? 'no model at 100 % in P2' : `P0 of the P2-perfect models: ${p0.map((x) => (100 * x).toFixed(0)).join(', ')}` };
+  }],
   [/^kst\.models\.top-tie-p3$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P3' && r.rank === 1).length)],
   [/^kst\.models\.ties-increase$/, (_m, k) => {
     const tops = CONDITIONS.map((c) => k.table4.filter((r) => r.condition === c && r.rank === 1).length) as [number, number, number, number];
@@ -237,6 +253,16 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const c = breakdowns.consistentLeaders(k.modelDomain);
     const best = Math.max(...Object.values(c.cellsLed));
     return { value: c.cells > 0 && c.everywhere.length === 0, detail: `most cells led by one model: ${best} of ${c.cells}` };
+  }],
+  [/^kst\.design\.orders-balanced$/, (_m, k) => {
+    const orders = new Map<string, Set<number>>();
+    for (const r of k.inputs.records) {
+      const key = `${r.model}|${r.condition}|${r.domain}|${r.stateKey}`;
+      orders.set(key, (orders.get(key) ?? new Set()).add(r.order));
+    }
+    const all = new Set(k.inputs.records.map((r) => r.order)).size;
+    const short = [...orders.values()].filter((o) => o.size < all).length;
+    return { value: all >= 2 && short === 0, detail: `${orders.size} model × condition × state combinations, ${short} without all ${all} orders` };
   }],
   [/^kst\.order\.pairs$/, (_m, k) => num(orderAgreement(k.inputs.records).pairs)],
   [/^kst\.order\.exact-agreement$/, (_m, k) => num(pct(orderAgreement(k.inputs.records).exact_agreement))],

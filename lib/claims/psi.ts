@@ -103,6 +103,7 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^psi\.design\.scenarios$/, (_m, k) => num(k.inputs.course.scenarios.length)],
   [/^psi\.design\.bloom\.([a-z]+)$/, (m, k) => num(k.inputs.course.scenarios.filter((s) => s.target_bloom === BLOOM.indexOf(m[1]!) + 1).length)],
   [/^psi\.design\.defect\.([a-z_]+)$/, (m, k) => num(k.inputs.course.scenarios.filter((s) => (s.defective.categories as readonly string[]).includes(m[1]!)).length)],
+  [/^psi\.design\.defect-categories$/, (_m, k) => num(new Set(k.inputs.course.scenarios.flatMap((s) => s.defective.categories)).size)],
   [/^psi\.design\.concepts$/, (_m, k) => num(k.inputs.course.taxonomy.ids.length)],
   [/^psi\.design\.round1$/, (_m, k) => num(k.inputs.round1.length)],
   [/^psi\.design\.weeks$/, (_m, k) => num(new Set(k.inputs.course.scenarios.map((s) => s.week)).size)],
@@ -260,6 +261,7 @@ const rateValue = (r: ReturnType<typeof ratingRates>, c: RatingCriterion): Compu
 export const PSI_RATINGS_REBUILDS: ReadonlyArray<[RegExp, (m: RegExpMatchArray, r: ReturnType<typeof ratingRates>) => Computed]> = [
   [/^psi\.table6\.weaknesses-resolved$/, (_m, r) => rateValue(r, 'weaknesses_resolved')],
   [/^psi\.table6\.meaningful-improvement$/, (_m, r) => rateValue(r, 'meaningful_improvement')],
+  [/^psi\.table6\.meaningful-below-resolved$/, (_m, r) => ({ value: r.rates.meaningful_improvement < r.rates.weaknesses_resolved, detail: `meaningful ${r.rates.meaningful_improvement.toFixed(1)} %, resolved ${r.rates.weaknesses_resolved.toFixed(1)} %` })],
 ];
 
 /**

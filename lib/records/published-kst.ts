@@ -28,6 +28,12 @@ export const PublishedKstSchema = z
       /** §4.4: bootstrap resamples of the 50 states, sign flips of the randomization test. */
       bootstrap_resamples: count,
       sign_flips: count,
+      /** §4.2: the true outer fringe was in no prompt. */
+      fringe_never_in_prompt: z.boolean(),
+      /** §4.3: positions, never canonical IDs, in every prompt. */
+      positions_only: z.boolean(),
+      /** §4.3: two fixed permutations per domain, reused across states, conditions and models. */
+      orders_reused: z.boolean(),
     }),
     table1: z.strictObject({
       where,

@@ -36,6 +36,8 @@ export const PublishedPsiSchema = z
       /** §IV-F: the course materials the instructor checked against (not part of this replication). */
       course_slide_decks: count,
       course_notebooks: count,
+      /** §VI-C: "eight defect categories". */
+      defect_category_count: count,
     }),
     table1: z.strictObject({
       where,
@@ -98,7 +100,15 @@ export const PublishedPsiSchema = z
       /** §VI-D: S_EF unchanged across rounds (every case). */
       ef_unchanged_every_case: z.boolean(),
     }),
-    table6: z.strictObject({ where, weaknesses_resolved_rate: num, meaningful_improvement_rate: num }),
+    table6: z.strictObject({
+      where,
+      weaknesses_resolved_rate: num,
+      meaningful_improvement_rate: num,
+      /** §V-D: the meaningful-improvement rate was lower than the weaknesses-resolved rate. */
+      meaningful_below_resolved: z.boolean(),
+      /** §V-D: the resolved rate matched the automated improvement count (51/62). */
+      resolved_matches_improved: z.boolean(),
+    }),
     scenario_validation: z.strictObject({
       where,
       realism_mean: num,

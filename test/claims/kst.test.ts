@@ -73,3 +73,34 @@ test('design claims added from §4.3–4.4 on the fixture: models, orders, calls
   assert.equal(computed(records.slice(1))['kst.design.calls-per-model'], 'none (calls per model 35, 36)');
   assert.deepEqual([computed(records, { resamples: 200, flips: 500, seed: 's' })['kst.design.bootstrap-resamples'], computed(records, { resamples: 200, flips: 500, seed: 's' })['kst.design.sign-flips']], ['200', '500']);
 });
+
+test('claims added from §4.5.2: both orders in every combination (by construction) and the P2-perfect models\' differing P0 values', async () => {
+  const { validateResponses } = await import('../../lib/analysis');
+  const { outerFringe } = await import('../../lib/kst');
+  const pair = domains.find((d) => d.id === 'pair')!;
+  // m1 and m2 answer every state of `pair` in P0 and P2 under both orders; `wrongP0` models answer P0 with nothing.
+  const lines = (wrongP0: string[], wrongP2: string[] = []) =>
+    ['m1', 'm2'].flatMap((model) =>
+      (['P0', 'P2'] as const).flatMap((condition) =>
+        [[], ['X'], ['X', 'Y']].flatMap((state) =>
+          [1, 2].map((order) => {
+            const wrong = (condition === 'P0' ? wrongP0 : wrongP2).includes(model) && state.length === 0;
+            return { run_id: `${model}.${condition}.${order}.${state.join('')}`, model, domain: 'pair', condition, order, state, status: 'valid', recommended: wrong ? [] : outerFringe(pair, state) };
+          }),
+        ),
+      ),
+    );
+  const rows = (ls: ReturnType<typeof lines>) => {
+    const records = validateResponses(ls.map((value, i) => ({ line: i + 1, value })), domains);
+    return Object.fromEntries(kstClaimRows({ published: only('kst.design.orders-balanced', 'kst.models.perfect-p2-differ-in-p0'), records, domains }).map((r) => [r.id, r.computed]));
+  };
+  // Both perfect in P2; m2 misses ∅ in P0 under both orders (4 of 6 = 67 %) against m1's 100 %.
+  assert.deepEqual(rows(lines(['m2'])), {
+    'kst.design.orders-balanced': 'yes (12 model × condition × state combinations, 0 without all 2 orders)',
+    'kst.models.perfect-p2-differ-in-p0': 'yes (P0 of the P2-perfect models: 100, 67)',
+  });
+  // Made wrong on purpose: equal P0 values; only one model perfect in P2; one order-2 record dropped.
+  assert.match(rows(lines([]))['kst.models.perfect-p2-differ-in-p0']!, /^no \(P0 of the P2-perfect models: 100, 100\)/);
+  assert.match(rows(lines(['m2'], ['m2']))['kst.models.perfect-p2-differ-in-p0']!, /^no \(P0 of the P2-perfect models: 100\)/);
+  assert.equal(rows(lines(['m2']).filter((l) => !(l.model === 'm1' && l.condition === 'P2' && l.order === 2 && l.state.length === 1)))['kst.design.orders-balanced'], 'no (12 model × condition × state combinations, 1 without all 2 orders)');
+});

@@ -37,6 +37,8 @@ test('the design claims on the fixture course: scenarios, Bloom targets, defect 
     ['too_short', 'keyword_only', 'wrong_terminology', 'missing_context', 'code_dump', 'unclear_goal'].map((d) => computed[`psi.design.defect.${d}`]),
     ['1', '1', '1', '1', '0', '0'],
   );
+  // §VI-C's "eight defect categories": the fixture's two scenarios use four distinct ones.
+  assert.equal(computed['psi.design.defect-categories'], '4');
   // Printed beside them: the paper's 30 scenarios; no records means nothing is simulated, so it differs.
   const scenarios = rows.find((r) => r.id === 'psi.design.scenarios')!;
   assert.deepEqual([scenarios.printed, scenarios.status, scenarios.cell], ['30', 'differs', 'notebooks/11-psi-round1.ipynb#claims-design']);
@@ -93,9 +95,9 @@ test('direction claims added from §IV-E, §V-B, §V-C hold on the shipped corpu
 test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
   const { loadRatings } = await import('../../lib/psi/ratings');
   const { psiRatingsClaimRows, PSI_RATINGS_REBUILDS } = await import('../../lib/claims/psi');
-  const ids = ['psi.table6.weaknesses-resolved', 'psi.table6.meaningful-improvement'];
+  const ids = ['psi.table6.weaknesses-resolved', 'psi.table6.meaningful-improvement', 'psi.table6.meaningful-below-resolved'];
   const without = psiClaimRows({ published, course: fixtureCourse(), round1: [], round2: [] }).filter((r) => ids.includes(r.id));
-  assert.deepEqual(without.map((r) => r.status), ['not rebuildable', 'not rebuildable']);
+  assert.deepEqual(without.map((r) => r.status), ['not rebuildable', 'not rebuildable', 'not rebuildable']);
   // Every entry marked rebuilt_with_ratings has its rebuild, and every rebuild serves one.
   const marked = published.claims.filter((c) => c.rebuilt_with_ratings).map((c) => c.id);
   assert.deepEqual(marked, ids);
@@ -110,6 +112,8 @@ test('Table VI: without ratings the two claims stay not rebuildable; with a hand
   assert.deepEqual(rows.map((r) => [r.id, r.computed.split(' ')[0], r.printed, r.status]), [
     ['psi.table6.weaknesses-resolved', '80.00', '82.3', 'differs'],
     ['psi.table6.meaningful-improvement', '70.00', '74.2', 'differs'],
+    // §V-D's comparison: 70 % meaningful below 80 % resolved, as in the paper.
+    ['psi.table6.meaningful-below-resolved', 'yes', 'yes', 'match'],
   ]);
   assert.equal(rows[0]!.cell, 'notebooks/13-psi-sensitivity-and-ratings.ipynb#claims-table6');
   // A file whose rates print as the paper's: match.
@@ -117,10 +121,14 @@ test('Table VI: without ratings the two claims stay not rebuildable; with a hand
   assert.deepEqual(psiRatingsClaimRows(published, { ratings: matching, file }).map((r) => [r.computed.split(' ')[0], r.status]), [
     ['82.26', 'match'],
     ['74.19', 'match'],
+    ['yes', 'match'],
   ]);
+  // Made wrong on purpose: every case judged meaningfully improved, so the meaningful rate is not the lower one.
+  const inverted = { ...given.ratings, ratings: matching.ratings.map((r) => ({ ...r, meaningful_improvement: true })) };
+  assert.deepEqual(psiRatingsClaimRows(published, { ratings: inverted, file }).map((r) => [r.computed.split(' ')[0], r.status]).at(-1), ['no', 'differs']);
   // Only the cell named for them gets them when cells are asked for.
   assert.deepEqual(psiRatingsClaimRows(published, given, { cells: ['claims-table1'] }), []);
-  assert.equal(psiRatingsClaimRows(published, given, { cells: ['claims-table6'] }).length, 2);
+  assert.equal(psiRatingsClaimRows(published, given, { cells: ['claims-table6'] }).length, 3);
   // Simulated ratings have no spread to judge by: a clear error naming the file and the field.
   assert.throws(() => psiRatingsClaimRows(published, { ratings: { ...given.ratings, simulated: true }, file }), /ratings-table6\.json: simulated: the ratings say they are simulated/);
 });

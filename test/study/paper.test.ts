@@ -41,6 +41,7 @@ test('a replication gets the papers\' claims beside the computed values; Table V
   assert.deepEqual(psi!.rows.map((r) => [r.id, r.paper, r.computed.split(' ')[0], r.status]), [
     ['psi.table6.weaknesses-resolved', '82.3', '80.00', 'differs'],
     ['psi.table6.meaningful-improvement', '74.2', '70.00', 'differs'],
+    ['psi.table6.meaningful-below-resolved', 'yes', 'yes', 'match'],
   ]);
   assert.match(html, /<section id="paper">/);
   assert.match(html, /Claims of \[KST-2026\]/);

@@ -72,6 +72,34 @@ export interface PsiFitRow {
   z: number;
 }
 
+/**
+ * Each target's value in each replicate study: `values[k][t]` is target t (psiFitTargets order) of the
+ * study with seed `seeds[k]`. `scoreCache` makes re-runs with few changed texts cheap.
+ */
+export function psiFitValues(
+  course: PsiCourse,
+  published: PsiFitPublished,
+  habits: Record<TutorProfileId, TutorProfile>,
+  seeds: readonly string[],
+  scoreCache: Map<string, ReturnType<typeof scoreResponse>> = new Map(),
+): number[][] {
+  const targets = psiFitTargets(published);
+  return seeds.map((seed) => {
+    const summary = summarisePsiStudy(course, simulatePsiStudy(course, { seed, habits, scoreCache }));
+    return targets.map((t) => t.measure(summary));
+  });
+}
+
+/** The fit table (replicate mean, sd, z per target) of per-replicate values from psiFitValues. */
+export function psiFitRows(published: PsiFitPublished, values: ReadonlyArray<readonly number[]>): PsiFitRow[] {
+  return psiFitTargets(published).map((t, i) => {
+    const column = values.map((v) => v[i]!);
+    const m = column.reduce((a, b) => a + b, 0) / column.length;
+    const sd = column.length > 1 ? Math.sqrt(column.reduce((a, b) => a + (b - m) ** 2, 0) / (column.length - 1)) : 0;
+    return { target: t.target, published: t.published, decimals: t.decimals, expected: m, sd, z: (m - t.published) / Math.max(sd, 0.5 * 10 ** -t.decimals) };
+  });
+}
+
 /** The fit table of habits `habits` over replicate seeds `<prefix>1` … `<prefix>R`. `scoreCache` makes re-runs with few changed texts cheap. */
 export function psiFitTable(
   course: PsiCourse,
@@ -81,14 +109,8 @@ export function psiFitTable(
   prefix: string,
   scoreCache: Map<string, ReturnType<typeof scoreResponse>> = new Map(),
 ): PsiFitRow[] {
-  const summaries: PsiStudySummary[] = [];
-  for (let k = 1; k <= replicates; k++) summaries.push(summarisePsiStudy(course, simulatePsiStudy(course, { seed: `${prefix}${k}`, habits, scoreCache })));
-  return psiFitTargets(published).map((t) => {
-    const values = summaries.map(t.measure);
-    const m = values.reduce((a, b) => a + b, 0) / values.length;
-    const sd = values.length > 1 ? Math.sqrt(values.reduce((a, b) => a + (b - m) ** 2, 0) / (values.length - 1)) : 0;
-    return { target: t.target, published: t.published, decimals: t.decimals, expected: m, sd, z: (m - t.published) / Math.max(sd, 0.5 * 10 ** -t.decimals) };
-  });
+  const seeds = Array.from({ length: replicates }, (_, k) => `${prefix}${k + 1}`);
+  return psiFitRows(published, psiFitValues(course, published, habits, seeds, scoreCache));
 }
 
 /** J = Σ z². */

@@ -19,7 +19,8 @@
  * lib/simulation/psi-tutor/fit.ts started from version 2 (`node --import tsx scripts/fit-psi.ts
  * --search-replicates 10 --holdout-replicates 8 --passes 2 --confirm-replicates 12`): every step was
  * kept only if it also lowered the objective on held-out seeds, and on 12 fresh seeds J fell from 161.2
- * to 80.5. lib/simulation/psi-tutor/README.md has the before/after table.
+ * to 81.3 (data/replicates/psi-fit.json, against the version-2 habits of profiles-v2.ts).
+ * lib/simulation/psi-tutor/README.md has the before/after table.
  * No score is set directly: every number comes from the text the habits produce.
  * Bump `version` when a habit changes (it is recorded as `model_version` in every record).
  */

@@ -1,0 +1,140 @@
+/**
+ * lib/claims/prompts.ts: the [KST-2026] §4.2 claim that no prompt held the true outer fringe, checked on
+ * recorded prompts. Here on a corpus built like the collector's (every state × P0–P3 × two orders of the
+ * tiny fixture domains, each prompt from buildPrompt), then on copies made to leak the answer on purpose:
+ * each must fail, with the record named. (The shipped corpus is checked by test/claims/ledger.test.ts,
+ * where the claim must match.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { CONDITIONS } from '../../lib/conditions';
+import { enumerateStates, loadDomainDir, outerFringe, presentationOrders } from '../../lib/kst';
+import { buildPrompt, idsToPositions } from '../../lib/prompting';
+import { canonicalIdsInNoPrompt, fringeInNoPrompt, MASTERED_LINE_PREFIX, presentationsReused, type PromptRecordLike } from '../../lib/claims/prompts';
+import { kstClaimRows } from '../../lib/claims/kst';
+import { validateResponses } from '../../lib/analysis';
+import { loadPublishedKst } from '../../lib/records/published-kst';
+
+const root = join(__dirname, '..', '..');
+const domains = loadDomainDir(join(root, 'test', 'fixtures', 'analyze', 'domains'));
+/** Two small study domains, whose IDs (EG1, GE3, …) are no words of the prompts' wording. */
+const study = loadDomainDir(join(root, 'data', 'raw', 'domains')).filter((d) => d.id === 'equation-to-graph' || d.id === 'graph-to-equation');
+
+/** Every cell's final record as the collector writes it (the fields the check reads). */
+function corpus(ds = domains): Array<PromptRecordLike & { status: string }> {
+  const out: Array<PromptRecordLike & { status: string }> = [];
+  for (const d of ds) {
+    for (const presentation of presentationOrders(d, 2)) {
+      for (const state of enumerateStates(d)) {
+        for (const condition of CONDITIONS) {
+          const p = buildPrompt(d, state, condition, presentation);
+          out.push({ run_id: `${d.id}.${condition}.o${presentation.order}.${state.join('') || 'none'}`, status: 'valid', model: 'm1', domain: d.id, state, condition, order: presentation.order, presentation_seed: presentation.seed, prompt: { system: p.system, user: p.user } });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The state's outer fringe in the record's positions, as a leaking prompt would print it. */
+function fringePositions(r: PromptRecordLike): string {
+  const d = domains.find((x) => x.id === r.domain)!;
+  return idsToPositions(presentationOrders(d, 2)[r.order! - 1]!, outerFringe(d, r.state!)).join(', ');
+}
+const withUser = <T extends PromptRecordLike>(r: T, user: string): T => ({ ...r, prompt: { ...r.prompt, user } });
+
+test('a corpus whose prompts are the builder\'s holds: 72 prompts, 16 groups, only the mastered line varies', () => {
+  const records = corpus();
+  // tiny: 6 states, pair: 3 states; × 4 conditions × 2 orders.
+  assert.equal(records.length, (6 + 3) * 8);
+  const result = fringeInNoPrompt(records, domains);
+  assert.deepEqual([result.holds, result.prompts, result.groups], [true, 72, 16], result.detail);
+  assert.deepEqual([fringeInNoPrompt(records, domains, { compareWithBuilder: false }).holds], [true]);
+});
+
+test('one prompt that names its fringe fails, by both checks, and the record is named', () => {
+  const records = corpus();
+  const k = records.findIndex((r) => r.domain === 'tiny' && r.condition === 'P2' && r.state!.length === 1);
+  records[k] = withUser(records[k]!, `${records[k]!.prompt!.user}The admissible next steps are ${fringePositions(records[k]!)}.\n`);
+  const built = fringeInNoPrompt(records, domains);
+  assert.equal(built.holds, false);
+  assert.match(built.detail, new RegExp(`^final record ${k + 1} \\(${records[k]!.run_id}\\): the prompt is not the text buildPrompt makes`));
+  const alone = fringeInNoPrompt(records, domains, { compareWithBuilder: false });
+  assert.equal(alone.holds, false);
+  assert.match(alone.detail, new RegExp(`^final record ${k + 1} .*besides the mastered line its text differs .*says more about its state than the mastered set`));
+});
+
+test('a builder that leaks every fringe fails the comparison across states, with no builder to compare with', () => {
+  const leaky = corpus().map((r) => withUser(r, `${r.prompt!.user}Hint: consider ${fringePositions(r) || 'nothing'}.\n`));
+  const result = fringeInNoPrompt(leaky, domains, { compareWithBuilder: false });
+  assert.equal(result.holds, false);
+  assert.match(result.detail, /besides the mastered line its text differs/);
+});
+
+test('the fringe put in place of the mastered set, a missing prompt, a foreign presentation or one fringe per group is not shown', () => {
+  const records = corpus();
+  const k = records.findIndex((r) => r.domain === 'tiny' && r.state!.length === 0);
+  const swapped = [...records];
+  swapped[k] = withUser(records[k]!, records[k]!.prompt!.user!.replace(/^Components the learner has already mastered:.*$/m, `${MASTERED_LINE_PREFIX} ${fringePositions(records[k]!)}`));
+  assert.match(fringeInNoPrompt(swapped, domains, { compareWithBuilder: false }).detail, /the "already mastered" line does not name exactly the state's positions/);
+
+  const { prompt: _dropped, ...bare } = records[3]!;
+  assert.match(fringeInNoPrompt([...records.slice(0, 3), bare, ...records.slice(4)], domains).detail, /^1 of 72 final records carry no prompt/);
+  assert.equal(fringeInNoPrompt([], domains).holds, false);
+
+  const seeded = [...records];
+  seeded[5] = { ...records[5]!, presentation_seed: 'not-this-order' };
+  assert.match(fringeInNoPrompt(seeded, domains).detail, /^final record 6 .*presentation seed is not order/);
+
+  // Only the terminal states: every group holds one fringe (the empty one), so nothing is shown.
+  const terminal = records.filter((r) => fringePositions(r) === '');
+  const flat = fringeInNoPrompt(terminal, domains);
+  assert.equal(flat.holds, false);
+  assert.match(flat.detail, /share one outer fringe/);
+});
+
+test('the ledger entry kst.design.fringe-never-in-prompt is rebuilt from the final records (and needs them)', () => {
+  const published = loadPublishedKst(join(root, 'data/published/kst-benchmark-2026.json'));
+  const only = { ...published, claims: published.claims.filter((c) => c.id === 'kst.design.fringe-never-in-prompt') };
+  const lines = corpus().map((r) => ({ run_id: r.run_id, model: 'm1', domain: r.domain, condition: r.condition, order: r.order, state: r.state, status: 'valid', recommended: outerFringe(domains.find((d) => d.id === r.domain)!, r.state!) }));
+  const records = validateResponses(lines.map((value, i) => ({ line: i + 1, value })), domains);
+  const rows = kstClaimRows({ published: only, records, domains, finalRecords: corpus() });
+  assert.deepEqual(rows.map((r) => [r.id, r.status]), [['kst.design.fringe-never-in-prompt', 'match']]);
+  const leaked = corpus();
+  leaked[0] = withUser(leaked[0]!, `${leaked[0]!.prompt!.user}Answer: ${fringePositions(leaked[0]!)}\n`);
+  assert.equal(kstClaimRows({ published: only, records, domains, finalRecords: leaked })[0]!.status, 'differs');
+  assert.throws(() => kstClaimRows({ published: only, records, domains }), /fringe-never-in-prompt: needs the final records/);
+  const design = { ...published, claims: published.claims.filter((c) => ['kst.design.positions-only', 'kst.design.orders-reused'].includes(c.id)) };
+  const studyLines = corpus(study).map((r) => ({ run_id: r.run_id, model: 'm1', domain: r.domain, condition: r.condition, order: r.order, state: r.state, status: 'valid', recommended: outerFringe(study.find((d) => d.id === r.domain)!, r.state!) }));
+  const studyRecords = validateResponses(studyLines.map((value, i) => ({ line: i + 1, value })), study);
+  assert.deepEqual(kstClaimRows({ published: design, records: studyRecords, domains: study, finalRecords: corpus(study) }).map((r) => [r.id, r.status]), [['kst.design.positions-only', 'match'], ['kst.design.orders-reused', 'match']]);
+});
+
+test('§4.3 on the same records: no canonical ID in a prompt, and one seed per domain and order; each fails when made wrong', () => {
+  const records = corpus(study);
+  // equation-to-graph 7 states, graph-to-equation 9; × 4 conditions × 2 orders.
+  assert.equal(records.length, 128);
+  assert.deepEqual([canonicalIdsInNoPrompt(records, study).holds, presentationsReused(records).holds], [true, true], canonicalIdsInNoPrompt(records, study).detail);
+  assert.equal(presentationsReused(records).detail, '2 domains, 2 orders each, one seed per order shared by all 128 records');
+  // A prompt that names a component by its ID (at a sentence's end: the closing dot does not hide it).
+  const named = [...records];
+  named[9] = withUser(records[9]!, `${records[9]!.prompt!.user}Start with EG2.\n`);
+  assert.match(canonicalIdsInNoPrompt(named, study).detail, /^final record 10 .*names component EG2 by its canonical ID/);
+  // "EG22" or "xEG2" are other words, not the ID.
+  assert.equal(canonicalIdsInNoPrompt(records.map((r) => withUser(r, `${r.prompt!.user}See EG22 and xEG2.\n`)), study).holds, true);
+  // IDs that are ordinary words cannot be told from the wording: the fixture's X (its description says
+  // "Task X") or A (also in "A component is …") are reported, not assumed away; an ID of digits only
+  // would look like a position.
+  assert.match(canonicalIdsInNoPrompt(corpus(), domains).detail, /^final record 1 \(pair\.P0\.o1\.none\): the prompt names component X by its canonical ID/);
+  const numeric = [{ ...study[0]!, ids: ['1', ...study[0]!.ids] }, study[1]!];
+  assert.match(canonicalIdsInNoPrompt(records, numeric).detail, /has the ID 1, which cannot be told from a position/);
+  // Another seed for one record of order 1; a model that saw only order 1; two orders with one seed.
+  const reseeded = records.map((r, i) => (i === 20 ? { ...r, presentation_seed: 'other' } : r));
+  assert.match(presentationsReused(reseeded).detail, /^final record 21 .*another presentation seed than earlier records/);
+  const m2 = [...records, { ...records[0]!, model: 'm2' }];
+  assert.match(presentationsReused(m2).detail, /^m2 × P0 of "equation-to-graph" did not see every order \(1 of 1,2\)/);
+  const oneSeed = records.map((r) => ({ ...r, presentation_seed: `${r.domain}-seed` }));
+  assert.match(presentationsReused(oneSeed).detail, /two orders share one presentation seed/);
+  assert.equal(presentationsReused([]).holds, false);
+});
