@@ -34,7 +34,7 @@ const EXIT_GRACE_MS = 20_000;
 // docs/testing.md), or for study/report and lock-race their wall in a full run — for the order of a run
 // with no tmp/test-times.json yet (a fresh clone, CI). Only the order matters.
 const SLOW = {
-  'test/notebook/own-study-notebooks.test.ts': 53,
+  'test/notebook/own-study-notebooks.test.ts': 55,
   'test/site/report.test.ts': 43,
   'test/figures/viewers.test.ts': 40,
   'test/notebook/reproduce.test.ts': 28,
@@ -131,14 +131,16 @@ class Run {
     this.finished = 0;
     this.counts = { pass: 0, fail: 0, skip: 0, todo: 0 };
     this.fileTimes = {};
+    this.fileCpu = {};
     this.failures = [];
     this.skipped = [];
     this.children = new Set();
   }
 
-  fileDone(file, ok, ms, problems) {
+  fileDone(file, ok, ms, problems, cpu) {
     this.finished++;
     if (ok) this.fileTimes[file] = ms / 1000;
+    if (cpu !== undefined) this.fileCpu[file] = cpu;
     const n = String(this.finished).padStart(String(this.total).length);
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} [${n}/${this.total}] ${seconds(ms).padStart(8)}  ${file}\n`);
     for (const p of problems) {
@@ -181,6 +183,7 @@ class TestProcess {
     this.started = Date.now();
     this.lastEvent = Date.now();
     this.closed = false;
+    this.cpuAt = 0; // CPU seconds the process had used when its last file finished
   }
 
   /** Starts the process; resolves when it is gone and every one of its files is reported. */
@@ -224,9 +227,14 @@ class TestProcess {
     }
   }
 
-  finishFile(file, ok, ms) {
+  /** `cpuNow`: the process's CPU seconds so far (with its waited-for children), when it reported them. */
+  finishFile(file, ok, ms, cpuNow) {
     this.pending.delete(file);
-    this.run.fileDone(file, ok && this.problems.length === 0, ms, this.problems);
+    // A file's CPU is what its process used since the previous file finished: the first file of a
+    // process also pays the process's start (Node, the hook, loading every file of the process).
+    const cpu = cpuNow === undefined ? undefined : cpuNow - this.cpuAt;
+    if (cpuNow !== undefined) this.cpuAt = cpuNow;
+    this.run.fileDone(file, ok && this.problems.length === 0, ms, this.problems, cpu);
     this.problems = [];
     this.current = undefined;
     if (this.pending.size === 0 && !this.exitTimer && !this.closed) {
@@ -252,7 +260,7 @@ class TestProcess {
     } else if (finished && event.nesting === 0) {
       const file = this.pending.has(event.name) ? event.name : this.current;
       if (event.type === 'fail' && !event.onlySubtests) this.problems.push({ name: '(the file itself)', error: event.error });
-      if (file) this.finishFile(file, event.type === 'pass', event.ms ?? Date.now() - this.started);
+      if (file) this.finishFile(file, event.type === 'pass', event.ms ?? Date.now() - this.started, event.cpu);
     } else if (finished && !event.suite) {
       this.countTest(event);
     } else if (event.type === 'fail' && !event.onlySubtests) {
@@ -343,14 +351,17 @@ async function main() {
   const slowest = Object.entries(run.fileTimes)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 10);
-  process.stdout.write(`\nslowest files:\n${slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)} s  ${f}`).join('\n')}\n`);
+  const cpuOf = (f) => (run.fileCpu[f] === undefined ? '' : `  cpu ${run.fileCpu[f].toFixed(1).padStart(5)} s`);
+  process.stdout.write(`\nslowest files (wall; cpu of the file's process and the children it waited for):\n${slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)} s${cpuOf(f)}  ${f}`).join('\n')}\n`);
   if (run.skipped.length > 0) process.stdout.write(`\nskipped or todo:\n${run.skipped.map((s) => `  ${s}`).join('\n')}\n`);
   if (run.failures.length > 0) {
     process.stdout.write(`\nfailed:\n${run.failures.map((f) => `  ${f.file} › ${f.name}`).join('\n')}\n`);
   }
   process.stdout.write(
     `\n${files.length} files, ${pass + fail + skip + todo} tests: ${pass} passed, ${fail} failed, ${skip} skipped, ${todo} todo` +
-      ` (${run.failures.length === 0 ? 'ok' : `${run.failures.length} failure(s)`}) in ${seconds(wall)}\n`,
+      ` (${run.failures.length === 0 ? 'ok' : `${run.failures.length} failure(s)`}) in ${seconds(wall)}` +
+      (Object.keys(run.fileCpu).length > 0 ? `, cpu ${seconds(1000 * Object.values(run.fileCpu).reduce((a, b) => a + b, 0))}` : '') +
+      '\n',
   );
   if (filter.length === 0 || Object.keys(run.fileTimes).length > 0) {
     mkdirSync(dirname(timesFile), { recursive: true });
