@@ -26,26 +26,33 @@ const { createInterface } = require('node:readline');
 const root = join(__dirname, '..');
 const runner = join(__dirname, 'test-runner');
 const timesFile = join(root, 'tmp', 'test-times.json');
+const cpuFile = join(root, 'tmp', 'test-cpu.json'); // the CPU seconds of each file of the last run (see fileDone)
 const FILE_TIMEOUT_S = Number(process.env.KSTBENCH_TEST_FILE_TIMEOUT) || 300;
 const KILL_GRACE_MS = Number(process.env.KSTBENCH_TEST_KILL_GRACE_MS) || 30_000;
 const EXIT_GRACE_MS = 20_000;
 
-// Seconds of the slowest files — CPU of each run alone (its whole process tree, user + sys; see
-// docs/testing.md), or for study/report and lock-race their wall in a full run — for the order of a run
-// with no tmp/test-times.json yet (a fresh clone, CI). Only the order matters.
+// Seconds of the slowest files, for the order of a run with no tmp/test-times.json yet (a fresh clone,
+// CI): CPU of each file run alone, its whole process tree (user + sys of the test process and all it
+// started, Chromium's re-parented renderers included; docs/testing.md), December 2026. Only the order
+// matters, but every file that takes long must be here: one left out starts late and ends last.
 const SLOW = {
   'test/notebook/own-study-notebooks.test.ts': 55,
-  'test/site/report.test.ts': 43,
-  'test/figures/viewers.test.ts': 40,
-  'test/notebook/reproduce.test.ts': 28,
-  'test/notebook/execute.test.ts': 24,
-  'test/study/report.test.ts': 23,
-  'test/analysis/oracle.test.ts': 21,
-  'test/notebook/jupyter.test.ts': 20,
-  'test/docs/commands.test.ts': 17,
-  'test/collect/lock-race.test.ts': 14,
-  'test/cli/space-fringe.test.ts': 13,
-  'test/cli/analyze-errors.test.ts': 11,
+  'test/site/report.test.ts': 37,
+  'test/figures/viewers.test.ts': 36,
+  'test/notebook/own-study-notebooks-10-13.test.ts': 35,
+  'test/study/report.test.ts': 26,
+  'test/notebook/reproduce.test.ts': 24,
+  'test/notebook/execute.test.ts': 19,
+  'test/notebook/student-run.test.ts': 19,
+  'test/analysis/oracle.test.ts': 18,
+  'test/notebook/jupyter.test.ts': 15,
+  'test/docs/commands.test.ts': 15,
+  'test/study/check.test.ts': 11,
+  'test/collect/lock-race.test.ts': 11,
+  'test/collect/cli-kill.test.ts': 11,
+  'test/cli/space-fringe.test.ts': 9,
+  'test/collect/cli-signal.test.ts': 8,
+  'test/cli/analyze-errors.test.ts': 8,
 };
 
 // What makes a test file need a process of its own (see the header).
@@ -316,9 +323,10 @@ class TestProcess {
 
 async function main() {
   const { jobs, filter } = parseArgs(process.argv.slice(2));
-  const files = walk(join(root, 'test'))
-    .map((f) => relative(root, f).split('\\').join('/'))
-    .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)));
+  const allFiles = walk(join(root, 'test')).map((f) => relative(root, f).split('\\').join('/'));
+  const files = allFiles.filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)));
+  const unknown = Object.keys(SLOW).filter((f) => !allFiles.includes(f));
+  if (unknown.length > 0) process.stderr.write(`run-tests: SLOW in scripts/run-tests.js names files that do not exist (renamed? update it): ${unknown.join(', ')}\n`);
   if (files.length === 0) {
     console.error('run-tests: no test files matched');
     return 1;
@@ -365,7 +373,10 @@ async function main() {
   );
   if (filter.length === 0 || Object.keys(run.fileTimes).length > 0) {
     mkdirSync(dirname(timesFile), { recursive: true });
-    writeFileSync(timesFile, `${JSON.stringify({ ...times, ...run.fileTimes }, null, 1)}\n`);
+    // Only files that still exist: a renamed or merged file's old time would linger forever.
+    const kept = Object.fromEntries(Object.entries({ ...times, ...run.fileTimes }).filter(([f]) => allFiles.includes(f)));
+    writeFileSync(timesFile, `${JSON.stringify(kept, null, 1)}\n`);
+    writeFileSync(cpuFile, `${JSON.stringify(run.fileCpu, null, 1)}\n`);
   }
   return run.failures.length === 0 ? 0 : 1;
 }
