@@ -7,7 +7,7 @@
 // Why it is more than `node --test`:
 // - Speed. `node --test` starts one process per file, and with tsx each start cost about 0.5 s of CPU
 //   (215 files). Here the TypeScript is tsc's own output (test-runner/hook.js: the one
-//   `tsc -p tsconfig.test.json` of `npm test` type-checks and compiles lib/, cli/, scripts/ and test/
+//   `tsc -b tsconfig.test.json` of `npm test` (scripts/build-tests.js) type-checks and compiles lib/, cli/, scripts/ and test/
 //   once), and the files that touch no process state share a few processes (test-runner/entry.js).
 //   A file keeps a process of its own when it, or a test helper it imports, changes or listens to
 //   process state (env, cwd, signals, exit code, patched globals, mocks), starts child processes or
@@ -26,26 +26,33 @@ const { createInterface } = require('node:readline');
 const root = join(__dirname, '..');
 const runner = join(__dirname, 'test-runner');
 const timesFile = join(root, 'tmp', 'test-times.json');
+const cpuFile = join(root, 'tmp', 'test-cpu.json'); // the CPU seconds of each file of the last run (see fileDone)
 const FILE_TIMEOUT_S = Number(process.env.KSTBENCH_TEST_FILE_TIMEOUT) || 300;
 const KILL_GRACE_MS = Number(process.env.KSTBENCH_TEST_KILL_GRACE_MS) || 30_000;
 const EXIT_GRACE_MS = 20_000;
 
-// Seconds of the slowest files — CPU of each run alone (its whole process tree, user + sys; see
-// docs/testing.md), or for study/report and lock-race their wall in a full run — for the order of a run
-// with no tmp/test-times.json yet (a fresh clone, CI). Only the order matters.
+// Seconds of the slowest files, for the order of a run with no tmp/test-times.json yet (a fresh clone,
+// CI): CPU of each file run alone, its whole process tree (user + sys of the test process and all it
+// started, Chromium's re-parented renderers included; docs/testing.md), December 2026. Only the order
+// matters, but every file that takes long must be here: one left out starts late and ends last.
 const SLOW = {
-  'test/notebook/own-study-notebooks.test.ts': 53,
-  'test/site/report.test.ts': 43,
-  'test/figures/viewers.test.ts': 40,
-  'test/notebook/reproduce.test.ts': 28,
-  'test/notebook/execute.test.ts': 24,
-  'test/study/report.test.ts': 23,
-  'test/analysis/oracle.test.ts': 21,
-  'test/notebook/jupyter.test.ts': 20,
-  'test/docs/commands.test.ts': 17,
-  'test/collect/lock-race.test.ts': 14,
-  'test/cli/space-fringe.test.ts': 13,
-  'test/cli/analyze-errors.test.ts': 11,
+  'test/notebook/own-study-notebooks.test.ts': 55,
+  'test/site/report.test.ts': 37,
+  'test/figures/viewers.test.ts': 36,
+  'test/notebook/own-study-notebooks-10-13.test.ts': 35,
+  'test/study/report.test.ts': 26,
+  'test/notebook/reproduce.test.ts': 24,
+  'test/notebook/execute.test.ts': 19,
+  'test/notebook/student-run.test.ts': 19,
+  'test/analysis/oracle.test.ts': 18,
+  'test/notebook/jupyter.test.ts': 15,
+  'test/docs/commands.test.ts': 15,
+  'test/study/check.test.ts': 11,
+  'test/collect/lock-race.test.ts': 11,
+  'test/collect/cli-kill.test.ts': 11,
+  'test/cli/space-fringe.test.ts': 9,
+  'test/collect/cli-signal.test.ts': 8,
+  'test/cli/analyze-errors.test.ts': 8,
 };
 
 // What makes a test file need a process of its own (see the header).
@@ -131,14 +138,16 @@ class Run {
     this.finished = 0;
     this.counts = { pass: 0, fail: 0, skip: 0, todo: 0 };
     this.fileTimes = {};
+    this.fileCpu = {};
     this.failures = [];
     this.skipped = [];
     this.children = new Set();
   }
 
-  fileDone(file, ok, ms, problems) {
+  fileDone(file, ok, ms, problems, cpu) {
     this.finished++;
     if (ok) this.fileTimes[file] = ms / 1000;
+    if (cpu !== undefined) this.fileCpu[file] = cpu;
     const n = String(this.finished).padStart(String(this.total).length);
     process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} [${n}/${this.total}] ${seconds(ms).padStart(8)}  ${file}\n`);
     for (const p of problems) {
@@ -181,6 +190,7 @@ class TestProcess {
     this.started = Date.now();
     this.lastEvent = Date.now();
     this.closed = false;
+    this.cpuAt = 0; // CPU seconds the process had used when its last file finished
   }
 
   /** Starts the process; resolves when it is gone and every one of its files is reported. */
@@ -224,9 +234,14 @@ class TestProcess {
     }
   }
 
-  finishFile(file, ok, ms) {
+  /** `cpuNow`: the process's CPU seconds so far (with its waited-for children), when it reported them. */
+  finishFile(file, ok, ms, cpuNow) {
     this.pending.delete(file);
-    this.run.fileDone(file, ok && this.problems.length === 0, ms, this.problems);
+    // A file's CPU is what its process used since the previous file finished: the first file of a
+    // process also pays the process's start (Node, the hook, loading every file of the process).
+    const cpu = cpuNow === undefined ? undefined : cpuNow - this.cpuAt;
+    if (cpuNow !== undefined) this.cpuAt = cpuNow;
+    this.run.fileDone(file, ok && this.problems.length === 0, ms, this.problems, cpu);
     this.problems = [];
     this.current = undefined;
     if (this.pending.size === 0 && !this.exitTimer && !this.closed) {
@@ -252,7 +267,7 @@ class TestProcess {
     } else if (finished && event.nesting === 0) {
       const file = this.pending.has(event.name) ? event.name : this.current;
       if (event.type === 'fail' && !event.onlySubtests) this.problems.push({ name: '(the file itself)', error: event.error });
-      if (file) this.finishFile(file, event.type === 'pass', event.ms ?? Date.now() - this.started);
+      if (file) this.finishFile(file, event.type === 'pass', event.ms ?? Date.now() - this.started, event.cpu);
     } else if (finished && !event.suite) {
       this.countTest(event);
     } else if (event.type === 'fail' && !event.onlySubtests) {
@@ -308,9 +323,10 @@ class TestProcess {
 
 async function main() {
   const { jobs, filter } = parseArgs(process.argv.slice(2));
-  const files = walk(join(root, 'test'))
-    .map((f) => relative(root, f).split('\\').join('/'))
-    .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)));
+  const allFiles = walk(join(root, 'test')).map((f) => relative(root, f).split('\\').join('/'));
+  const files = allFiles.filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)));
+  const unknown = Object.keys(SLOW).filter((f) => !allFiles.includes(f));
+  if (unknown.length > 0) process.stderr.write(`run-tests: SLOW in scripts/run-tests.js names files that do not exist (renamed? update it): ${unknown.join(', ')}\n`);
   if (files.length === 0) {
     console.error('run-tests: no test files matched');
     return 1;
@@ -343,18 +359,24 @@ async function main() {
   const slowest = Object.entries(run.fileTimes)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 10);
-  process.stdout.write(`\nslowest files:\n${slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)} s  ${f}`).join('\n')}\n`);
+  const cpuOf = (f) => (run.fileCpu[f] === undefined ? '' : `  cpu ${run.fileCpu[f].toFixed(1).padStart(5)} s`);
+  process.stdout.write(`\nslowest files (wall; cpu of the file's process and the children it waited for):\n${slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(6)} s${cpuOf(f)}  ${f}`).join('\n')}\n`);
   if (run.skipped.length > 0) process.stdout.write(`\nskipped or todo:\n${run.skipped.map((s) => `  ${s}`).join('\n')}\n`);
   if (run.failures.length > 0) {
     process.stdout.write(`\nfailed:\n${run.failures.map((f) => `  ${f.file} › ${f.name}`).join('\n')}\n`);
   }
   process.stdout.write(
     `\n${files.length} files, ${pass + fail + skip + todo} tests: ${pass} passed, ${fail} failed, ${skip} skipped, ${todo} todo` +
-      ` (${run.failures.length === 0 ? 'ok' : `${run.failures.length} failure(s)`}) in ${seconds(wall)}\n`,
+      ` (${run.failures.length === 0 ? 'ok' : `${run.failures.length} failure(s)`}) in ${seconds(wall)}` +
+      (Object.keys(run.fileCpu).length > 0 ? `, cpu ${seconds(1000 * Object.values(run.fileCpu).reduce((a, b) => a + b, 0))}` : '') +
+      '\n',
   );
   if (filter.length === 0 || Object.keys(run.fileTimes).length > 0) {
     mkdirSync(dirname(timesFile), { recursive: true });
-    writeFileSync(timesFile, `${JSON.stringify({ ...times, ...run.fileTimes }, null, 1)}\n`);
+    // Only files that still exist: a renamed or merged file's old time would linger forever.
+    const kept = Object.fromEntries(Object.entries({ ...times, ...run.fileTimes }).filter(([f]) => allFiles.includes(f)));
+    writeFileSync(timesFile, `${JSON.stringify(kept, null, 1)}\n`);
+    writeFileSync(cpuFile, `${JSON.stringify(run.fileCpu, null, 1)}\n`);
   }
   return run.failures.length === 0 ? 0 : 1;
 }

@@ -3,7 +3,7 @@
 // Written with writeSync, not yielded to a --test-reporter-destination: the pipe is a socket, which
 // /dev/fd/3 cannot open, and a synchronous write is never lost when the process exits.
 'use strict';
-const { writeSync } = require('node:fs');
+const { readFileSync, writeSync } = require('node:fs');
 const { inspect } = require('node:util');
 
 function send(record) {
@@ -16,6 +16,21 @@ function send(record) {
       if (err.code !== 'EAGAIN') throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
     }
+  }
+}
+
+/**
+ * CPU seconds this process and the children it has waited for have used so far (user + system; from
+ * /proc/self/stat, so Linux only: undefined elsewhere). A child's own waited-for children count too;
+ * processes re-parented away from their starter (Chromium's renderers) do not.
+ */
+function cpuSoFar() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime, stime, cutime, cstime (fields 14-17 of proc(5)), in clock ticks of 1/100 s
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
   }
 }
 
@@ -45,6 +60,7 @@ module.exports = async function* events(source) {
         skip: data.skip !== undefined && data.skip !== false,
         todo: data.todo !== undefined && data.todo !== false,
         ms: details.duration_ms,
+        cpu: data.nesting === 0 ? cpuSoFar() : undefined,
         error: type === 'test:fail' ? describeError(details.error) : undefined,
         // a suite that failed only because a test in it failed (that test is reported itself)
         onlySubtests: details.error?.failureType === 'subtestsFailed',

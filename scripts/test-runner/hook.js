@@ -1,5 +1,5 @@
 // Preloaded (--require) into every test process: `require('x.ts')` runs tsc's own output for that file
-// (dist/<same path>.js, written by the one `tsc -p tsconfig.test.json` of `npm test`) instead of
+// (dist/<same path>.js, written by the one `tsc -b tsconfig.test.json` of `npm test`) instead of
 // compiling it again, as tsx did in every one of the ~200 processes (about 0.5 s of CPU each).
 // The module keeps its source path, so __dirname and relative requires behave as under tsx.
 // A source newer than its compiled copy (edited since the last build) is transpiled here, in memory,

@@ -45,14 +45,14 @@ export function fractionsStudy(): string {
 }
 
 
-/** Runs `notebooks` of the project copy on a fresh fractions study into a fresh output folder; the folder and a reader of its files. */
-export function runOnFractions(notebooks: string[]): { out: string; project: string; read: (name: string) => string } {
+/** Runs `notebooks` of a project copy on a fresh fractions study into a fresh output folder; the study, the copy, the folder and a reader of its files. */
+export function runOnFractions(notebooks: string[]): { study: string; out: string; project: string; read: (name: string) => string } {
   const study = fractionsStudy();
   const project = projectCopy();
   const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
   const r = node(['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], project);
   assert.equal(r.status, 0, r.stderr);
-  return { out, project, read: (name: string) => readFileSync(join(out, name), 'utf8') };
+  return { study, out, project, read: (name: string) => readFileSync(join(out, name), 'utf8') };
 }
 
 /** The report of the folder is what `npm run report -- --from` builds from it. */
@@ -83,9 +83,11 @@ export function addPsiPart(dir: string): void {
   writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, psi: { scenarios: 'psi/scenarios.json', taxonomy: 'psi/taxonomy.json', models: models.split(',') } }));
 }
 
-/** Runs `notebooks` of a project copy on `study` into a fresh output folder (the process result is returned, not checked). */
-export function runOn(study: string, notebooks: string[], env: NodeJS.ProcessEnv = process.env): { out: string; project: string; result: ReturnType<typeof node>; read: (name: string) => string } {
-  const project = projectCopy();
+/**
+ * Runs `notebooks` of a project copy (a fresh one unless given: reproduce --output-dir leaves its
+ * project as it was) on `study` into a fresh output folder (the process result is returned, not checked).
+ */
+export function runOn(study: string, notebooks: string[], env: NodeJS.ProcessEnv = process.env, project = projectCopy()): { out: string; project: string; result: ReturnType<typeof node>; read: (name: string) => string } {
   const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
   const result = spawnSync(process.execPath, ['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], { cwd: project, encoding: 'utf8', timeout: 900_000, env });
   return { out, project, result, read: (name: string) => readFileSync(join(out, name), 'utf8') };

@@ -1,6 +1,10 @@
-// Notebooks 01-05 on a fractions study of the test's own (own-study-helpers.ts), in one reproduce run —
-// one tslab session, whose TypeScript program costs about 10 s of CPU to build, instead of one per
-// notebook group — checked by one test per notebook group.
+// Notebooks 00-05 on a fractions study of the test's own (own-study-helpers.ts), which replicates no
+// paper and has no PSI part, in one reproduce run — one tslab session, one collection, one project
+// copy and one report instead of one per notebook group (each reproduce process pays tslab's
+// TypeScript program over the library's types, and the report of its --output-dir) — checked by one
+// test per notebook group; notebook 10 on the same study and copy after it.
+// 00: no audit of the paper, no claims ledger, no fit tables, its own inputs named; notebook 10 stops
+// with one line saying that the study has no PSI part.
 // 01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger.
 // 04-05: no paper column, marker or claim, models named by their profiles, Figure 3 on the rule's cell
 // and not empty. Both: every file and the report in --output-dir, rebuilt by `npm run report -- --from`.
@@ -9,12 +13,27 @@ import assert from 'node:assert/strict';
 import { OWN_ANALYSIS } from './own-study-helpers';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertReportRebuilds, runOnFractions } from './own-study-helpers';
+import { assertReportRebuilds, outputsText, runOn, runOnFractions, tablesOf } from './own-study-helpers';
 
 let run: ReturnType<typeof runOnFractions>;
 before(() => {
-  run = runOnFractions(['01', '02', '03', '04', '05']);
+  run = runOnFractions(['00', '01', '02', '03', '04', '05']);
 }, { timeout: 600_000 });
+
+test('notebook 00 on a study of its own: no paper audit, ledger or fit, its inputs named; notebook 10 says there is no PSI part', { timeout: 600_000 }, () => {
+  const { out, read } = run;
+  const nb = outputsText(read('00-paper-audit.ipynb'));
+  assert.match(nb, /No audit of the \[KST-2026\] paper's printed numbers: the study does not declare/);
+  assert.match(nb, /No claims ledger: the study does not declare that it replicates \[KST-2026\]/);
+  assert.match(nb, /No claims ledger: the study does not declare that it replicates \[PSI-2026\]/);
+  assert.match(nb, /Inputs: KST responses [^ ]*collection\/extracted\.jsonl \(\d+ of \d+ simulated\); no PSI part in the study/);
+  assert.doesNotMatch(nb, /INCONSISTENT|checks, \d+ consistent|differs/);
+  assert.deepEqual(tablesOf(out, '00-'), [], 'no table of the paper (audit, coverage, fit, ledger) is written');
+  const psi = runOn(run.study, ['10'], process.env, run.project);
+  assert.notEqual(psi.result.status, 0, 'notebook 10 has nothing to score');
+  // reproduce's first line names the notebook, the cell and the InputError (its traceback follows as a diagnostic).
+  assert.match(psi.result.stderr.split('\n')[0]!, /^FAILED notebooks\/10-psi-scoring\.ipynb: cell \d+ \(id study\) failed: InputError: .*study\.json: the study has no PSI part \(manifest "psi": scenarios, taxonomy, models\), so notebook 10 has nothing to score/);
+});
 
 test('notebooks 01-03 on a study of its own: its domain and states, no false alarm, no paper, every file', () => {
   const { out, read } = run;
