@@ -32,7 +32,8 @@ export interface PromptRecordLike {
   state?: readonly string[];
   condition?: string;
   order?: number;
-  presentation_seed?: string;
+  /** A string as the collector writes it; `unknown` because the final-record schema leaves it open. */
+  presentation_seed?: unknown;
   prompt?: { system?: string; user?: string };
 }
 
