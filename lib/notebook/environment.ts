@@ -154,6 +154,9 @@ export function renderEnvironment(info: EnvironmentInfo): string {
   );
   if (seeds.length === 0) lines.push('No notebook parameter names a seed.');
   else lines.push('| notebook | parameter | value |', '| --- | --- | --- |', ...seeds);
+  // A seed left at "" is derived (the study's design or analysis seed): say so, since the table cannot show the value drawn with.
+  const derived = info.notebooks.some((n) => Object.entries(n.parameters).some(([name, value]) => /seed/i.test(name) && value === ''));
+  if (derived) lines.push('', 'A seed `""` takes the study\'s own (study.json `design.seed` or `analysis.seed`, docs/study-notebooks.md); the notebook prints the seed it drew with.');
   lines.push('', '## Notebook parameters', '');
   const params = info.notebooks.flatMap((n) =>
     Object.entries(n.parameters).map(([name, value]) => `| ${cell(n.file)} | ${cell(name)} | \`${cell(JSON.stringify(value))}\` |`),

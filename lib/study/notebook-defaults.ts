@@ -303,16 +303,20 @@ export function notebookCollection(
   return { plan, params, samples: sampledStates(s.study, s.domains) };
 }
 
+/** Each left at "" / null: the study's own analysis settings. */
+const STUDY_INFERENCE = { seed: '', resamples: null, flips: null } as const;
+
 /**
- * The inference of a notebook that analyses the study (notebook 03): the manifest's `analysis` seed,
- * resamples and flips, as `kstbench study analyze` uses them, each overridden by its notebook parameter
- * when that is given (a seed other than "", a count other than null).
+ * The inference of a notebook that analyses the study (notebooks 03 and 06, and notebook 00's contrast
+ * claims): the manifest's `analysis` seed, resamples and flips, as `kstbench study analyze` uses them,
+ * each overridden by its notebook parameter when that is given (a seed other than "", a count other
+ * than null). Without `given`, the study's settings as they are.
  * @example
  * notebookInference(notebookStudy('data/raw'), { seed: '', resamples: 500, flips: null }); // => { seed: '20260908', resamples: 500, flips: 100000 }
  */
 export function notebookInference(
   s: Pick<NotebookStudy, 'study'>,
-  given: { seed: string; resamples: number | null; flips: number | null },
+  given: { seed: string; resamples: number | null; flips: number | null } = STUDY_INFERENCE,
 ): InferenceOptions {
   const settings = s.study.manifest.analysis;
   return {
@@ -379,4 +383,33 @@ export function exampleResponse(
     throw new InputError(`${file}: no ${options.variant} response${asked} to scenario ${scenario} in these round-1 records (models with one: ${withOne})`, { file, item: model === '' ? scenario : model });
   }
   return { scenario, model };
+}
+
+/**
+ * Notebook 12's example case: the round-1 case `runId` names, or (`runId` "") the first case the
+ * selection chose (its lowest PSI). InputError naming the round-1 file (`file`) when no case has that
+ * run_id (with the number of cases and the first few ids) or when nothing was selected to show.
+ * @example
+ * regenerationExample([{ run_id: 'r1' }, { run_id: 'r2' }], [{ run_id: 'r2' }], { file: 'round1.jsonl', runId: '' }).run_id; // => 'r2'
+ */
+export function regenerationExample<T extends { run_id: string }>(
+  cases: readonly T[],
+  selected: readonly T[],
+  options: { file: string; runId: string },
+): T {
+  const { file, runId } = options;
+  if (runId === '') {
+    const first = selected[0];
+    if (first === undefined) {
+      throw new InputError(`${file}: no round-1 case was selected for regeneration, so there is no example to show; set exampleRunId to one of its run_ids, or loosen the selection (selectionThreshold, selectionQuota)`, { file });
+    }
+    return first;
+  }
+  const found = cases.find((c) => c.run_id === runId);
+  if (found === undefined) {
+    const some = cases.slice(0, 3).map((c) => c.run_id).join(', ');
+    const hint = cases.length === 0 ? 'it has no cases' : `its ${cases.length} cases begin ${some}${cases.length > 3 ? ', …' : ''}`;
+    throw new InputError(`${file}: no round-1 case with run_id "${runId}" (exampleRunId; ${hint})`, { file, item: runId });
+  }
+  return found;
 }

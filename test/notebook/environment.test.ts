@@ -39,4 +39,8 @@ test('environment.md lists versions, seeds, parameters and hashes, with no times
   assert.ok(md.includes('| notebooks/01-a.ipynb | note | `"a\\|b"` |'));
   assert.ok(md.includes(`| data/raw/x.json | 3 | \`${'ab'.repeat(32)}\` |`));
   assert.doesNotMatch(md, /\d{4}-\d{2}-\d{2}T/);
+  assert.doesNotMatch(md, /A seed `""`/, 'every seed given: no note');
+  // A seed left at "" (the study's own) is said to be derived, not shown as if "" were drawn with.
+  const derived = renderEnvironment({ ...info, notebooks: [...info.notebooks, { file: 'notebooks/06-b.ipynb', parameters: { seed: '' } }] });
+  assert.ok(derived.includes('| notebooks/06-b.ipynb | seed | `""` |\n\nA seed `""` takes the study\'s own (study.json `design.seed` or `analysis.seed`'), derived);
 });

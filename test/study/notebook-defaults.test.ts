@@ -23,6 +23,7 @@ import {
   paperComparison,
   previewState,
   ratingsFileOf,
+  regenerationExample,
   shownDomain,
   studySummary,
   type ScoredCell,
@@ -125,6 +126,7 @@ test('notebook 03 analyses with the study\'s analysis settings; a parameter give
   assert.deepEqual(notebookInference(own, derive), { seed: 'own', resamples: 200, flips: 300 });
   assert.deepEqual(notebookInference(own, { seed: '7', resamples: null, flips: 50 }), { seed: '7', resamples: 200, flips: 50 });
   assert.deepEqual(notebookInference(notebookStudy('data/raw'), derive), { seed: '20260908', resamples: 10000, flips: 100000 });
+  assert.deepEqual(notebookInference(own), { seed: 'own', resamples: 200, flips: 300 }, "no parameters (notebook 00's claims): the study's settings");
 });
 
 test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {
@@ -175,5 +177,25 @@ test('the PSI notebooks: the psi part of the study, or one line saying it has no
     { file, variant: 'standard', models: [], model: 'simulated:nope' },
     'psi/round1.jsonl: no standard response of simulated:nope to scenario S13 in these round-1 records (models with one: a, b)',
     'simulated:nope',
+  );
+});
+
+test('notebook 12\'s example case: the first selected, or the run_id given; an unknown one or an empty selection is one InputError naming round 1', () => {
+  const file = 'psi/round1.jsonl';
+  const cases = ['r-a', 'r-b', 'r-c', 'r-d'].map((run_id) => ({ run_id, psi: 0.5 }));
+  assert.equal(regenerationExample(cases, [cases[2]!, cases[0]!], { file, runId: '' }), cases[2], 'the first selected (lowest PSI)');
+  assert.equal(regenerationExample(cases, [cases[2]!], { file, runId: 'r-b' }), cases[1], 'a case given, selected or not');
+  const refused = (run: () => unknown, message: string, item: string | undefined) =>
+    assert.throws(run, (e: unknown) => e instanceof InputError && e.message === message && e.where.file === file && e.where.item === item);
+  refused(
+    () => regenerationExample(cases, cases, { file, runId: 'r-z' }),
+    'psi/round1.jsonl: no round-1 case with run_id "r-z" (exampleRunId; its 4 cases begin r-a, r-b, r-c, …)',
+    'r-z',
+  );
+  refused(() => regenerationExample([], [], { file, runId: 'r-a' }), 'psi/round1.jsonl: no round-1 case with run_id "r-a" (exampleRunId; it has no cases)', 'r-a');
+  refused(
+    () => regenerationExample(cases, [], { file, runId: '' }),
+    'psi/round1.jsonl: no round-1 case was selected for regeneration, so there is no example to show; set exampleRunId to one of its run_ids, or loosen the selection (selectionThreshold, selectionQuota)',
+    undefined,
   );
 });
