@@ -24,7 +24,8 @@ Writes a domain's structure in a kstIO format, for kst, kstMatrix, pks, DAKS or 
 ${EXPORT_WHATS.map((w) => `  --what ${w.padEnd(9)} formats: ${EXPORT_FORMATS[w].join(', ')}`).join('\n')}
 basis rows are coded 0/1/2 (1: the state is minimal for the item); relation is the surmise relation
 with row i, column j = 1 when i is surmised from j (column j is the minimal state of j); surmise is
-kstMatrix's surmise-function CSV; items is the id,description CSV. A space streams row by row.
+kstMatrix's surmise-function CSV; items is the id,description CSV. A space streams row by row (one
+given by a basis is walked once, its rows, up to 128 MiB, kept until its count is known).
 
 Options:
   --domain FILE    a domain file

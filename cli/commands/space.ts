@@ -26,7 +26,9 @@ Streams the knowledge space of a domain, one state at a time (never one big stri
 millions of states work:
   jsonl (default)  JSON Lines: a first line {"domain","components","structure","notions","states"},
                    then one line per state {"state":[IDs],"outer_fringe":[IDs]} in enumeration order
-  srbt             the kstIO SRBT v2.0 space file (0/1 matrix, one line per state)
+  srbt             the kstIO SRBT v2.0 space file (0/1 matrix, one line per state); for a space given
+                   by a basis its rows (up to 128 MiB) are kept until the count for the header is
+                   known, so that the space is walked once
 --count prints only the number of states, computed without enumerating where the structure allows.
 --check prints the structure checks (knowledge space, quasi-ordinal, learning space, notions) as JSON.
 
