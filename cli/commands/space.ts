@@ -6,7 +6,7 @@ import { outerFringeBits } from '../../lib/kst/fringe';
 import { checkSpace } from '../../lib/kst/general';
 import { countForJson, countStatesExact, forEachStateBits } from '../../lib/kst/space';
 import { compileStructure } from '../../lib/kst/structure';
-import { exportStructure } from '../../lib/kst-io/convert';
+import { bufferStates, exportStructure } from '../../lib/kst-io/convert';
 import { openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io/sink';
 import { parseOptions, required, type Command } from '../common';
 import { flag } from '../flags';
@@ -26,7 +26,9 @@ Streams the knowledge space of a domain, one state at a time (never one big stri
 millions of states work:
   jsonl (default)  JSON Lines: a first line {"domain","components","structure","notions","states"},
                    then one line per state {"state":[IDs],"outer_fringe":[IDs]} in enumeration order
-  srbt             the kstIO SRBT v2.0 space file (0/1 matrix, one line per state)
+  srbt             the kstIO SRBT v2.0 space file (0/1 matrix, one line per state); for a space given
+                   by a basis its rows (up to 128 MiB) are kept until the count for the header is
+                   known, so that the space is walked once
 --count prints only the number of states, computed without enumerating where the structure allows.
 --check prints the structure checks (knowledge space, quasi-ordinal, learning space, notions) as JSON.
 
@@ -62,11 +64,14 @@ export const command: Command = {
       process.stdout.write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
       return 0;
     }
-    const total = countStatesExact(domain, budget);
+    // SRBT of a space given by a basis: one walk gives the rows and the count its header needs (counting
+    // is a walk there); a space past the budget or too large for memory is counted first, as JSON Lines are.
+    const walked = format === 'srbt' && !domain.quasiOrdinal ? bufferStates(domain, '', budget.limit) : undefined;
+    const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
     requireBudget(budget, total, `streaming the ${total} states of ${file} (count them with --count, sample them with 'kstbench sample')`);
     const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
     try {
-      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, total <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(total) : undefined);
+      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined));
       else streamJsonLines(domain, total, (c) => sink.write(c));
       sink.commit();
     } catch (err) {

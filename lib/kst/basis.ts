@@ -306,6 +306,7 @@ function unionWalk(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   }
   const { walked, back, order } = walkPlan(model);
   if (words === 1) return walkOneWord(walked, visit, back, charge);
+  if (words <= 3 && walked.basisWords * 4 * 256 * 3 <= UNION_TABLE_LIMIT) return walkThreeWords(walked, visit, order, charge);
   return walkWords(walked, visit, order, charge);
 }
 
@@ -507,6 +508,124 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       takeNotion(x, r);
     }
     from = x + 1;
+  }
+  charge(splits);
+  return count;
+}
+
+/** The tables of walkThreeWords, every bitset padded to three words (Int32, so that no value is a heap number). */
+interface ThreeWordTables {
+  /** table[((k · 256 + byte) · 3 ..]: union of the basis elements 8k + i with bit i set in byte (unionTable, three words). */
+  table: Int32Array;
+  /** column[x · basisWords ..]: the basis elements containing walked item x. */
+  column: Int32Array;
+  /** notion[x · 3 ..]: x's notion in walked indices; original[x · 3 ..]: the same notion in original indices. */
+  notion: Int32Array;
+  original: Int32Array;
+  /** All items of the basis (the reach of the root). */
+  all: Int32Array;
+}
+
+function threeWordTables(model: BasisModel, order: Int32Array | undefined): ThreeWordTables {
+  const { n, words, m, basis, notionBits } = model;
+  const wide = unionTable(model);
+  const blocks = wide.length / words;
+  const table = new Int32Array(blocks * 3);
+  for (let e = 0; e < blocks; e++) for (let w = 0; w < words; w++) table[e * 3 + w] = wide[e * words + w]!;
+  const notionOriginal = order ? notionsInOriginal(model, order) : notionBits;
+  const notion = new Int32Array(n * 3);
+  const original = new Int32Array(n * 3);
+  for (let x = 0; x < n; x++) {
+    const k = model.notion[x]! * words;
+    for (let w = 0; w < words; w++) {
+      notion[x * 3 + w] = notionBits[k + w]!;
+      original[x * 3 + w] = notionOriginal[k + w]!;
+    }
+  }
+  const all = new Int32Array(3);
+  for (let b = 0; b < m; b++) for (let w = 0; w < words; w++) all[w]! |= basis[b * words + w]!;
+  return { table, column: Int32Array.from(model.column), notion, original, all };
+}
+
+/**
+ * The walk for 33–96 items (see walkWords), with the three words of reach, taken set and taken set in
+ * original indices held in local integers, and the union of the available elements read from the
+ * block table straight into them: no call, no array write per split but the available set's. Level d
+ * keeps the nine words it returns to in saved[9d ..].
+ */
+function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined, charge: Charge): number {
+  const { n, words, m, basisWords: bw } = model;
+  const { table, column, notion, original, all } = threeWordTables(model, order);
+  const available = new Int32Array((n + 2) * bw);
+  const saved = new Int32Array((n + 2) * 9);
+  const itemAt = new Int32Array(n + 2);
+  for (let b = 0; b < m; b++) available[b >>> 5]! |= 1 << (b & 31);
+  const leaf = new Uint32Array(words);
+  // Reach, taken set and taken set in original indices, three words each.
+  let r0 = all[0]!, r1 = all[1]!, r2 = all[2]!, t0 = 0, t1 = 0, t2 = 0, o0 = 0, o1 = 0, o2 = 0;
+  let count = 0;
+  let splits = 0;
+  let d = 0;
+  for (;;) {
+    // Next undecided item of reach: the lowest, as every item of reach below the last split item is
+    // taken (an "out" branch drops that item from reach, an "in" branch takes it).
+    let x: number;
+    let f = r0 & ~t0;
+    if (f !== 0) x = 31 - Math.clz32(f & -f);
+    else if ((f = r1 & ~t1) !== 0) x = 63 - Math.clz32(f & -f);
+    else if ((f = r2 & ~t2) !== 0) x = 95 - Math.clz32(f & -f);
+    else {
+      count++;
+      if (visit) {
+        leaf[0] = o0;
+        leaf[1] = o1;
+        if (words === 3) leaf[2] = o2;
+        visit(leaf);
+      }
+      if (d === 0) break;
+      // Back to the level that split: its item goes in, and that level goes on after it.
+      d--;
+      x = itemAt[d]!;
+      const s = d * 9;
+      r0 = saved[s]!; r1 = saved[s + 1]!; r2 = saved[s + 2]!;
+      t0 = saved[s + 3]! | notion[x * 3]!; t1 = saved[s + 4]! | notion[x * 3 + 1]!; t2 = saved[s + 5]! | notion[x * 3 + 2]!;
+      o0 = saved[s + 6]! | original[x * 3]!; o1 = saved[s + 7]! | original[x * 3 + 1]!; o2 = saved[s + 8]! | original[x * 3 + 2]!;
+      continue;
+    }
+    if (++splits === BUDGET_BATCH) {
+      charge(splits);
+      splits = 0;
+    }
+    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block table; feasible iff taken ⊆ M'.
+    const a = d * bw;
+    const a1 = a + bw;
+    let q0 = 0, q1 = 0, q2 = 0;
+    for (let j = 0; j < bw; j++) {
+      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+      if (word === 0) continue;
+      // The four bytes of the word: blocks 4j … 4j + 3, 256 entries of three words each.
+      let e = j * 3072 + (word & 255) * 3;
+      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+      e = j * 3072 + 768 + ((word >>> 8) & 255) * 3;
+      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+      e = j * 3072 + 1536 + ((word >>> 16) & 255) * 3;
+      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+      e = j * 3072 + 2304 + (word >>> 24) * 3;
+      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+    }
+    if (((t0 & ~q0) | (t1 & ~q1) | (t2 & ~q2)) === 0) {
+      const s = d * 9;
+      saved[s] = r0; saved[s + 1] = r1; saved[s + 2] = r2;
+      saved[s + 3] = t0; saved[s + 4] = t1; saved[s + 5] = t2;
+      saved[s + 6] = o0; saved[s + 7] = o1; saved[s + 8] = o2;
+      itemAt[d] = x;
+      d++;
+      r0 = q0; r1 = q1; r2 = q2;
+    } else {
+      // Branch "x in" continues at this level, with x's whole notion (see walkWords).
+      t0 |= notion[x * 3]!; t1 |= notion[x * 3 + 1]!; t2 |= notion[x * 3 + 2]!;
+      o0 |= original[x * 3]!; o1 |= original[x * 3 + 1]!; o2 |= original[x * 3 + 2]!;
+    }
   }
   charge(splits);
   return count;

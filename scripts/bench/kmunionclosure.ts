@@ -14,6 +14,7 @@
  *     `kstbench space --domain D --format srbt --out FILE` (node start-up counted),
  * and the ratio kmunionclosure ÷ kstbench; then whole processes against each other: an Rscript that
  * starts R, loads kstMatrix, reads the basis and runs kmunionclosure, against the kstbench process.
+ * It also prints the CLI's floor: `node -e 0` and `kstbench space --count` on a one-item domain.
  * Without R the section says so and prints kstbench's own times only.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -148,6 +149,27 @@ function runKstbench(dir: string, name: string): { states: number; walk: Times; 
   return { states, walk, count, srbt };
 }
 
+/**
+ * The floor under every CLI cell: CPU of `node -e 0` and of `kstbench space --count` on a one-item
+ * domain (node, the worker thread, loading the command, zod and lib/kst, reading and checking the
+ * file; the walk is one state), median of RUNS, under sh like the cells.
+ */
+function startupFloor(dir: string): { node: Times; cli: Times } {
+  const domainFile = join(dir, 'one-item.json');
+  writeFileSync(domainFile, JSON.stringify({ id: 'one', title: 'one item', source: 'bench: start-up floor', components: [{ id: 'a', description: 'a' }], basis: [['a']] }));
+  const cpuOf = (args: string[]): number => {
+    const quoted = [process.execPath, ...args].map((a) => `'${a}'`).join(' ');
+    const run = spawnSync('sh', ['-c', `${quoted} > /dev/null && times >&2`], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${args.join(' ')}: exit ${run.status}: ${run.stderr}`);
+    const [user, system] = run.stderr.trim().split('\n').pop()!.trim().split(/\s+/);
+    return shTime(user!) + shTime(system!);
+  };
+  return {
+    node: timed(RUNS, () => cpuOf(['-e', '0'])),
+    cli: timed(RUNS, () => cpuOf([join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domainFile, '--count'])),
+  };
+}
+
 export async function benchKmunionclosure(print: (line: string) => void, randomBasis: DomainFile): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-bench-km-'));
   try {
@@ -173,6 +195,10 @@ export async function benchKmunionclosure(print: (line: string) => void, randomB
       if (km && km.states !== k.states) throw new Error(`${name}: kmunionclosure has ${km.states} states, kstbench ${k.states}`);
       print(`| ${name} | ${k.states.toLocaleString('en-US')} | ${km ? `${fmt(km.wall)} / ${fmt(km.cpu)}` : '—'} | ${cell(k.walk, km)} | ${cell(k.count, km)} | ${cell(k.srbt, km)} |`);
     }
+    const floor = startupFloor(dir);
+    print(
+      `CLI floor (every CLI cell includes it): node -e 0 ${fmt(floor.node.wall)} / ${fmt(floor.node.cpu)}; kstbench space --count on a one-item domain ${fmt(floor.cli.wall)} / ${fmt(floor.cli.cpu)}`,
+    );
     if (!r) return;
     print('2. whole processes: Rscript (start R, load kstMatrix, read the basis, kmunionclosure) against the kstbench process:');
     print('| base | Rscript process | kstbench space --count | kstbench space --format srbt --out |');

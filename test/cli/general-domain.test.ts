@@ -47,3 +47,19 @@ test('fringe and space work on the non-quasi-ordinal domain', () => {
   const header = JSON.parse(kstbench(['space', '--domain', domain]).stdout.split('\n')[0]!);
   assert.equal(header.structure, 'general');
 });
+
+test('space --format srbt on the non-quasi-ordinal domain (rows and count from one walk): the export file, and --max-states below the count refused by the count, nothing written', () => {
+  const domain = join(fixture, 'domains', 'two-routes.json');
+  const srbt = kstbench(['space', '--domain', domain, '--format', 'srbt']);
+  assert.equal(srbt.code, 0, srbt.stderr);
+  assert.deepEqual(srbt.stdout.split('\n').slice(0, 3), ['#SRBT v2.0 space ASCII', '4', '10']);
+  assert.deepEqual(srbt.stdout.split('\n').slice(3, -1).sort(), ['0000', '0100', '0110', '0111', '1000', '1010', '1011', '1100', '1110', '1111']);
+  assert.equal(kstbench(['export', '--domain', domain, '--what', 'space', '--format', 'srbt']).stdout, srbt.stdout);
+  for (const args of [['space', '--format', 'srbt'], ['export', '--what', 'space', '--format', 'kst']]) {
+    const refused = kstbench([...args, '--domain', domain, '--max-states', '9']);
+    assert.equal(refused.code, 1);
+    // The walk gives up past the budget; the count (as before: its own walk, charged) refuses it.
+    assert.match(refused.stderr, /^kstbench (space|export): counting the states of .*two-routes\.json needs more than 9 steps, over the work budget --max-states 9; raise --max-states/);
+    assert.equal(refused.stdout, '');
+  }
+});

@@ -300,10 +300,10 @@ test('the work budget stops a union-closure walk from inside, in both walks, and
   assert.throws(() => countUnionStates(model, workBudget(2 ** 16 - 2)), BudgetError);
 });
 
-test('property: the word walk (33–90 items) visits exactly the union closure, each state once', () => {
+test('property: the word walks (33–96 items in three words, 97–140 in any number) visit exactly the union closure, each state once', () => {
   const rng = seedrandom('word-walk');
-  for (let t = 0; t < 40; t++) {
-    const n = 33 + Math.floor(rng() * 58);
+  for (let t = 0; t < 60; t++) {
+    const n = 33 + Math.floor(rng() * 108);
     const words = Math.ceil(n / 32);
     const sets: Uint32Array[] = [];
     const m = 1 + Math.floor(rng() * 9);
@@ -346,4 +346,69 @@ test('property: the word walk (33–90 items) visits exactly the union closure, 
     assert.deepEqual([...seen].sort(), [...family].sort(), `case ${t}`);
     assert.equal(countUnionStates(model), family.size, `case ${t}`);
   }
+});
+
+/**
+ * m random sets on n items, each one new item with the union of 2–7 earlier sets (the first six: one
+ * item), so that they nest like prerequisites and their union closure stays countable.
+ */
+function nestedSets(rng: () => number, n: number, m: number): Uint32Array[] {
+  const words = Math.ceil(n / 32);
+  const sets: Uint32Array[] = [];
+  for (let j = 0; j < m; j++) {
+    const bits = new Uint32Array(words);
+    const x = Math.floor(rng() * n);
+    bits[x >>> 5]! |= 1 << (x & 31);
+    const earlier = j < 6 ? 0 : 2 + Math.floor(rng() * 6);
+    for (let k = 0; k < earlier; k++) {
+      const other = sets[Math.floor(rng() * j)]!;
+      for (let w = 0; w < words; w++) bits[w]! |= other[w]!;
+    }
+    sets.push(bits);
+  }
+  return sets;
+}
+
+test('property: on bases of 33–96 items and 40–150 elements the three-word walk and the any-width walk (the same basis with a block of items past 96 added) agree state by state', () => {
+  // The block E of items 96–99 is one more element, in no other: the padded space is S ∪ {K ∪ E : K ∈ S},
+  // so its states without E are exactly S. The padded basis has 100 items and runs on walkWords.
+  const rng = seedrandom('three-words-against-words');
+  let compared = 0;
+  for (let t = 0; t < 16; t++) {
+    const n = 33 + Math.floor(rng() * 64);
+    const sets = nestedSets(rng, n, 40 + Math.floor(rng() * 111));
+    const model = basisModel(n, sets);
+    const padded = basisModel(
+      100,
+      [...sets, Uint32Array.of(0, 0, 0, 0xf)].map((b) => {
+        const wide = new Uint32Array(4);
+        wide.set(b);
+        return wide;
+      }),
+    );
+    let count: number;
+    try {
+      count = countUnionStates(model, workBudget(60_000));
+    } catch (err) {
+      if (err instanceof BudgetError) continue; // too large a space for a test: skip this draw
+      throw err;
+    }
+    const direct = new Set<string>();
+    assert.equal(forEachUnionState(model, (bits) => direct.add(Array.from({ length: 3 }, (_, w) => bits[w] ?? 0).join(','))), count);
+    assert.equal(direct.size, count, `case ${t}: each state once`);
+    const withoutBlock = new Set<string>();
+    let withBlock = 0;
+    const paddedCount = forEachUnionState(padded, (bits) => {
+      if (bits[3] === 0xf) withBlock++;
+      else {
+        assert.equal(bits[3], 0, `case ${t}: the block is whole or absent`);
+        withoutBlock.add(Array.from(bits.subarray(0, 3)).join(','));
+      }
+    });
+    assert.equal(paddedCount, 2 * count, `case ${t} (${n} items, ${model.m} elements)`);
+    assert.equal(withBlock, count, `case ${t}`);
+    assert.deepEqual([...withoutBlock].sort(), [...direct].sort(), `case ${t} (${n} items, ${model.m} elements)`);
+    compared++;
+  }
+  assert.ok(compared >= 6, `only ${compared} of 16 draws were small enough to compare`);
 });
