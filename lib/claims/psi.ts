@@ -12,6 +12,9 @@ import { SCAFFOLD_INDICATORS } from '../psi/scaffolding';
 import { InputError } from '../errors';
 import type { ClaimEntry } from '../records/published-claims';
 import { selectWeakCases } from '../psi/selection';
+import { scoreResponse } from '../psi/score';
+import { getScenario } from '../psi/schema';
+import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-prompts';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
@@ -123,6 +126,43 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     // §IV-B's example: list_comprehension has lists and for_loop among its explicitly given prerequisites.
     const direct = k.inputs.course.taxonomy.prerequisites.filter(([, q]) => q === 'list_comprehension').map(([p]) => p);
     return { value: direct.includes('lists') && direct.includes('for_loop'), detail: `list_comprehension requires ${direct.sort().join(', ') || 'nothing'}` };
+  }],
+  [/^psi\.design\.defects-one-or-more$/, (_m, k) => {
+    // §IV-A "each scenario may exhibit one or more defect types": none without one, some with several.
+    const sizes = k.inputs.course.scenarios.map((s) => s.defective.categories.length);
+    return { value: sizes.length > 0 && Math.min(...sizes) >= 1 && Math.max(...sizes) > 1, detail: `defect types per defective prompt ${Math.min(...sizes)}–${Math.max(...sizes)}` };
+  }],
+  [/^psi\.method\.equal-weights$/, (_m, k) => {
+    // §III eq. (1): PSI = Σ w_i S_i with w_i = 1/6: the weights in use, and every round-1 record's PSI (recorded or re-scored) is that sum.
+    const w = resolvePsiParameters(k.inputs.params ?? {}).weights;
+    const equal = SUBSCORES.every((x) => Math.abs(w[x] - 1 / 6) < 1e-12);
+    const off = k.scored1.filter((r) => Math.abs(r.psi - SUBSCORES.reduce((sum, x) => sum + r.subscores[x] / 6, 0)) > 1e-9).length;
+    return { value: equal && k.scored1.length > 0 && off === 0, detail: `weights ${SUBSCORES.map((x) => `${x.toUpperCase()} ${w[x].toFixed(4)}`).join(', ')}; ${off} of ${k.scored1.length} round-1 PSIs are not the equal-weight mean` };
+  }],
+  [/^psi\.protocol\.(prompt-parts|low-sd-feedback)$/, (m, k) => {
+    const check = (m[1] === 'prompt-parts' ? regenerationPromptParts : lowScaffoldingFeedback)(k.inputs.course, k.inputs.round1, k.inputs.round2);
+    return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
+  }],
+  [/^psi\.protocol\.same-pipeline$/, (_m, k) => {
+    // §IV-E: round 2 was scored by the same pipeline as round 1: every recorded score of either round is what this one pipeline (lib/psi/score.ts, the parameters in use) gives its text.
+    const recorded = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid' && r.scores !== undefined);
+    if (!k.inputs.round2.some((r) => r.status === 'valid' && r.scores !== undefined)) return { value: false, unavailable: 'no round-2 record carries the scores it was given, so there is no second scoring to compare with this pipeline' };
+    const off = recorded.filter((r) => {
+      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, k.inputs.params ?? {});
+      return Math.abs(again.psi - r.scores!.psi) > 1e-9 || SUBSCORES.some((x) => Math.abs(again.subscores[x] - r.scores![x]) > 1e-9);
+    });
+    return { value: off.length === 0, detail: `${recorded.length - off.length} of ${recorded.length} recorded scores (both rounds) are this pipeline's${off.length > 0 ? `; first not: ${off[0]!.run_id}` : ''}` };
+  }],
+  [/^psi\.protocol\.lowest-defective$/, (_m, k) => {
+    // §IV-E: the regenerated cases (round 2's parents) are defective-prompt cases, each with a lower round-1 PSI than every defective case left out.
+    const parents = new Set(k.scored2.map((r) => r.parent_run_id));
+    if (parents.size === 0) return { value: false, unavailable: 'no scored round-2 record, so no regenerated case to compare' };
+    const chosen = k.scored1.filter((r) => parents.has(r.run_id));
+    const left = k.scored1.filter((r) => r.variant === 'defective' && !parents.has(r.run_id));
+    const standard = chosen.filter((r) => r.variant !== 'defective').length;
+    const highest = Math.max(...chosen.map((r) => r.psi));
+    const lowestLeft = Math.min(...left.map((r) => r.psi));
+    return { value: chosen.length === parents.size && standard === 0 && highest < lowestLeft, detail: `${chosen.length} of ${parents.size} parents found, ${standard} standard-prompt; highest regenerated PSI ${highest.toFixed(3)}, lowest defective PSI left out ${lowestLeft.toFixed(3)}` };
   }],
   [/^psi\.table1\.psi\.([a-z0-9-]+)$/, (m, k) => {
     const paper = Object.keys(k.inputs.published.table1.psi).find((p) => slug(p) === m[1])!;

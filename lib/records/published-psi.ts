@@ -39,6 +39,26 @@ export const PublishedPsiSchema = z
       /** §VI-C: "eight defect categories". */
       defect_category_count: count,
     }),
+    /** Method statements of §III–§IV with no number of their own (each a ledger entry). */
+    method: z.strictObject({
+      where,
+      /** §IV-A: every defective prompt shows one or more defect types. */
+      defects_one_or_more: z.boolean(),
+      /** §III eq. (1): equal weights w_i = 1/6. */
+      equal_weights: z.boolean(),
+      /** §IV-C: every model received identical prompts. */
+      identical_prompts: z.boolean(),
+      /** §IV-C: responses collected via the models' web interfaces, one prompt per model at a time. */
+      web_interfaces: z.boolean(),
+      /** §IV-E: the regenerated cases are the lowest-PSI defective-prompt cases. */
+      lowest_defective: z.boolean(),
+      /** §IV-E: every regeneration prompt has the five parts (a)–(e). */
+      regeneration_prompt_parts: z.boolean(),
+      /** §IV-E's example: low S_SD is answered by asking for a worked example with output, steps and a comprehension check. */
+      low_sd_feedback: z.boolean(),
+      /** §IV-E: the regenerated responses were scored by the same PSI pipeline. */
+      same_pipeline: z.boolean(),
+    }),
     table1: z.strictObject({
       where,
       psi: modelMap,
