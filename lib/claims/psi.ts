@@ -13,6 +13,8 @@ import { InputError } from '../errors';
 import type { ClaimEntry } from '../records/published-claims';
 import { selectWeakCases } from '../psi/selection';
 import { scoreResponse } from '../psi/score';
+import { EXTRANEOUS_MARKERS } from '../psi/cognitive-load';
+import { BLOOM_CUES } from '../psi/bloom';
 import { getScenario } from '../psi/schema';
 import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-prompts';
 import type { PublishedPsi } from '../records/published-psi';
@@ -138,6 +140,34 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const equal = SUBSCORES.every((x) => Math.abs(w[x] - 1 / 6) < 1e-12);
     const off = k.scored1.filter((r) => Math.abs(r.psi - SUBSCORES.reduce((sum, x) => sum + r.subscores[x] / 6, 0)) > 1e-9).length;
     return { value: equal && k.scored1.length > 0 && off === 0, detail: `weights ${SUBSCORES.map((x) => `${x.toUpperCase()} ${w[x].toFixed(4)}`).join(', ')}; ${off} of ${k.scored1.length} round-1 PSIs are not the equal-weight mean` };
+  }],
+  [/^psi\.method\.subscore-formulas$/, (_m, k) => {
+    // §III's formulas, applied to the evidence of every valid record of both rounds re-scored by the pipeline: KD = 1 − |overlap − δ_opt|,
+    // TV = 1 − violations/checks, SD = (N_scaffold/N_total)·α_adapt, CL = 1 − L_extraneous/L_total, RA = 1 − |b_R − b_T|/5 (a ratio with a zero denominator is not counted).
+    const records = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid');
+    const off: Record<string, number> = { kd: 0, tv: 0, sd: 0, cl: 0, ra: 0 };
+    for (const r of records) {
+      const { subscores: x, evidence: e } = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, k.inputs.params ?? {});
+      const formula: Record<string, number | null> = {
+        kd: 1 - Math.abs(e.kd.overlap - e.kd.deltaOpt),
+        tv: e.tv.checks === 0 ? null : 1 - e.tv.violations.length / e.tv.checks,
+        sd: e.sd.propositions === 0 ? null : (e.sd.scaffolds / e.sd.propositions) * e.sd.alpha,
+        cl: e.cl.propositions === 0 ? null : 1 - e.cl.extraneous / e.cl.propositions,
+        ra: 1 - Math.abs(e.ra.detected - e.ra.target) / 5,
+      };
+      for (const name of Object.keys(off)) if (formula[name] !== null && Math.abs(formula[name]! - x[name as 'kd']) > 1e-9) off[name]!++;
+    }
+    const wrong = Object.entries(off).filter(([, n]) => n > 0);
+    return { value: records.length > 0 && wrong.length === 0, detail: `${records.length} records${wrong.length > 0 ? `; not the formula: ${wrong.map(([x, n]) => `${x.toUpperCase()} ${n}`).join(', ')}` : ', every sub-score the formula of its evidence'}` };
+  }],
+  [/^psi\.design\.cl-patterns$/, () => {
+    const categories = Object.keys(EXTRANEOUS_MARKERS).sort();
+    const asAnAi = EXTRANEOUS_MARKERS.filler.some((re) => re.test('As an AI, I can explain.'));
+    return { value: categories.join(',') === 'filler,hedging,tangent' && asAnAi, detail: `categories ${categories.join(', ')}; "as an AI" ${asAnAi ? 'is' : 'is not'} a filler pattern` };
+  }],
+  [/^psi\.design\.bloom-six-levels$/, () => {
+    const levels = Object.entries(BLOOM_CUES).filter(([, cues]) => cues.length > 0).length;
+    return num(levels);
   }],
   [/^psi\.protocol\.(prompt-parts|low-sd-feedback)$/, (m, k) => {
     const check = (m[1] === 'prompt-parts' ? regenerationPromptParts : lowScaffoldingFeedback)(k.inputs.course, k.inputs.round1, k.inputs.round2);

@@ -58,6 +58,12 @@ export const PublishedPsiSchema = z
       low_sd_feedback: z.boolean(),
       /** §IV-E: the regenerated responses were scored by the same PSI pipeline. */
       same_pipeline: z.boolean(),
+      /** §III: the sub-scores are the formulas of their evidence (KD, TV, SD, CL, RA). */
+      subscore_formulas: z.boolean(),
+      /** §IV-D: S_CL's patterns for filler (e.g. "as an AI"), hedging and tangential content. */
+      cl_patterns: z.boolean(),
+      /** §IV-D: S_RA's keyword frequencies cover six Bloom levels. */
+      bloom_levels: count,
     }),
     table1: z.strictObject({
       where,

@@ -122,6 +122,37 @@ test('method statements of §III–§IV hold on the shipped corpus and fail on i
   assert.match(rows[2]!.note, /^cannot be checked on this input: no scored round-2 record/);
 });
 
+test('§III formulas and §IV-D patterns hold for the shipped pipeline, and fail for a scorer, patterns or cues made wrong on purpose', async () => {
+  const ids = ['psi.method.subscore-formulas', 'psi.design.cl-patterns', 'psi.design.bloom-six-levels'];
+  assert.deepEqual(only(shipped, ids), [true, true, 6]);
+  // The claims read the library itself, so the wrong inputs are the library's parts, swapped for the test and put back.
+  const score = (await import('../../lib/psi/score')) as { scoreResponse: (...a: never[]) => { subscores: { sd: number } } };
+  const original = score.scoreResponse;
+  score.scoreResponse = ((...a: never[]) => { const s = original(...a); return { ...s, subscores: { ...s.subscores, sd: Math.min(1, s.subscores.sd + 0.01) } }; }) as typeof original;
+  try {
+    assert.equal(only({ ...shipped, round2: [] }, [ids[0]!])[0], false);
+  } finally {
+    score.scoreResponse = original;
+  }
+  const { EXTRANEOUS_MARKERS } = await import('../../lib/psi/cognitive-load');
+  const filler = EXTRANEOUS_MARKERS.filler;
+  (EXTRANEOUS_MARKERS as { filler: readonly RegExp[] }).filler = filler.filter((re) => !re.test('as an AI'));
+  try {
+    assert.equal(only(shipped, [ids[1]!])[0], false);
+  } finally {
+    (EXTRANEOUS_MARKERS as { filler: readonly RegExp[] }).filler = filler;
+  }
+  const { BLOOM_CUES } = await import('../../lib/psi/bloom');
+  const create = BLOOM_CUES[6];
+  (BLOOM_CUES as Record<number, readonly string[]>)[6] = [];
+  try {
+    assert.equal(only(shipped, [ids[2]!])[0], 5);
+  } finally {
+    (BLOOM_CUES as Record<number, readonly string[]>)[6] = create;
+  }
+  assert.deepEqual(only(shipped, ids), [true, true, 6]);
+});
+
 test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
   const { loadRatings } = await import('../../lib/psi/ratings');
   const { psiRatingsClaimRows, PSI_RATINGS_REBUILDS } = await import('../../lib/claims/psi');
