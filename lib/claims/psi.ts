@@ -141,6 +141,31 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const off = k.scored1.filter((r) => Math.abs(r.psi - SUBSCORES.reduce((sum, x) => sum + r.subscores[x] / 6, 0)) > 1e-9).length;
     return { value: equal && k.scored1.length > 0 && off === 0, detail: `weights ${SUBSCORES.map((x) => `${x.toUpperCase()} ${w[x].toFixed(4)}`).join(', ')}; ${off} of ${k.scored1.length} round-1 PSIs are not the equal-weight mean` };
   }],
+  [/^psi\.design\.taxonomy-hierarchy$/, (_m, k) => {
+    // §IV-B: from foundational concepts (variables, print_function) to advanced ones (dependency_parsing, tensorflow_intro),
+    // read as: every advanced example has more prerequisites, direct or not, than every foundational one.
+    const { prerequisites, ids } = k.inputs.course.taxonomy;
+    const direct = new Map<string, string[]>();
+    for (const [p, q] of prerequisites) direct.set(q, [...(direct.get(q) ?? []), p]);
+    const ancestors = (id: string) => {
+      const seen = new Set<string>();
+      const todo = [id];
+      while (todo.length > 0) {
+        for (const p of direct.get(todo.pop()!) ?? []) {
+          if (!seen.has(p)) {
+            seen.add(p);
+            todo.push(p);
+          }
+        }
+      }
+      return seen.size;
+    };
+    const [foundational, advanced] = [['variables', 'print_function'], ['dependency_parsing', 'tensorflow_intro']];
+    const missing = [...foundational, ...advanced].filter((c) => !ids.includes(c));
+    if (missing.length > 0) return { value: false, detail: `not in the taxonomy: ${missing.join(', ')}` };
+    const count = (cs: string[]) => cs.map((c) => `${c} ${ancestors(c)}`).join(', ');
+    return { value: Math.min(...advanced.map(ancestors)) > Math.max(...foundational.map(ancestors)), detail: `prerequisites (direct or not): ${count(foundational)}; ${count(advanced)}` };
+  }],
   [/^psi\.method\.subscore-formulas$/, (_m, k) => {
     // §III's formulas, applied to the evidence of every valid record of both rounds re-scored by the pipeline: KD = 1 − |overlap − δ_opt|,
     // TV = 1 − violations/checks, SD = (N_scaffold/N_total)·α_adapt, CL = 1 − L_extraneous/L_total, RA = 1 − |b_R − b_T|/5 (a ratio with a zero denominator is not counted).

@@ -62,6 +62,8 @@ export const PublishedPsiSchema = z
       subscore_formulas: z.boolean(),
       /** §IV-D: S_CL's patterns for filler (e.g. "as an AI"), hedging and tangential content. */
       cl_patterns: z.boolean(),
+      /** §IV-B: the taxonomy runs from foundational (variables, print_function) to advanced concepts (dependency_parsing, tensorflow_intro). */
+      taxonomy_hierarchy: z.boolean(),
       /** §IV-D: S_RA's keyword frequencies cover six Bloom levels. */
       bloom_levels: count,
     }),

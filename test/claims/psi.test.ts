@@ -151,6 +151,10 @@ test('§III formulas and §IV-D patterns hold for the shipped pipeline, and fail
     (BLOOM_CUES as Record<number, readonly string[]>)[6] = create;
   }
   assert.deepEqual(only(shipped, ids), [true, true, 6]);
+  // §IV-B's hierarchy: tensorflow_intro stripped of its prerequisites is no longer above the foundational examples.
+  assert.equal(only(shipped, ['psi.design.taxonomy-hierarchy'])[0], true);
+  const flat = { ...shipped.course, taxonomy: { ...shipped.course.taxonomy, prerequisites: shipped.course.taxonomy.prerequisites.filter(([, q]) => q !== 'tensorflow_intro') } } as PsiCourse;
+  assert.equal(only({ ...shipped, course: flat }, ['psi.design.taxonomy-hierarchy'])[0], false);
 });
 
 test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
