@@ -116,12 +116,13 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     if (k.inputs.finalRecords === undefined) throw new Error(`claim kst.design.${m[1]}: needs the final records (responses.jsonl) with their prompts`);
     const records = k.inputs.finalRecords;
     const check = m[1] === 'fringe-never-in-prompt' ? fringeInNoPrompt(records, k.inputs.domains) : m[1] === 'positions-only' ? canonicalIdsInNoPrompt(records, k.inputs.domains) : presentationsReused(records);
-    return { value: check.holds, detail: check.detail };
+    return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
   }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
   [/^kst\.collection\.truncated$/, (_m, k) => {
     if (k.inputs.finalRecords === undefined) throw new Error('claim kst.collection.truncated: needs the final records (responses.jsonl) with their invalid reasons');
+    if (k.inputs.finalRecords.length === 0) return { value: Number.NaN, unavailable: 'no final records (responses.jsonl; an import has none), so no invalid reason to count' };
     return num(k.inputs.finalRecords.filter((r) => r.status === 'invalid' && r.reason === 'truncated').length);
   }],
   [/^kst\.overall\.(exact|precision|recall|f1|jaccard)$/, (m, k) => num(pct(breakdowns.overallMeans(k.scored)[m[1] as 'exact']))],

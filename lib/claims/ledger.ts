@@ -10,11 +10,20 @@ import type { ClaimReplicates } from '../records/claim-replicates';
 import { claimStatus, CLAIM_STATUSES, formatSummary, roundTo, simulationGapSize, simulationStatus, type ClaimStatus } from './rule';
 import { simulationGap } from './simulation-gaps';
 
-/** A rebuilt value in the claim's printed units, with an optional word on how it was obtained. */
+/**
+ * A rebuilt value in the claim's printed units, with an optional word on how it was obtained. When
+ * this input cannot show the claim either way (the prompts were not recorded, there are no final
+ * records, …), `unavailable` says why: the row is then not rebuildable on this input, never `differs`,
+ * and `value` is not read.
+ */
 export interface Computed {
   value: PrintedValue;
   detail?: string;
+  unavailable?: string;
 }
+
+/** The note of a claim the input cannot show (Computed.unavailable). */
+export const UNAVAILABLE_NOTE = 'cannot be checked on this input: ';
 
 export interface ClaimRow {
   id: string;
@@ -48,7 +57,8 @@ export function formatComputed(claim: Pick<ClaimEntry, 'decimals'>, computed: Co
 /**
  * One row per claim of the ledger (`doc` is the parsed published file, `claims` its entries or a subset).
  * Rebuilt claims take their value from `values` (missing → an Error naming the claim: a counterpart
- * must compute every claim it is named for). `simulated` is the input's own provenance; on simulated
+ * must compute every claim it is named for); a value the input cannot give (`unavailable`) makes the
+ * row not rebuildable, with the reason as its note, counted as such by claimsCoverage. `simulated` is the input's own provenance; on simulated
  * input every claim not by construction needs its replicate summary in `replicates` (an Error naming
  * the claim otherwise). On collected input the replicate interval is shown beside, as a reference.
  */
@@ -60,6 +70,7 @@ export function evaluateClaims(doc: unknown, claims: readonly ClaimEntry[], valu
     if (c.rebuilt === undefined) return { ...base, computed: '', status: 'not rebuildable' as const, note: c.not_rebuildable ?? '', cell: null };
     const computed = values.get(c.id);
     if (computed === undefined) throw new Error(`claim ${c.id}: its counterpart computed no value`);
+    if (computed.unavailable !== undefined) return { ...base, computed: '', status: 'not rebuildable' as const, note: `${UNAVAILABLE_NOTE}${computed.unavailable}`, cell: c.rebuilt.cell };
     const rule = { printed, decimals: c.decimals, relation: c.relation, tolerance: c.tolerance?.value };
     let status: ClaimStatus;
     if (simulated && c.basis !== 'by-construction') {

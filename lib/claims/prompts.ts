@@ -13,14 +13,17 @@
  *    condition supplies. This check does not rely on the builder, so it also judges prompts another
  *    tool wrote (`compareWithBuilder: false`).
  *
- * A record without a prompt (an import records none) makes the claim not shown, never assumed.
+ * What an input cannot show is said, not failed: no final records, records without a prompt (an import
+ * records none; when only some lack one, the others are still checked and a leak among them fails),
+ * a record of a domain not given, or groups whose states all share one fringe give `unavailable` (the
+ * ledger shows the claim as not rebuildable on this input, with the reason), never a false `differs`.
  *
  * Two §4.3 design statements are checked on the same records: no prompt names a component by its
  * canonical ID (`canonicalIdsInNoPrompt`), and each domain's presentation orders are fixed
  * permutations reused across states, conditions and models (`presentationsReused`).
  */
 import { InputError } from '../errors';
-import { outerFringe, presentationOrders, type Domain, type Presentation } from '../kst';
+import { buildDomain, outerFringe, presentationOrders, type Domain, type DomainFile, type Presentation } from '../kst';
 import { buildPrompt, idsToPositions } from '../prompting';
 import type { Condition } from '../conditions';
 
@@ -40,6 +43,11 @@ export interface PromptRecordLike {
 export interface FringeInNoPromptResult {
   /** True when every record carries a prompt and both checks hold for all of them. */
   holds: boolean;
+  /**
+   * Set when this input cannot show the claim either way (no final records, no prompts recorded, a
+   * domain not given, nothing to compare): why. `holds` is then false, but nothing was found to differ.
+   */
+  unavailable?: string;
   /** Records whose prompt was checked. */
   prompts: number;
   /** (domain, condition, order) groups compared. */
@@ -47,6 +55,9 @@ export interface FringeInNoPromptResult {
   /** What was shown, or the first problem (naming the record by line and run id). */
   detail: string;
 }
+
+/** What made the prompts: lib/prompting's buildPrompt unless another builder is named (a test's, a user's own). */
+export type PromptBuilder = (domain: Domain, state: readonly string[], condition: Condition, presentation: Presentation) => { system: string; user: string };
 
 /** The line of the shared core that carries the state (lib/prompting/prompt.ts, masteredBlock). */
 export const MASTERED_LINE_PREFIX = 'Components the learner has already mastered:';
@@ -58,62 +69,100 @@ interface Group {
 }
 
 const fail = (prompts: number, groups: number, detail: string): FringeInNoPromptResult => ({ holds: false, prompts, groups, detail });
+const unavailable = (prompts: number, groups: number, reason: string): FringeInNoPromptResult => ({ holds: false, unavailable: reason, prompts, groups, detail: reason });
+
+const hasPrompt = (r: PromptRecordLike) => typeof r.prompt?.user === 'string' && typeof r.prompt.system === 'string';
+const recordName = (r: PromptRecordLike, i: number) => `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
+
+/**
+ * Runs `check` on the records that carry a prompt. With none, or with some missing, the claim cannot be
+ * shown on this input (unavailable), unless the records that do carry one already fail: a leak found
+ * is a leak whatever the other records hold. Record numbers in the details stay the input's own.
+ */
+function onRecordedPrompts(records: readonly PromptRecordLike[], check: (withPrompt: ReadonlyArray<readonly [PromptRecordLike, number]>) => FringeInNoPromptResult): FringeInNoPromptResult {
+  if (records.length === 0) return unavailable(0, 0, 'no final records (responses.jsonl), so no prompt to check');
+  const withPrompt = [...records.entries()].filter(([, r]) => hasPrompt(r)).map(([i, r]) => [r, i] as const);
+  const missing = records.length - withPrompt.length;
+  const why = `${missing} of ${records.length} final records carry no prompt (an import records none), so what was sent cannot be checked`;
+  if (withPrompt.length === 0) return unavailable(0, 0, why);
+  const result = check(withPrompt);
+  if (missing === 0 || (!result.holds && result.unavailable === undefined)) return result;
+  return unavailable(result.prompts, result.groups, `${why}; the ${withPrompt.length} that do ${result.holds ? 'pass' : 'cannot show it either'}: ${result.detail}`);
+}
 
 /** Checks that no recorded prompt contained its state's outer fringe (see the module comment). */
 export function fringeInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { compareWithBuilder?: boolean } = {}): FringeInNoPromptResult {
-  if (records.length === 0) return fail(0, 0, 'no final records, so no prompt to check');
-  const withoutPrompt = records.filter((r) => typeof r.prompt?.user !== 'string' || typeof r.prompt.system !== 'string').length;
-  if (withoutPrompt > 0) return fail(0, 0, `${withoutPrompt} of ${records.length} final records carry no prompt, so what was sent cannot be checked`);
+  return onRecordedPrompts(records, (withPrompt) => fringeCheck(withPrompt, domains, options.compareWithBuilder !== false));
+}
+
+function fringeCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], compareWithBuilder: boolean): FringeInNoPromptResult {
   const byId = new Map(domains.map((d) => [d.id, d]));
   const presentations = new Map<string, Presentation[]>();
   const groups = new Map<string, Group>();
   const systems = new Set<string>();
-  const builtByCell = new Map<string, { system: string; user: string }>();
-  for (const [i, r] of records.entries()) {
-    const where = `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
+  const builder = cellBuilder();
+  for (const [k, [r, i]] of records.entries()) {
+    const where = recordName(r, i);
     const domain = byId.get(r.domain ?? '');
-    if (!domain || !Array.isArray(r.state) || typeof r.condition !== 'string' || !Number.isSafeInteger(r.order) || r.order! < 1) {
-      return fail(i, groups.size, `${where}: no known domain, state, condition and order to rebuild its prompt from`);
+    if (!domain) return unavailable(k, groups.size, `${where}: its domain "${r.domain ?? ''}" is not among the domains given, so its prompt cannot be rebuilt`);
+    if (!Array.isArray(r.state) || typeof r.condition !== 'string' || !Number.isSafeInteger(r.order) || r.order! < 1) {
+      return fail(k, groups.size, `${where}: no state, condition and order to rebuild its prompt from`);
     }
     const presentation = presentationOf(domain, r.order!, presentations);
-    if (r.presentation_seed !== undefined && r.presentation_seed !== presentation.seed) return fail(i, groups.size, `${where}: its presentation seed is not order ${r.order}'s of domain "${domain.id}"`);
+    if (r.presentation_seed !== undefined && r.presentation_seed !== presentation.seed) return fail(k, groups.size, `${where}: its presentation seed is not order ${r.order}'s of domain "${domain.id}"`);
     const user = r.prompt!.user!;
     systems.add(r.prompt!.system!);
-    if (options.compareWithBuilder !== false) {
-      // Every model of a cell was sent the same prompt: build it once per cell (building is pure).
-      const cell = `${domain.id}|${r.condition}|${r.order}|${r.state.join(',')}`;
-      let built = builtByCell.get(cell);
-      if (built === undefined) {
-        try {
-          built = buildPrompt(domain, r.state, r.condition as Condition, presentation);
-        } catch (e) {
-          if (e instanceof InputError) return fail(i, groups.size, `${where}: ${e.message}`);
-          throw e;
-        }
-        builtByCell.set(cell, built);
-      }
-      if (built.system !== r.prompt!.system || built.user !== user) return fail(i, groups.size, `${where}: the prompt is not the text buildPrompt makes for its cell`);
+    if (compareWithBuilder) {
+      const built = builder(domain, r.state, r.condition, presentation);
+      if (typeof built === 'string') return fail(k, groups.size, `${where}: ${built}`);
+      if (built.system !== r.prompt!.system || built.user !== user) return fail(k, groups.size, `${where}: the prompt is not the text buildPrompt makes for its cell`);
     }
     const lines = user.split('\n');
     const mastered = lines.filter((l) => l.startsWith(MASTERED_LINE_PREFIX));
-    if (mastered.length !== 1) return fail(i, groups.size, `${where}: ${mastered.length} "already mastered" lines, expected one`);
+    if (mastered.length !== 1) return fail(k, groups.size, `${where}: ${mastered.length} "already mastered" lines, expected one`);
     const named = (mastered[0]!.slice(MASTERED_LINE_PREFIX.length).match(/\d+/g) ?? []).map(Number);
-    if (named.join(',') !== idsToPositions(presentation, r.state).join(',')) return fail(i, groups.size, `${where}: the "already mastered" line does not name exactly the state's positions`);
+    if (named.join(',') !== idsToPositions(presentation, r.state).join(',')) return fail(k, groups.size, `${where}: the "already mastered" line does not name exactly the state's positions`);
     const rest = lines.filter((l) => !l.startsWith(MASTERED_LINE_PREFIX)).join('\n');
     const key = `${domain.id}|${r.condition}|${r.order}`;
     const group = groups.get(key) ?? { rest, first: where, fringes: new Set<string>() };
     groups.set(key, group);
-    if (group.rest !== rest) return fail(i, groups.size, `${where}: besides the mastered line its text differs from ${group.first}'s (same domain, condition and order), so the prompt says more about its state than the mastered set`);
+    if (group.rest !== rest) return fail(k, groups.size, `${where}: besides the mastered line its text differs from ${group.first}'s (same domain, condition and order), so the prompt says more about its state than the mastered set`);
     group.fringes.add(outerFringe(domain, r.state).join(','));
   }
   if (systems.size !== 1) return fail(records.length, groups.size, `${systems.size} different system messages, expected one shared by every cell`);
   const flat = [...groups].find(([, g]) => g.fringes.size < 2);
-  if (flat) return fail(records.length, groups.size, `group ${flat[0]}: its states share one outer fringe, so the comparison cannot tell a fringe from the shared text`);
+  if (flat) return unavailable(records.length, groups.size, `group ${flat[0]}: its states share one outer fringe, so the comparison cannot tell a fringe from the shared text`);
   return {
     holds: true,
     prompts: records.length,
     groups: groups.size,
-    detail: `${records.length} prompts ${options.compareWithBuilder === false ? '' : 'rebuilt by buildPrompt; '}in ${groups.size} (domain, condition, order) groups only the mastered line varies`,
+    detail: `${records.length} prompts ${compareWithBuilder ? 'rebuilt by buildPrompt; ' : ''}in ${groups.size} (domain, condition, order) groups only the mastered line varies`,
+  };
+}
+
+/**
+ * buildPrompt once per cell (every model of a cell was sent the same text; building is pure), keyed by
+ * the domain object, so a renamed copy of a domain has cells of its own. A cell that cannot be built
+ * (a state that is not one, an unknown condition) gives InputError's message.
+ */
+function cellBuilder(build: PromptBuilder = buildPrompt): (domain: Domain, state: readonly string[], condition: string, presentation: Presentation) => { system: string; user: string } | string {
+  const cache = new WeakMap<Domain, Map<string, { system: string; user: string } | string>>();
+  return (domain, state, condition, presentation) => {
+    let cells = cache.get(domain);
+    if (!cells) cache.set(domain, (cells = new Map()));
+    const cell = `${condition}|${presentation.order}|${state.join(',')}`;
+    let built = cells.get(cell);
+    if (built === undefined) {
+      try {
+        const p = build(domain, state, condition as Condition, presentation);
+        built = { system: p.system, user: p.user };
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        built = e.message;
+      }
+      cells.set(cell, built);
+    }
+    return built;
   };
 }
 
@@ -126,24 +175,85 @@ function presentationOf(domain: Domain, order: number, cache: Map<string, Presen
 
 /**
  * [KST-2026] §4.3: temporary 1-based positions replaced the canonical component IDs in every prompt.
- * Checked on the recorded prompts: no system or user text contains a component ID of its domain as a
- * word (an ID such as `LM3`; "LM35" or "xLM3" do not count). Records without a prompt: not shown.
+ * Searching the text for the IDs cannot tell an ID such as `A` from the article "A", nor `1` from a
+ * position, so the check asks the builder instead, on every recorded prompt:
+ *
+ * 1. the recorded prompt is the text `buildPrompt` makes for its cell (so the builder wrote it), and
+ * 2. the same cell built from a copy of the domain whose IDs are renamed to fresh tokens (a prefix that
+ *    occurs in neither the cell's text nor the domain's wording, plus a number and a closing `_`)
+ *    contains no token: whatever the builder writes, it writes no ID.
+ *
+ * `build` names the builder when the prompts were made by another one (default buildPrompt).
+ *
+ * The descriptions are the domain author's words and go in as they are; an ID they mention is theirs.
  */
-export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[]): FringeInNoPromptResult {
-  if (records.length === 0) return fail(0, 0, 'no final records, so no prompt to check');
-  const ids = new Map(domains.map((d) => [d.id, new Set(d.ids)]));
-  for (const [i, r] of records.entries()) {
-    const where = `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
-    if (typeof r.prompt?.user !== 'string' || typeof r.prompt.system !== 'string') return fail(i, 0, `${where}: carries no prompt, so what was sent cannot be checked`);
-    const known = ids.get(r.domain ?? '');
-    if (!known) return fail(i, 0, `${where}: no known domain`);
-    const numeric = [...known].find((id) => /^\d+$/.test(id));
-    if (numeric !== undefined) return fail(i, 0, `${where}: domain "${r.domain}" has the ID ${numeric}, which cannot be told from a position`);
-    // Words as the domain file allows IDs (letters, digits, "_", ".", "-"), also without a sentence's closing dots.
-    const hit = (`${r.prompt.system}\n${r.prompt.user}`.match(/[A-Za-z0-9][A-Za-z0-9_.-]*/g) ?? []).find((w) => known.has(w) || known.has(w.replace(/\.+$/, '')));
-    if (hit !== undefined) return fail(i, 0, `${where}: the prompt names component ${hit.replace(/\.+$/, '')} by its canonical ID`);
+export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { build?: PromptBuilder } = {}): FringeInNoPromptResult {
+  return onRecordedPrompts(records, (withPrompt) => positionsOnlyCheck(withPrompt, domains, cellBuilder(options.build)));
+}
+
+function positionsOnlyCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], builder: ReturnType<typeof cellBuilder>): FringeInNoPromptResult {
+  const byId = new Map(domains.map((d) => [d.id, d]));
+  const presentations = new Map<string, Presentation[]>();
+  const renamed = new Map<string, RenamedDomain>();
+  for (const [k, [r, i]] of records.entries()) {
+    const where = recordName(r, i);
+    const domain = byId.get(r.domain ?? '');
+    if (!domain) return unavailable(k, 0, `${where}: its domain "${r.domain ?? ''}" is not among the domains given, so its prompt cannot be rebuilt`);
+    if (!Array.isArray(r.state) || typeof r.condition !== 'string' || !Number.isSafeInteger(r.order) || r.order! < 1) return fail(k, 0, `${where}: no state, condition and order to rebuild its prompt from`);
+    const presentation = presentationOf(domain, r.order!, presentations);
+    const built = builder(domain, r.state, r.condition, presentation);
+    if (typeof built === 'string') return fail(k, 0, `${where}: ${built}`);
+    if (built.system !== r.prompt!.system || built.user !== r.prompt!.user) return fail(k, 0, `${where}: the prompt is not the text buildPrompt makes for its cell`);
+    // A prefix is chosen against the texts seen so far; a later cell whose own text holds it gets a new one.
+    const original = `${built.system}\n${built.user}`;
+    const known = renamed.get(domain.id);
+    const copy = known && !original.includes(known.prefix) ? known : renameDomain(domain, known ? `${known.prefix}\n${original}` : original);
+    renamed.set(domain.id, copy);
+    const rebuilt = builder(copy.domain, r.state.map((id) => copy.token.get(id)!), r.condition, renamePresentation(presentation, copy.token));
+    if (typeof rebuilt === 'string') throw new Error(`domain "${domain.id}" with renamed IDs: ${rebuilt}`);
+    const text = `${rebuilt.system}\n${rebuilt.user}`;
+    if (text.includes(copy.prefix)) {
+      const leaked = [...copy.token].find(([, t]) => text.includes(t));
+      return fail(k, 0, `${where}: the builder writes component ${leaked ? leaked[0] : '?'} of "${domain.id}" by its canonical ID (built again with the IDs renamed, the prompt shows ${leaked ? leaked[1] : 'a renamed ID'})`);
+    }
   }
-  return { holds: true, prompts: records.length, groups: 0, detail: `no canonical component ID in any of ${records.length} prompts` };
+  return { holds: true, prompts: records.length, groups: 0, detail: `${records.length} prompts are buildPrompt's text for their cell, and built again with every ID renamed to a fresh token none shows a token` };
+}
+
+interface RenamedDomain {
+  domain: Domain;
+  prefix: string;
+  /** canonical ID → its token */
+  token: Map<string, string>;
+}
+
+/**
+ * A copy of `domain` with every ID renamed to `<prefix><index>_`: the same components, wording and
+ * structure (as prerequisites, or as the basis for any other form). The prefix is the first of
+ * `zqid`, `zqid1`, `zqid2`, … that occurs in neither `text` nor the domain's title and descriptions,
+ * so a token in a prompt built from the copy can only have come from an ID.
+ */
+export function renameDomain(domain: Domain, text: string): RenamedDomain {
+  const wording = [text, domain.title, ...domain.components.map((c) => c.description)].join('\n');
+  let prefix = 'zqid';
+  for (let n = 1; wording.includes(prefix); n++) prefix = `zqid${n}`;
+  const token = new Map(domain.ids.map((id, i) => [id, `${prefix}${i + 1}_`]));
+  const rn = (id: string) => token.get(id)!;
+  const file: DomainFile = {
+    id: domain.id,
+    title: domain.title,
+    source: domain.source,
+    components: domain.components.map((c) => ({ ...c, id: rn(c.id) })),
+    ...(domain.form === 'prerequisites' ? { prerequisites: domain.prerequisites.map(([p, q]) => [rn(p), rn(q)] as [string, string]) } : { basis: (domain.basis ?? []).map((s) => s.map(rn)) }),
+  };
+  return { domain: buildDomain(file), prefix, token };
+}
+
+/** The same permutation over the renamed IDs (its order and seed kept). */
+function renamePresentation(p: Presentation, token: ReadonlyMap<string, string>): Presentation {
+  const positions = p.positions.map((id) => token.get(id)!);
+  const at = new Map(positions.map((id, i) => [id, i + 1]));
+  return { domain: p.domain, order: p.order, seed: p.seed, positions, toPosition: (id) => at.get(id) ?? p.toPosition(id), toId: (position) => token.get(p.toId(position))! };
 }
 
 /**
@@ -153,7 +263,8 @@ export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], dom
  * of the domain saw the same orders.
  */
 export function presentationsReused(records: readonly PromptRecordLike[]): FringeInNoPromptResult {
-  if (records.length === 0) return fail(0, 0, 'no final records');
+  if (records.length === 0) return unavailable(0, 0, 'no final records (responses.jsonl), so no presentation seed to check');
+  if (records.every((r) => r.presentation_seed === undefined)) return unavailable(0, 0, `none of the ${records.length} final records carries a presentation seed, so the orders cannot be told apart`);
   const seeds = new Map<string, Map<number, string>>();
   const seen = new Map<string, Set<string>>();
   for (const [i, r] of records.entries()) {

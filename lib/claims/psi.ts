@@ -12,6 +12,11 @@ import { SCAFFOLD_INDICATORS } from '../psi/scaffolding';
 import { InputError } from '../errors';
 import type { ClaimEntry } from '../records/published-claims';
 import { selectWeakCases } from '../psi/selection';
+import { scoreResponse } from '../psi/score';
+import { EXTRANEOUS_MARKERS } from '../psi/cognitive-load';
+import { BLOOM_CUES } from '../psi/bloom';
+import { getScenario } from '../psi/schema';
+import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-prompts';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
@@ -123,6 +128,96 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     // §IV-B's example: list_comprehension has lists and for_loop among its explicitly given prerequisites.
     const direct = k.inputs.course.taxonomy.prerequisites.filter(([, q]) => q === 'list_comprehension').map(([p]) => p);
     return { value: direct.includes('lists') && direct.includes('for_loop'), detail: `list_comprehension requires ${direct.sort().join(', ') || 'nothing'}` };
+  }],
+  [/^psi\.design\.defects-one-or-more$/, (_m, k) => {
+    // §IV-A "each scenario may exhibit one or more defect types": none without one, some with several.
+    const sizes = k.inputs.course.scenarios.map((s) => s.defective.categories.length);
+    return { value: sizes.length > 0 && Math.min(...sizes) >= 1 && Math.max(...sizes) > 1, detail: `defect types per defective prompt ${Math.min(...sizes)}–${Math.max(...sizes)}` };
+  }],
+  [/^psi\.method\.equal-weights$/, (_m, k) => {
+    // §III eq. (1): PSI = Σ w_i S_i with w_i = 1/6: the weights in use, and every round-1 record's PSI (recorded or re-scored) is that sum.
+    const w = resolvePsiParameters(k.inputs.params ?? {}).weights;
+    const equal = SUBSCORES.every((x) => Math.abs(w[x] - 1 / 6) < 1e-12);
+    const off = k.scored1.filter((r) => Math.abs(r.psi - SUBSCORES.reduce((sum, x) => sum + r.subscores[x] / 6, 0)) > 1e-9).length;
+    return { value: equal && k.scored1.length > 0 && off === 0, detail: `weights ${SUBSCORES.map((x) => `${x.toUpperCase()} ${w[x].toFixed(4)}`).join(', ')}; ${off} of ${k.scored1.length} round-1 PSIs are not the equal-weight mean` };
+  }],
+  [/^psi\.design\.taxonomy-hierarchy$/, (_m, k) => {
+    // §IV-B: from foundational concepts (variables, print_function) to advanced ones (dependency_parsing, tensorflow_intro),
+    // read as: every advanced example has more prerequisites, direct or not, than every foundational one.
+    const { prerequisites, ids } = k.inputs.course.taxonomy;
+    const direct = new Map<string, string[]>();
+    for (const [p, q] of prerequisites) direct.set(q, [...(direct.get(q) ?? []), p]);
+    const ancestors = (id: string) => {
+      const seen = new Set<string>();
+      const todo = [id];
+      while (todo.length > 0) {
+        for (const p of direct.get(todo.pop()!) ?? []) {
+          if (!seen.has(p)) {
+            seen.add(p);
+            todo.push(p);
+          }
+        }
+      }
+      return seen.size;
+    };
+    const [foundational, advanced] = [['variables', 'print_function'], ['dependency_parsing', 'tensorflow_intro']];
+    const missing = [...foundational, ...advanced].filter((c) => !ids.includes(c));
+    if (missing.length > 0) return { value: false, detail: `not in the taxonomy: ${missing.join(', ')}` };
+    const count = (cs: string[]) => cs.map((c) => `${c} ${ancestors(c)}`).join(', ');
+    return { value: Math.min(...advanced.map(ancestors)) > Math.max(...foundational.map(ancestors)), detail: `prerequisites (direct or not): ${count(foundational)}; ${count(advanced)}` };
+  }],
+  [/^psi\.method\.subscore-formulas$/, (_m, k) => {
+    // §III's formulas, applied to the evidence of every valid record of both rounds re-scored by the pipeline: KD = 1 − |overlap − δ_opt|,
+    // TV = 1 − violations/checks, SD = (N_scaffold/N_total)·α_adapt, CL = 1 − L_extraneous/L_total, RA = 1 − |b_R − b_T|/5 (a ratio with a zero denominator is not counted).
+    const records = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid');
+    const off: Record<string, number> = { kd: 0, tv: 0, sd: 0, cl: 0, ra: 0 };
+    for (const r of records) {
+      const { subscores: x, evidence: e } = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, k.inputs.params ?? {});
+      const formula: Record<string, number | null> = {
+        kd: 1 - Math.abs(e.kd.overlap - e.kd.deltaOpt),
+        tv: e.tv.checks === 0 ? null : 1 - e.tv.violations.length / e.tv.checks,
+        sd: e.sd.propositions === 0 ? null : (e.sd.scaffolds / e.sd.propositions) * e.sd.alpha,
+        cl: e.cl.propositions === 0 ? null : 1 - e.cl.extraneous / e.cl.propositions,
+        ra: 1 - Math.abs(e.ra.detected - e.ra.target) / 5,
+      };
+      for (const name of Object.keys(off)) if (formula[name] !== null && Math.abs(formula[name]! - x[name as 'kd']) > 1e-9) off[name]!++;
+    }
+    const wrong = Object.entries(off).filter(([, n]) => n > 0);
+    return { value: records.length > 0 && wrong.length === 0, detail: `${records.length} records${wrong.length > 0 ? `; not the formula: ${wrong.map(([x, n]) => `${x.toUpperCase()} ${n}`).join(', ')}` : ', every sub-score the formula of its evidence'}` };
+  }],
+  [/^psi\.design\.cl-patterns$/, () => {
+    const categories = Object.keys(EXTRANEOUS_MARKERS).sort();
+    const asAnAi = EXTRANEOUS_MARKERS.filler.some((re) => re.test('As an AI, I can explain.'));
+    return { value: categories.join(',') === 'filler,hedging,tangent' && asAnAi, detail: `categories ${categories.join(', ')}; "as an AI" ${asAnAi ? 'is' : 'is not'} a filler pattern` };
+  }],
+  [/^psi\.design\.bloom-six-levels$/, () => {
+    const levels = Object.entries(BLOOM_CUES).filter(([, cues]) => cues.length > 0).length;
+    return num(levels);
+  }],
+  [/^psi\.protocol\.(prompt-parts|low-sd-feedback)$/, (m, k) => {
+    const check = (m[1] === 'prompt-parts' ? regenerationPromptParts : lowScaffoldingFeedback)(k.inputs.course, k.inputs.round1, k.inputs.round2);
+    return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
+  }],
+  [/^psi\.protocol\.same-pipeline$/, (_m, k) => {
+    // §IV-E: round 2 was scored by the same pipeline as round 1: every recorded score of either round is what this one pipeline (lib/psi/score.ts, the parameters in use) gives its text.
+    const recorded = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid' && r.scores !== undefined);
+    if (!k.inputs.round2.some((r) => r.status === 'valid' && r.scores !== undefined)) return { value: false, unavailable: 'no round-2 record carries the scores it was given, so there is no second scoring to compare with this pipeline' };
+    const off = recorded.filter((r) => {
+      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, k.inputs.params ?? {});
+      return Math.abs(again.psi - r.scores!.psi) > 1e-9 || SUBSCORES.some((x) => Math.abs(again.subscores[x] - r.scores![x]) > 1e-9);
+    });
+    return { value: off.length === 0, detail: `${recorded.length - off.length} of ${recorded.length} recorded scores (both rounds) are this pipeline's${off.length > 0 ? `; first not: ${off[0]!.run_id}` : ''}` };
+  }],
+  [/^psi\.protocol\.lowest-defective$/, (_m, k) => {
+    // §IV-E: the regenerated cases (round 2's parents) are defective-prompt cases, each with a lower round-1 PSI than every defective case left out.
+    const parents = new Set(k.scored2.map((r) => r.parent_run_id));
+    if (parents.size === 0) return { value: false, unavailable: 'no scored round-2 record, so no regenerated case to compare' };
+    const chosen = k.scored1.filter((r) => parents.has(r.run_id));
+    const left = k.scored1.filter((r) => r.variant === 'defective' && !parents.has(r.run_id));
+    const standard = chosen.filter((r) => r.variant !== 'defective').length;
+    const highest = Math.max(...chosen.map((r) => r.psi));
+    const lowestLeft = Math.min(...left.map((r) => r.psi));
+    return { value: chosen.length === parents.size && standard === 0 && highest < lowestLeft, detail: `${chosen.length} of ${parents.size} parents found, ${standard} standard-prompt; highest regenerated PSI ${highest.toFixed(3)}, lowest defective PSI left out ${lowestLeft.toFixed(3)}` };
   }],
   [/^psi\.table1\.psi\.([a-z0-9-]+)$/, (m, k) => {
     const paper = Object.keys(k.inputs.published.table1.psi).find((p) => slug(p) === m[1])!;

@@ -57,12 +57,26 @@ export function responseSchemaName(condition: Condition): string {
 }
 
 /**
+ * The two wire schemas as JSON Schema, generated once each: generation is pure (it depends only on
+ * whether the condition asks for the graph) and cost about 0.4 ms a call, which was most of the time of
+ * rebuilding the 400 cells of the shipped corpus for the [KST-2026] §4.2 check (lib/claims/prompts.ts).
+ */
+const JSON_SCHEMAS = new Map<'graph' | 'base', Record<string, unknown>>();
+
+/**
  * The provider-level JSON Schema for `condition`, generated from the wire zod schema. zod adds the
  * safe-integer bounds `minimum`/`maximum` to every integer and a `$schema` URI; both are removed because
- * not every provider accepts them. Returns a fresh object on every call (callers may mutate it).
+ * not every provider accepts them. Returns a fresh copy on every call (callers may mutate it).
  */
 export function responseJsonSchema(condition: Condition): Record<string, unknown> {
-  const schema = z.toJSONSchema(condition === 'P1' ? wireWithGraph : wireBase, {
+  const kind = condition === 'P1' ? 'graph' : 'base';
+  let schema = JSON_SCHEMAS.get(kind);
+  if (schema === undefined) JSON_SCHEMAS.set(kind, (schema = generateJsonSchema(kind)));
+  return structuredClone(schema);
+}
+
+function generateJsonSchema(kind: 'graph' | 'base'): Record<string, unknown> {
+  const schema = z.toJSONSchema(kind === 'graph' ? wireWithGraph : wireBase, {
     target: 'draft-2020-12',
     override: ({ jsonSchema }) => {
       if (jsonSchema.type === 'integer') {

@@ -39,6 +39,34 @@ export const PublishedPsiSchema = z
       /** §VI-C: "eight defect categories". */
       defect_category_count: count,
     }),
+    /** Method statements of §III–§IV with no number of their own (each a ledger entry). */
+    method: z.strictObject({
+      where,
+      /** §IV-A: every defective prompt shows one or more defect types. */
+      defects_one_or_more: z.boolean(),
+      /** §III eq. (1): equal weights w_i = 1/6. */
+      equal_weights: z.boolean(),
+      /** §IV-C: every model received identical prompts. */
+      identical_prompts: z.boolean(),
+      /** §IV-C: responses collected via the models' web interfaces, one prompt per model at a time. */
+      web_interfaces: z.boolean(),
+      /** §IV-E: the regenerated cases are the lowest-PSI defective-prompt cases. */
+      lowest_defective: z.boolean(),
+      /** §IV-E: every regeneration prompt has the five parts (a)–(e). */
+      regeneration_prompt_parts: z.boolean(),
+      /** §IV-E's example: low S_SD is answered by asking for a worked example with output, steps and a comprehension check. */
+      low_sd_feedback: z.boolean(),
+      /** §IV-E: the regenerated responses were scored by the same PSI pipeline. */
+      same_pipeline: z.boolean(),
+      /** §III: the sub-scores are the formulas of their evidence (KD, TV, SD, CL, RA). */
+      subscore_formulas: z.boolean(),
+      /** §IV-D: S_CL's patterns for filler (e.g. "as an AI"), hedging and tangential content. */
+      cl_patterns: z.boolean(),
+      /** §IV-B: the taxonomy runs from foundational (variables, print_function) to advanced concepts (dependency_parsing, tensorflow_intro). */
+      taxonomy_hierarchy: z.boolean(),
+      /** §IV-D: S_RA's keyword frequencies cover six Bloom levels. */
+      bloom_levels: count,
+    }),
     table1: z.strictObject({
       where,
       psi: modelMap,

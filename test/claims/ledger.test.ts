@@ -169,6 +169,24 @@ test('evaluateClaims: printed and computed side by side, the rule decides, a rea
   assert.equal(collected[0]!.simulation, '[62.00, 66.00]');
 });
 
+test('a value the input cannot give is not rebuildable on this input, with its reason, and counted so; never differs', () => {
+  const some = new Map(values);
+  some.set('kst.table3.P0.n', { value: 0, unavailable: 'no final records' });
+  some.set('kst.models.p2-above-p1', { value: false, unavailable: 'no prompts recorded' });
+  for (const simulated of [true, false]) {
+    const rows = evaluateClaims(doc, claims, some, simulated, replicates);
+    assert.deepEqual(rows.slice(2, 4).map((r) => [r.id, r.computed, r.status, r.note, r.cell]), [
+      ['kst.models.p2-above-p1', '', 'not rebuildable', 'cannot be checked on this input: no prompts recorded', 'notebooks/04-x.ipynb#claims-x'],
+      ['kst.table3.P0.n', '', 'not rebuildable', 'cannot be checked on this input: no final records', 'notebooks/04-x.ipynb#claims-x'],
+    ]);
+    const coverage = claimsCoverage(rows);
+    assert.deepEqual([coverage.rebuilt, coverage.notRebuildable, coverage.byBasis['by-construction']['not rebuildable'], coverage.byBasis['by-construction'].match], [2, 3, 1, 0]);
+  }
+  // Without `unavailable` the same wrong values read as the rule says: 0 against 600 differs.
+  const wrong = new Map(values).set('kst.table3.P0.n', { value: 0 });
+  assert.equal(evaluateClaims(doc, claims, wrong, false)[3]!.status, 'differs');
+});
+
 test('the coverage table for a report links each claim to its notebook cell', () => {
   const [first, , , , last] = claimsCoverageTable(evaluateClaims(doc, claims, values, true, replicates));
   assert.equal(first!.notebook, '04-x.ipynb');

@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { CONDITIONS } from '../../lib/conditions';
-import { enumerateStates, loadDomainDir, outerFringe, presentationOrders } from '../../lib/kst';
+import { CONDITIONS, type Condition } from '../../lib/conditions';
+import { buildDomain, enumerateStates, loadDomainDir, outerFringe, presentationOrders } from '../../lib/kst';
 import { buildPrompt, idsToPositions } from '../../lib/prompting';
-import { canonicalIdsInNoPrompt, fringeInNoPrompt, MASTERED_LINE_PREFIX, presentationsReused, type PromptRecordLike } from '../../lib/claims/prompts';
+import { canonicalIdsInNoPrompt, fringeInNoPrompt, MASTERED_LINE_PREFIX, presentationsReused, renameDomain, type PromptBuilder, type PromptRecordLike } from '../../lib/claims/prompts';
 import { kstClaimRows } from '../../lib/claims/kst';
 import { validateResponses } from '../../lib/analysis';
 import { loadPublishedKst } from '../../lib/records/published-kst';
@@ -79,9 +79,20 @@ test('the fringe put in place of the mastered set, a missing prompt, a foreign p
   swapped[k] = withUser(records[k]!, records[k]!.prompt!.user!.replace(/^Components the learner has already mastered:.*$/m, `${MASTERED_LINE_PREFIX} ${fringePositions(records[k]!)}`));
   assert.match(fringeInNoPrompt(swapped, domains, { compareWithBuilder: false }).detail, /the "already mastered" line does not name exactly the state's positions/);
 
+  // What the input cannot show is unavailable, not failed: no records, records without a prompt.
   const { prompt: _dropped, ...bare } = records[3]!;
-  assert.match(fringeInNoPrompt([...records.slice(0, 3), bare, ...records.slice(4)], domains).detail, /^1 of 72 final records carry no prompt/);
-  assert.equal(fringeInNoPrompt([], domains).holds, false);
+  const partly = fringeInNoPrompt([...records.slice(0, 3), bare, ...records.slice(4)], domains);
+  assert.deepEqual([partly.holds, partly.unavailable !== undefined], [false, true]);
+  assert.match(partly.unavailable!, /^1 of 72 final records carry no prompt .*; the 71 that do pass: /);
+  assert.match(fringeInNoPrompt([], domains).unavailable!, /^no final records/);
+  assert.match(fringeInNoPrompt(records.map(({ prompt: _p, ...r }) => r), domains).unavailable!, /^72 of 72 final records carry no prompt/);
+  // …but a leak among the records that do carry one is a leak.
+  const leakAndBare: PromptRecordLike[] = [...records.slice(0, 3), bare, ...records.slice(4)];
+  leakAndBare[10] = withUser(leakAndBare[10]!, `${leakAndBare[10]!.prompt!.user}Next: ${fringePositions(leakAndBare[10]!)}\n`);
+  const leak = fringeInNoPrompt(leakAndBare, domains);
+  assert.deepEqual([leak.holds, leak.unavailable], [false, undefined]);
+  assert.match(leak.detail, /^final record 11 .*not the text buildPrompt makes/);
+  assert.match(fringeInNoPrompt(records, domains.slice(1)).unavailable!, /^final record 1 \(pair\.P0\.o1\.none\): its domain "pair" is not among the domains given/);
 
   const seeded = [...records];
   seeded[5] = { ...records[5]!, presentation_seed: 'not-this-order' };
@@ -91,7 +102,7 @@ test('the fringe put in place of the mastered set, a missing prompt, a foreign p
   const terminal = records.filter((r) => fringePositions(r) === '');
   const flat = fringeInNoPrompt(terminal, domains);
   assert.equal(flat.holds, false);
-  assert.match(flat.detail, /share one outer fringe/);
+  assert.match(flat.unavailable!, /share one outer fringe/);
 });
 
 test('the ledger entry kst.design.fringe-never-in-prompt is rebuilt from the final records (and needs them)', () => {
@@ -105,10 +116,65 @@ test('the ledger entry kst.design.fringe-never-in-prompt is rebuilt from the fin
   leaked[0] = withUser(leaked[0]!, `${leaked[0]!.prompt!.user}Answer: ${fringePositions(leaked[0]!)}\n`);
   assert.equal(kstClaimRows({ published: only, records, domains, finalRecords: leaked })[0]!.status, 'differs');
   assert.throws(() => kstClaimRows({ published: only, records, domains }), /fringe-never-in-prompt: needs the final records/);
+  // Imported responses: no final records, or records without prompts. The claims the input cannot
+  // show are not rebuildable on it, with the reason, never a false differs.
+  const prompted = { ...published, claims: published.claims.filter((c) => ['kst.design.fringe-never-in-prompt', 'kst.design.positions-only', 'kst.design.orders-reused', 'kst.collection.truncated'].includes(c.id)) };
+  const imported = kstClaimRows({ published: prompted, records, domains, finalRecords: [] });
+  assert.deepEqual(imported.map((r) => [r.id, r.status]), prompted.claims.map((c) => [c.id, 'not rebuildable']));
+  assert.ok(imported.every((r) => /^cannot be checked on this input: no final records/.test(r.note) && r.computed === ''), JSON.stringify(imported.map((r) => r.note)));
+  const unprompted = kstClaimRows({ published: only, records, domains, finalRecords: corpus().map(({ prompt: _p, ...r }) => r) });
+  assert.deepEqual(unprompted.map((r) => [r.status, r.note]), [['not rebuildable', 'cannot be checked on this input: 72 of 72 final records carry no prompt (an import records none), so what was sent cannot be checked']]);
   const design = { ...published, claims: published.claims.filter((c) => ['kst.design.positions-only', 'kst.design.orders-reused'].includes(c.id)) };
   const studyLines = corpus(study).map((r) => ({ run_id: r.run_id, model: 'm1', domain: r.domain, condition: r.condition, order: r.order, state: r.state, status: 'valid', recommended: outerFringe(study.find((d) => d.id === r.domain)!, r.state!) }));
   const studyRecords = validateResponses(studyLines.map((value, i) => ({ line: i + 1, value })), study);
   assert.deepEqual(kstClaimRows({ published: design, records: studyRecords, domains: study, finalRecords: corpus(study) }).map((r) => [r.id, r.status]), [['kst.design.positions-only', 'match'], ['kst.design.orders-reused', 'match']]);
+});
+
+/** A domain file with IDs that are words or numbers of the prompts' own wording. */
+const wordy = (ids: readonly string[]) =>
+  buildDomain({ id: 'abc', title: 'Three tasks', source: 'test', components: ids.map((id, i) => ({ id, description: `Task number ${i + 1} of the list` })), prerequisites: [[ids[0]!, ids[1]!]] });
+
+test('§4.3 positions only, asked of the builder: an A/B/C domain whose prompt says "A" passes, a builder that writes an ID fails', () => {
+  // The fixture's IDs X, Y, A, B, C are words of their descriptions ("Task X") and of the wording ("A
+  // knowledge state is …"): a text search cannot tell them from IDs; renaming the IDs can.
+  assert.match(corpus()[0]!.prompt!.user!, /\bTask X\b/);
+  assert.match(corpus().find((r) => r.condition === 'P3')!.prompt!.user!, /^A knowledge state is/m);
+  const fixture = canonicalIdsInNoPrompt(corpus(), domains);
+  assert.equal(fixture.holds, true, fixture.detail);
+  assert.match(fixture.detail, /^72 prompts are buildPrompt's text for their cell, and built again with every ID renamed/);
+  for (const ids of [['A', 'B', 'C'], ['1', '2', '3']]) {
+    const d = wordy(ids);
+    assert.equal(canonicalIdsInNoPrompt(corpus([d]), [d]).holds, true, ids.join(''));
+  }
+  // A builder that writes the first shown component's ID (made the records, so they match it) fails,
+  // for word-like and numeric IDs alike, naming the ID.
+  const leaky: PromptBuilder = (domain, state, condition, presentation) => {
+    const p = buildPrompt(domain, state, condition, presentation);
+    return { system: p.system, user: `${p.user}(1 is ${presentation.positions[0]})\n` };
+  };
+  for (const ids of [['A', 'B', 'C'], ['1', '2', '3'], ['EG1', 'EG2', 'EG3']]) {
+    const d = wordy(ids);
+    const records = corpus([d]).map((r) => ({ ...r, prompt: leaky(d, r.state!, r.condition as Condition, presentationOrders(d, 2)[r.order! - 1]!) }));
+    const result = canonicalIdsInNoPrompt(records, [d], { build: leaky });
+    assert.equal(result.holds, false, ids.join(''));
+    assert.match(result.detail, new RegExp(`^final record 1 .*: the builder writes component (${ids.join('|')}) of "abc" by its canonical ID \\(built again with the IDs renamed, the prompt shows zqid\\d_\\)`));
+  }
+  // What the input cannot show: no records, no prompts recorded, a domain not given.
+  assert.match(canonicalIdsInNoPrompt([], domains).unavailable!, /^no final records/);
+  assert.match(canonicalIdsInNoPrompt(corpus().map(({ prompt: _p, ...r }) => r), domains).unavailable!, /^72 of 72 final records carry no prompt/);
+  assert.match(canonicalIdsInNoPrompt(corpus(), []).unavailable!, /its domain "pair" is not among the domains given/);
+});
+
+test('renameDomain: same wording and structure under fresh tokens that occur in none of its text', () => {
+  const d = wordy(['zqid', 'B', 'C']);
+  const { domain, prefix, token } = renameDomain(d, 'a prompt that says zqid1');
+  assert.equal(prefix, 'zqid2');
+  assert.deepEqual([...token.values()], ['zqid21_', 'zqid22_', 'zqid23_']);
+  assert.deepEqual(domain.prerequisites, [['zqid21_', 'zqid22_']]);
+  assert.deepEqual(domain.components.map((c) => c.description), d.components.map((c) => c.description));
+  // A domain given as a basis keeps its states.
+  const basis = buildDomain({ id: 'b', title: 'T', source: 's', components: [{ id: 'p', description: 'P' }, { id: 'q', description: 'Q' }], basis: [['p'], ['q']] });
+  assert.deepEqual(enumerateStates(renameDomain(basis, '').domain), enumerateStates(basis).map((s) => s.map((id) => `zqid${id === 'p' ? 1 : 2}_`)));
 });
 
 test('§4.3 on the same records: no canonical ID in a prompt, and one seed per domain and order; each fails when made wrong', () => {
@@ -117,18 +183,10 @@ test('§4.3 on the same records: no canonical ID in a prompt, and one seed per d
   assert.equal(records.length, 128);
   assert.deepEqual([canonicalIdsInNoPrompt(records, study).holds, presentationsReused(records).holds], [true, true], canonicalIdsInNoPrompt(records, study).detail);
   assert.equal(presentationsReused(records).detail, '2 domains, 2 orders each, one seed per order shared by all 128 records');
-  // A prompt that names a component by its ID (at a sentence's end: the closing dot does not hide it).
+  // A recorded prompt that names a component by its ID is not the builder's text.
   const named = [...records];
   named[9] = withUser(records[9]!, `${records[9]!.prompt!.user}Start with EG2.\n`);
-  assert.match(canonicalIdsInNoPrompt(named, study).detail, /^final record 10 .*names component EG2 by its canonical ID/);
-  // "EG22" or "xEG2" are other words, not the ID.
-  assert.equal(canonicalIdsInNoPrompt(records.map((r) => withUser(r, `${r.prompt!.user}See EG22 and xEG2.\n`)), study).holds, true);
-  // IDs that are ordinary words cannot be told from the wording: the fixture's X (its description says
-  // "Task X") or A (also in "A component is …") are reported, not assumed away; an ID of digits only
-  // would look like a position.
-  assert.match(canonicalIdsInNoPrompt(corpus(), domains).detail, /^final record 1 \(pair\.P0\.o1\.none\): the prompt names component X by its canonical ID/);
-  const numeric = [{ ...study[0]!, ids: ['1', ...study[0]!.ids] }, study[1]!];
-  assert.match(canonicalIdsInNoPrompt(records, numeric).detail, /has the ID 1, which cannot be told from a position/);
+  assert.match(canonicalIdsInNoPrompt(named, study).detail, /^final record 10 .*not the text buildPrompt makes for its cell/);
   // Another seed for one record of order 1; a model that saw only order 1; two orders with one seed.
   const reseeded = records.map((r, i) => (i === 20 ? { ...r, presentation_seed: 'other' } : r));
   assert.match(presentationsReused(reseeded).detail, /^final record 21 .*another presentation seed than earlier records/);
@@ -136,5 +194,6 @@ test('§4.3 on the same records: no canonical ID in a prompt, and one seed per d
   assert.match(presentationsReused(m2).detail, /^m2 × P0 of "equation-to-graph" did not see every order \(1 of 1,2\)/);
   const oneSeed = records.map((r) => ({ ...r, presentation_seed: `${r.domain}-seed` }));
   assert.match(presentationsReused(oneSeed).detail, /two orders share one presentation seed/);
-  assert.equal(presentationsReused([]).holds, false);
+  assert.match(presentationsReused([]).unavailable!, /^no final records/);
+  assert.match(presentationsReused(records.map(({ presentation_seed: _s, ...r }) => r)).unavailable!, /^none of the 128 final records carries a presentation seed/);
 });

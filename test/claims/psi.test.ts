@@ -92,6 +92,71 @@ test('direction claims added from §IV-E, §V-B, §V-C hold on the shipped corpu
   assert.equal(valuesOf({ ...shipped, round2: shipped.round2.slice(1) }, [ids[4]!])[0], 62);
 });
 
+/** The values of just these claims (a ledger cut down to them), with `unavailable` kept. */
+const only = (input: { course: PsiCourse; round1: readonly PsiRecord[]; round2: readonly PsiRecord[]; params?: object }, ids: readonly string[]) => {
+  const { values } = psiClaimValues({ published: { ...published, claims: published.claims.filter((c) => ids.includes(c.id)) }, ...input });
+  return ids.map((id) => (values.get(id)!.unavailable !== undefined ? `unavailable: ${values.get(id)!.unavailable}` : values.get(id)!.value));
+};
+
+test('method statements of §III–§IV hold on the shipped corpus and fail on inputs made wrong on purpose', () => {
+  const ids = ['psi.design.defects-one-or-more', 'psi.method.equal-weights', 'psi.protocol.lowest-defective', 'psi.protocol.same-pipeline', 'psi.protocol.prompt-parts', 'psi.protocol.low-sd-feedback'];
+  assert.deepEqual(only(shipped, ids), [true, true, true, true, true, true]);
+  // A defective prompt with no defect type; every one with exactly one.
+  const course = (f: (n: number) => string[]) => ({ ...shipped.course, scenarios: shipped.course.scenarios.map((s, i) => ({ ...s, defective: { ...s.defective, categories: f(i) } })) }) as PsiCourse;
+  assert.deepEqual([only({ ...shipped, course: course((i) => (i === 0 ? [] : ['too_short', 'code_dump'])) }, [ids[0]!])[0], only({ ...shipped, course: course(() => ['too_short']) }, [ids[0]!])[0]], [false, false]);
+  // Unequal weights; a recorded PSI that is not the mean of its sub-scores.
+  assert.equal(only({ ...shipped, params: { weights: { kd: 0.5, tv: 0.1, sd: 0.1, ef: 0.1, cl: 0.1, ra: 0.1 } } }, [ids[1]!])[0], false);
+  const offMean = shipped.round1.map((r, i) => (i === 3 ? { ...r, scores: { ...r.scores!, psi: r.scores!.psi + 0.01 } } : r));
+  assert.equal(only({ ...shipped, round1: offMean }, [ids[1]!])[0], false);
+  // A regenerated case swapped for its standard-prompt twin; for the best defective case.
+  const twin = (r: PsiRecord) => ({ ...r, parent_run_id: r.parent_run_id!.replace('-defective-', '-standard-') });
+  assert.equal(only({ ...shipped, round2: shipped.round2.map((r, i) => (i === 0 ? twin(r) : r)) }, [ids[2]!])[0], false);
+  const best = shipped.round1.filter((r) => r.variant === 'defective').sort((a, b) => b.scores!.psi - a.scores!.psi)[0]!;
+  assert.equal(only({ ...shipped, round2: shipped.round2.map((r, i) => (i === 0 ? { ...r, parent_run_id: best.run_id } : r)) }, [ids[2]!])[0], false);
+  // One round-2 score not what the pipeline gives its text.
+  assert.equal(only({ ...shipped, round2: shipped.round2.map((r, i) => (i === 5 ? { ...r, scores: { ...r.scores!, sd: r.scores!.sd / 2 } } : r)) }, [ids[3]!])[0], false);
+  // No round 2 (a round-1-only input): what it cannot show is not rebuildable on it, not false.
+  assert.deepEqual(only({ ...shipped, round2: [] }, ids.slice(2)).map((v) => String(v).split(':')[0]), ['unavailable', 'unavailable', 'unavailable', 'unavailable']);
+  const rows = psiClaimRows({ published: { ...published, claims: published.claims.filter((c) => ids.includes(c.id)) }, ...shipped, round2: [], replicates: null });
+  assert.deepEqual(rows.map((r) => r.status), ['match', 'match', 'not rebuildable', 'not rebuildable', 'not rebuildable', 'not rebuildable']);
+  assert.match(rows[2]!.note, /^cannot be checked on this input: no scored round-2 record/);
+});
+
+test('§III formulas and §IV-D patterns hold for the shipped pipeline, and fail for a scorer, patterns or cues made wrong on purpose', async () => {
+  const ids = ['psi.method.subscore-formulas', 'psi.design.cl-patterns', 'psi.design.bloom-six-levels'];
+  assert.deepEqual(only(shipped, ids), [true, true, 6]);
+  // The claims read the library itself, so the wrong inputs are the library's parts, swapped for the test and put back.
+  const score = (await import('../../lib/psi/score')) as { scoreResponse: (...a: never[]) => { subscores: { sd: number } } };
+  const original = score.scoreResponse;
+  score.scoreResponse = ((...a: never[]) => { const s = original(...a); return { ...s, subscores: { ...s.subscores, sd: Math.min(1, s.subscores.sd + 0.01) } }; }) as typeof original;
+  try {
+    assert.equal(only({ ...shipped, round2: [] }, [ids[0]!])[0], false);
+  } finally {
+    score.scoreResponse = original;
+  }
+  const { EXTRANEOUS_MARKERS } = await import('../../lib/psi/cognitive-load');
+  const filler = EXTRANEOUS_MARKERS.filler;
+  (EXTRANEOUS_MARKERS as { filler: readonly RegExp[] }).filler = filler.filter((re) => !re.test('as an AI'));
+  try {
+    assert.equal(only(shipped, [ids[1]!])[0], false);
+  } finally {
+    (EXTRANEOUS_MARKERS as { filler: readonly RegExp[] }).filler = filler;
+  }
+  const { BLOOM_CUES } = await import('../../lib/psi/bloom');
+  const create = BLOOM_CUES[6];
+  (BLOOM_CUES as Record<number, readonly string[]>)[6] = [];
+  try {
+    assert.equal(only(shipped, [ids[2]!])[0], 5);
+  } finally {
+    (BLOOM_CUES as Record<number, readonly string[]>)[6] = create;
+  }
+  assert.deepEqual(only(shipped, ids), [true, true, 6]);
+  // §IV-B's hierarchy: tensorflow_intro stripped of its prerequisites is no longer above the foundational examples.
+  assert.equal(only(shipped, ['psi.design.taxonomy-hierarchy'])[0], true);
+  const flat = { ...shipped.course, taxonomy: { ...shipped.course.taxonomy, prerequisites: shipped.course.taxonomy.prerequisites.filter(([, q]) => q !== 'tensorflow_intro') } } as PsiCourse;
+  assert.equal(only({ ...shipped, course: flat }, ['psi.design.taxonomy-hierarchy'])[0], false);
+});
+
 test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
   const { loadRatings } = await import('../../lib/psi/ratings');
   const { psiRatingsClaimRows, PSI_RATINGS_REBUILDS } = await import('../../lib/claims/psi');

@@ -59,6 +59,11 @@ test('wire schemas: P1 requires prerequisites as integer pairs, the others do no
   assert.deepEqual(responseJsonSchema('P2'), responseJsonSchema('P0'));
   assert.deepEqual(responseJsonSchema('P3'), responseJsonSchema('P0'));
   assert.notEqual(responseJsonSchema('P0'), responseJsonSchema('P0'), 'a fresh object per call');
+  // Generated once, copied per call: a caller that mutates its copy, deep inside, changes no later one.
+  const mutated = responseJsonSchema('P1') as any;
+  mutated.properties.prerequisites.items.items.type = 'string';
+  delete mutated.required;
+  assert.deepEqual(responseJsonSchema('P1'), p1);
 });
 
 test('schema names match the OpenAI name pattern', () => {

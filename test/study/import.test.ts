@@ -28,11 +28,11 @@ const CSV = [
   '',
 ].join('\n');
 
-function study(table: string, name = 'responses.csv'): string {
+function study(table: string, name = 'responses.csv', extra: Record<string, unknown> = {}): string {
   const dir = tempDir('kstbench-study-import-');
   writeCurriculum(join(dir, 'fractions.json'));
   writeFileSync(join(dir, name), table);
-  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Imported', domains: ['fractions.json'], responses: { file: name }, design: { conditions: ['P0', 'P1'], orders: 1 } }));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'Imported', domains: ['fractions.json'], responses: { file: name }, design: { conditions: ['P0', 'P1'], orders: 1 }, ...extra }));
   return dir;
 }
 
@@ -54,6 +54,15 @@ test('a hand-made 3-model CSV is imported, analysed with simulated: false, P1 gr
   // Correct P0 sets: a ∅→F1, a F1→F2 F3, a F1F2→F3 F4, b ∅→F1, c F1→F2 F3, c F1F2→F3 F4: 6 of 9.
   assert.equal(p0.exact, 6 / 9);
   assert.equal(results.graphs!.overall[0]!.responses, 3);
+});
+
+test('an imported replication of [KST-2026]: the claims an import cannot show (its prompts, final records) are not rebuildable, never differs', () => {
+  const s = loadStudy(study(CSV, 'responses.csv', { replicates: ['KST-2026'], analysis: { resamples: 200, flips: 400 } }));
+  importStudyResponses(s, loadStudyDomains(s));
+  const rows = analyzeStudy(s).paper_claims![0]!.rows;
+  const ids = ['kst.design.fringe-never-in-prompt', 'kst.design.positions-only', 'kst.design.orders-reused', 'kst.collection.truncated'];
+  assert.deepEqual(rows.filter((r) => ids.includes(r.id)).map((r) => [r.id, r.status]), ids.map((id) => [id, 'not rebuildable']));
+  assert.ok(rows.filter((r) => ids.includes(r.id)).every((r) => r.note.startsWith('cannot be checked on this input: no final records')));
 });
 
 test('JSONL rows take arrays or strings', () => {
