@@ -6,14 +6,20 @@
 //
 // Why the guard: tsc trusts its build info and does not look at dist/, so an output deleted by hand
 // (a file of dist/, not all of it: the build info lives in dist/) would never be written again. When
-// a source has no compiled copy, the build info is dropped and the build starts from nothing.
+// a source has no compiled copy, the build info is dropped and the build starts from nothing. tsc -b
+// also never looks at node_modules' declarations again once a build is up to date, so after `npm ci`
+// or an upgrade (zod, the SDKs, @types/node) a re-run would check against stale types: the build info
+// is dropped too when package-lock.json is not the one the last good build saw (its sha256 is kept in
+// dist/tsconfig.test.lock-sha256, written after a build that passed).
 'use strict';
-const { existsSync, readdirSync, rmSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
 const { join, relative } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const root = join(__dirname, '..');
-const buildInfo = join(root, 'dist', 'tsconfig.test.tsbuildinfo');
+const ROOT = join(__dirname, '..');
+const BUILD_INFO = 'dist/tsconfig.test.tsbuildinfo';
+const LOCK_STAMP = 'dist/tsconfig.test.lock-sha256';
 
 function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -24,7 +30,7 @@ function sources(dir) {
 }
 
 /** The first source (of the folders tsconfig.test.json compiles) whose dist/ copy is missing. */
-function missingOutput() {
+function missingOutput(root) {
   for (const dir of ['lib', 'cli', 'scripts', 'test']) {
     if (!existsSync(join(root, dir))) continue;
     for (const file of sources(join(root, dir))) {
@@ -35,17 +41,41 @@ function missingOutput() {
   return undefined;
 }
 
-if (existsSync(buildInfo)) {
-  const missing = missingOutput();
-  if (missing) {
-    process.stdout.write(`build-tests: ${missing} is missing: a full build\n`);
-    rmSync(buildInfo);
+/** sha256 of the project's package-lock.json ('' when there is none). */
+function lockHash(root) {
+  const lock = join(root, 'package-lock.json');
+  return existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : '';
+}
+
+/**
+ * Why the build info in `root` cannot be trusted (a line for the log), or undefined when it can or
+ * there is none: a compiled copy is missing, or the dependencies changed since the last good build.
+ */
+function staleBuildInfo(root) {
+  if (!existsSync(join(root, BUILD_INFO))) return undefined;
+  const missing = missingOutput(root);
+  if (missing) return `${missing} is missing`;
+  const stamp = join(root, LOCK_STAMP);
+  const seen = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : undefined;
+  if (seen !== lockHash(root)) return seen === undefined ? 'no record of the dependencies the last build saw' : 'package-lock.json changed since the last build';
+  return undefined;
+}
+
+function main() {
+  const stale = staleBuildInfo(ROOT);
+  if (stale) {
+    process.stdout.write(`build-tests: ${stale}: a full build\n`);
+    rmSync(join(ROOT, BUILD_INFO));
   }
+  const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+  const result = spawnSync(process.execPath, [tsc, '-b', join(ROOT, 'tsconfig.test.json')], { cwd: ROOT, stdio: 'inherit' });
+  if (result.error) {
+    process.stderr.write(`build-tests: cannot start tsc (${tsc}): ${result.error.message}\n`);
+    process.exit(2);
+  }
+  if (result.status === 0) writeFileSync(join(ROOT, LOCK_STAMP), `${lockHash(ROOT)}\n`);
+  process.exit(result.status ?? 1);
 }
-const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
-const result = spawnSync(process.execPath, [tsc, '-b', join(root, 'tsconfig.test.json')], { cwd: root, stdio: 'inherit' });
-if (result.error) {
-  process.stderr.write(`build-tests: cannot start tsc (${tsc}): ${result.error.message}\n`);
-  process.exit(2);
-}
-process.exit(result.status ?? 1);
+
+if (require.main === module) main();
+module.exports = { staleBuildInfo, BUILD_INFO, LOCK_STAMP };
