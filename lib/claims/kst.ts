@@ -14,7 +14,7 @@ import { terminalSummary } from '../analysis/terminal';
 import { modelComparison } from '../analysis/model-comparison';
 import { pairedDifferences, stateMeans } from '../stats';
 import { mean } from '../stats/mean';
-import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, computedFromCheck, type ClaimRow, type Computed } from './ledger';
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
@@ -94,6 +94,34 @@ type Rebuild = (m: RegExpMatchArray, k: KstResults) => Computed;
 const num = (value: number, detail?: string): Computed => (detail === undefined ? { value } : { value, detail });
 const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
 
+/**
+ * §4.5.2: the models perfect under P2 differ under P0. With fewer than two P2-perfect models, or a P0
+ * value missing for one of them, the sentence cannot be decided on this input: unavailable.
+ */
+export function perfectInP2DifferInP0(rows: ReadonlyArray<{ model: string; condition: Condition; exact: number }>): Computed {
+  const at = (m: string, c: Condition) => rows.find((r) => r.model === m && r.condition === c)?.exact;
+  const missing = (['P0', 'P2'] as const).filter((c) => !rows.some((r) => r.condition === c));
+  if (missing.length > 0) return { value: false, unavailable: `Table 4 has no ${missing.join(' or ')} rows` };
+  const perfect = [...new Set(rows.map((r) => r.model))].filter((m) => at(m, 'P2') === 1);
+  if (perfect.length < 2) return { value: false, unavailable: `${perfect.length === 0 ? 'no model' : `only ${perfect[0]}`} at 100 % in P2, so no two P2-perfect models to compare in P0` };
+  const noP0 = perfect.filter((m) => !Number.isFinite(at(m, 'P0')));
+  if (noP0.length > 0) return { value: false, unavailable: `no P0 exact share for the P2-perfect model${noP0.length > 1 ? 's' : ''} ${noP0.join(', ')}` };
+  const p0 = perfect.map((m) => at(m, 'P0')!);
+  return { value: new Set(p0).size > 1, detail: `P0 of the P2-perfect models: ${p0.map((x) => (100 * x).toFixed(0)).join(', ')}` };
+}
+
+/** §4.5.2: every model × condition × state combination of the records was answered under every presentation order (at least two). */
+export function ordersInEveryCombination(records: ReadonlyArray<Pick<ResponseRecord, 'model' | 'condition' | 'domain' | 'stateKey' | 'order'>>): Computed {
+  const orders = new Map<string, Set<number>>();
+  for (const r of records) {
+    const key = `${r.model}|${r.condition}|${r.domain}|${r.stateKey}`;
+    orders.set(key, (orders.get(key) ?? new Set()).add(r.order));
+  }
+  const all = new Set(records.map((r) => r.order)).size;
+  const short = [...orders.values()].filter((o) => o.size < all).length;
+  return { value: all >= 2 && short === 0, detail: `${orders.size} model × condition × state combinations, ${short} without all ${all} orders` };
+}
+
 /** Claim id pattern → how its value is computed. Every rebuilt KST claim matches exactly one. */
 export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^kst\.table1\.total\.(components|states|terminal_states)$/, (m, k) => num(table1(k.inputs.domains).reduce((s, r) => s + Number(r[m[1] as 'states']), 0))],
@@ -116,7 +144,7 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     if (k.inputs.finalRecords === undefined) throw new Error(`claim kst.design.${m[1]}: needs the final records (responses.jsonl) with their prompts`);
     const records = k.inputs.finalRecords;
     const check = m[1] === 'fringe-never-in-prompt' ? fringeInNoPrompt(records, k.inputs.domains) : m[1] === 'positions-only' ? canonicalIdsInNoPrompt(records, k.inputs.domains) : presentationsReused(records);
-    return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
+    return computedFromCheck(check);
   }],
   [/^kst\.collection\.valid$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'valid').length)],
   [/^kst\.collection\.missing$/, (_m, k) => num(k.inputs.records.filter((r) => r.status === 'missing').length)],
@@ -185,12 +213,7 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     return { value: models.length > 0 && models.every((m) => at(m, 'P2') > at(m, 'P1')) };
   }],
   [/^kst\.models\.perfect-in-p2$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P2' && r.exact === 1).length)],
-  [/^kst\.models\.perfect-p2-differ-in-p0$/, (_m, k) => {
-    const at = (m: string, c: Condition) => k.table4.find((r) => r.model === m && r.condition === c)?.exact ?? Number.NaN;
-    const perfect = [...new Set(k.table4.map((r) => r.model))].filter((m) => at(m, 'P2') === 1);
-    const p0 = perfect.map((m) => at(m, 'P0'));
-    return { value: perfect.length >= 2 && new Set(p0).size > 1, detail: perfect.length === 0 ? 'no model at 100 % in P2' : `P0 of the P2-perfect models: ${p0.map((x) => (100 * x).toFixed(0)).join(', ')}` };
-  }],
+  [/^kst\.models\.perfect-p2-differ-in-p0$/, (_m, k) => perfectInP2DifferInP0(k.table4)],
   [/^kst\.models\.top-tie-p3$/, (_m, k) => num(k.table4.filter((r) => r.condition === 'P3' && r.rank === 1).length)],
   [/^kst\.models\.ties-increase$/, (_m, k) => {
     const tops = CONDITIONS.map((c) => k.table4.filter((r) => r.condition === c && r.rank === 1).length) as [number, number, number, number];
@@ -255,16 +278,7 @@ export const KST_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const best = Math.max(...Object.values(c.cellsLed));
     return { value: c.cells > 0 && c.everywhere.length === 0, detail: `most cells led by one model: ${best} of ${c.cells}` };
   }],
-  [/^kst\.design\.orders-balanced$/, (_m, k) => {
-    const orders = new Map<string, Set<number>>();
-    for (const r of k.inputs.records) {
-      const key = `${r.model}|${r.condition}|${r.domain}|${r.stateKey}`;
-      orders.set(key, (orders.get(key) ?? new Set()).add(r.order));
-    }
-    const all = new Set(k.inputs.records.map((r) => r.order)).size;
-    const short = [...orders.values()].filter((o) => o.size < all).length;
-    return { value: all >= 2 && short === 0, detail: `${orders.size} model × condition × state combinations, ${short} without all ${all} orders` };
-  }],
+  [/^kst\.design\.orders-balanced$/, (_m, k) => ordersInEveryCombination(k.inputs.records)],
   [/^kst\.order\.pairs$/, (_m, k) => num(orderAgreement(k.inputs.records).pairs)],
   [/^kst\.order\.exact-agreement$/, (_m, k) => num(pct(orderAgreement(k.inputs.records).exact_agreement))],
   [/^kst\.order\.mean-jaccard$/, (_m, k) => num(pct(orderAgreement(k.inputs.records).mean_jaccard))],

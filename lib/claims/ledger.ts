@@ -22,6 +22,28 @@ export interface Computed {
   unavailable?: string;
 }
 
+/**
+ * The result of a check over recorded inputs (the prompts of lib/claims/prompts.ts, the regeneration
+ * prompts of regeneration-prompts.ts): whether the claim holds, or why this input cannot show it.
+ */
+export interface ClaimCheck {
+  /** True when the check ran on everything it needs and the claim holds. */
+  holds: boolean;
+  /** Set when the input cannot show the claim either way: why. `holds` is then false, but nothing was found to differ. */
+  unavailable?: string;
+  /** Records (prompts) checked. */
+  prompts: number;
+  /** Groups compared, for a check that compares groups of records. */
+  groups?: number;
+  /** What was shown, or the first problem (naming the record). */
+  detail: string;
+}
+
+/** A check's result as a claim's computed value: unavailable stays unavailable, else holds with its detail. */
+export function computedFromCheck(check: ClaimCheck): Computed {
+  return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
+}
+
 /** The note of a claim the input cannot show (Computed.unavailable). */
 export const UNAVAILABLE_NOTE = 'cannot be checked on this input: ';
 

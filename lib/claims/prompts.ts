@@ -4,19 +4,23 @@
  *
  * 1. **The builder made them.** Each recorded prompt is rebuilt with lib/prompting's `buildPrompt` for
  *    its own cell (domain, state, condition, presentation order, the order's seed checked against the
- *    record's) and must be the same text. buildPrompt takes no fringe as input.
+ *    record's). buildPrompt takes no fringe as input. A prompt that is not its text (an older
+ *    kstbench's wording, an edited description) is no leak by itself: the check then rests on 2 alone,
+ *    and its detail says so.
  * 2. **Nothing but the mastered set varies with the state.** Within one (domain, condition, order),
- *    every prompt must be the same text once its single "already mastered" line is taken out, and that
- *    line must name exactly the state's positions. Such a group holds states with different outer
- *    fringes (checked: at least two), so a text shared by all of them cannot state any one state's
- *    fringe: the fringe is left to be worked out from the mastered set and, in P2/P3, the structure the
- *    condition supplies. This check does not rely on the builder, so it also judges prompts another
- *    tool wrote (`compareWithBuilder: false`).
+ *    every prompt (system message included) must be the same text once its single "already mastered"
+ *    line is taken out, and that line must name exactly the state's positions. A group whose states
+ *    have different outer fringes decides: a text shared by all of them cannot state any one state's
+ *    fringe, which is left to be worked out from the mastered set and, in P2/P3, the structure the
+ *    condition supplies. Groups whose states share one fringe cannot decide; they are counted in the
+ *    detail and the others decide. This check does not rely on the builder, so it also judges prompts
+ *    another tool wrote (`compareWithBuilder: false`).
  *
  * What an input cannot show is said, not failed: no final records, records without a prompt (an import
  * records none; when only some lack one, the others are still checked and a leak among them fails),
- * a record of a domain not given, or groups whose states all share one fringe give `unavailable` (the
- * ledger shows the claim as not rebuildable on this input, with the reason), never a false `differs`.
+ * a record of a domain not given, system messages that differ across groups, another builder's prompts
+ * without the mastered line, or no group that can decide give `unavailable` (the ledger shows the claim
+ * as not rebuildable on this input, with the reason), never a false `differs`.
  *
  * Two §4.3 design statements are checked on the same records: no prompt names a component by its
  * canonical ID (`canonicalIdsInNoPrompt`), and each domain's presentation orders are fixed
@@ -26,6 +30,7 @@ import { InputError } from '../errors';
 import { buildDomain, outerFringe, presentationOrders, type Domain, type DomainFile, type Presentation } from '../kst';
 import { buildPrompt, idsToPositions } from '../prompting';
 import type { Condition } from '../conditions';
+import type { ClaimCheck } from './ledger';
 
 /** The fields of a final record (responses.jsonl) the check reads; everything else is ignored. */
 export interface PromptRecordLike {
@@ -40,22 +45,6 @@ export interface PromptRecordLike {
   prompt?: { system?: string; user?: string };
 }
 
-export interface FringeInNoPromptResult {
-  /** True when every record carries a prompt and both checks hold for all of them. */
-  holds: boolean;
-  /**
-   * Set when this input cannot show the claim either way (no final records, no prompts recorded, a
-   * domain not given, nothing to compare): why. `holds` is then false, but nothing was found to differ.
-   */
-  unavailable?: string;
-  /** Records whose prompt was checked. */
-  prompts: number;
-  /** (domain, condition, order) groups compared. */
-  groups: number;
-  /** What was shown, or the first problem (naming the record by line and run id). */
-  detail: string;
-}
-
 /** What made the prompts: lib/prompting's buildPrompt unless another builder is named (a test's, a user's own). */
 export type PromptBuilder = (domain: Domain, state: readonly string[], condition: Condition, presentation: Presentation) => { system: string; user: string };
 
@@ -68,8 +57,8 @@ interface Group {
   fringes: Set<string>;
 }
 
-const fail = (prompts: number, groups: number, detail: string): FringeInNoPromptResult => ({ holds: false, prompts, groups, detail });
-const unavailable = (prompts: number, groups: number, reason: string): FringeInNoPromptResult => ({ holds: false, unavailable: reason, prompts, groups, detail: reason });
+const fail = (prompts: number, groups: number, detail: string): ClaimCheck => ({ holds: false, prompts, groups, detail });
+const unavailable = (prompts: number, groups: number, reason: string): ClaimCheck => ({ holds: false, unavailable: reason, prompts, groups, detail: reason });
 
 const hasPrompt = (r: PromptRecordLike) => typeof r.prompt?.user === 'string' && typeof r.prompt.system === 'string';
 const recordName = (r: PromptRecordLike, i: number) => `final record ${i + 1}${r.run_id ? ` (${r.run_id})` : ''}`;
@@ -79,7 +68,7 @@ const recordName = (r: PromptRecordLike, i: number) => `final record ${i + 1}${r
  * shown on this input (unavailable), unless the records that do carry one already fail: a leak found
  * is a leak whatever the other records hold. Record numbers in the details stay the input's own.
  */
-function onRecordedPrompts(records: readonly PromptRecordLike[], check: (withPrompt: ReadonlyArray<readonly [PromptRecordLike, number]>) => FringeInNoPromptResult): FringeInNoPromptResult {
+function onRecordedPrompts(records: readonly PromptRecordLike[], check: (withPrompt: ReadonlyArray<readonly [PromptRecordLike, number]>) => ClaimCheck): ClaimCheck {
   if (records.length === 0) return unavailable(0, 0, 'no final records (responses.jsonl), so no prompt to check');
   const withPrompt = [...records.entries()].filter(([, r]) => hasPrompt(r)).map(([i, r]) => [r, i] as const);
   const missing = records.length - withPrompt.length;
@@ -87,20 +76,23 @@ function onRecordedPrompts(records: readonly PromptRecordLike[], check: (withPro
   if (withPrompt.length === 0) return unavailable(0, 0, why);
   const result = check(withPrompt);
   if (missing === 0 || (!result.holds && result.unavailable === undefined)) return result;
-  return unavailable(result.prompts, result.groups, `${why}; the ${withPrompt.length} that do ${result.holds ? 'pass' : 'cannot show it either'}: ${result.detail}`);
+  return unavailable(result.prompts, result.groups ?? 0, `${why}; the ${withPrompt.length} that do ${result.holds ? 'pass' : 'cannot show it either'}: ${result.detail}`);
 }
 
 /** Checks that no recorded prompt contained its state's outer fringe (see the module comment). */
-export function fringeInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { compareWithBuilder?: boolean } = {}): FringeInNoPromptResult {
+export function fringeInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { compareWithBuilder?: boolean } = {}): ClaimCheck {
   return onRecordedPrompts(records, (withPrompt) => fringeCheck(withPrompt, domains, options.compareWithBuilder !== false));
 }
 
-function fringeCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], compareWithBuilder: boolean): FringeInNoPromptResult {
+function fringeCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], compareWithBuilder: boolean): ClaimCheck {
   const byId = new Map(domains.map((d) => [d.id, d]));
   const presentations = new Map<string, Presentation[]>();
   const groups = new Map<string, Group>();
   const systems = new Set<string>();
   const builder = cellBuilder();
+  // A prompt that is not this version's buildPrompt text (an older kstbench's wording, an edited
+  // description) is no leak by itself: the comparison across states still judges it.
+  let notBuilders: string | undefined;
   for (const [k, [r, i]] of records.entries()) {
     const where = recordName(r, i);
     const domain = byId.get(r.domain ?? '');
@@ -112,31 +104,39 @@ function fringeCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>
     if (r.presentation_seed !== undefined && r.presentation_seed !== presentation.seed) return fail(k, groups.size, `${where}: its presentation seed is not order ${r.order}'s of domain "${domain.id}"`);
     const user = r.prompt!.user!;
     systems.add(r.prompt!.system!);
-    if (compareWithBuilder) {
+    if (compareWithBuilder && notBuilders === undefined) {
       const built = builder(domain, r.state, r.condition, presentation);
       if (typeof built === 'string') return fail(k, groups.size, `${where}: ${built}`);
-      if (built.system !== r.prompt!.system || built.user !== user) return fail(k, groups.size, `${where}: the prompt is not the text buildPrompt makes for its cell`);
+      if (built.system !== r.prompt!.system || built.user !== user) notBuilders = where;
     }
     const lines = user.split('\n');
     const mastered = lines.filter((l) => l.startsWith(MASTERED_LINE_PREFIX));
-    if (mastered.length !== 1) return fail(k, groups.size, `${where}: ${mastered.length} "already mastered" lines, expected one`);
+    if (mastered.length !== 1) {
+      const why = `${where}: ${mastered.length} "already mastered" lines, expected one`;
+      // Another builder's wording may name the mastered set otherwise: then the line cannot be taken out, which shows nothing.
+      if (notBuilders !== undefined) return unavailable(k, groups.size, `${why}; the prompts are not this version's buildPrompt text (first: ${notBuilders}), so the state's line cannot be found`);
+      return fail(k, groups.size, why);
+    }
     const named = (mastered[0]!.slice(MASTERED_LINE_PREFIX.length).match(/\d+/g) ?? []).map(Number);
     if (named.join(',') !== idsToPositions(presentation, r.state).join(',')) return fail(k, groups.size, `${where}: the "already mastered" line does not name exactly the state's positions`);
-    const rest = lines.filter((l) => !l.startsWith(MASTERED_LINE_PREFIX)).join('\n');
+    // The system message is part of what must not vary with the state.
+    const rest = [r.prompt!.system!, ...lines.filter((l) => !l.startsWith(MASTERED_LINE_PREFIX))].join('\n');
     const key = `${domain.id}|${r.condition}|${r.order}`;
     const group = groups.get(key) ?? { rest, first: where, fringes: new Set<string>() };
     groups.set(key, group);
     if (group.rest !== rest) return fail(k, groups.size, `${where}: besides the mastered line its text differs from ${group.first}'s (same domain, condition and order), so the prompt says more about its state than the mastered set`);
     group.fringes.add(outerFringe(domain, r.state).join(','));
   }
-  if (systems.size !== 1) return fail(records.length, groups.size, `${systems.size} different system messages, expected one shared by every cell`);
-  const flat = [...groups].find(([, g]) => g.fringes.size < 2);
-  if (flat) return unavailable(records.length, groups.size, `group ${flat[0]}: its states share one outer fringe, so the comparison cannot tell a fringe from the shared text`);
+  if (systems.size !== 1) return unavailable(records.length, groups.size, `${systems.size} different system messages across the (domain, condition, order) groups, not the one a single builder writes, so the records cannot be read as one tool's prompts`);
+  const flat = [...groups.values()].filter((g) => g.fringes.size < 2).length;
+  if (flat === groups.size) return unavailable(records.length, groups.size, `in each of the ${groups.size} (domain, condition, order) groups the states share one outer fringe, so the comparison cannot tell a fringe from the shared text`);
+  const builderWord = !compareWithBuilder ? '' : notBuilders === undefined ? 'rebuilt by buildPrompt; ' : `not this version's buildPrompt text (first: ${notBuilders}), so compared across states only; `;
+  const flatWord = flat > 0 ? ` (${flat} groups whose states share one outer fringe cannot decide and are not counted)` : '';
   return {
     holds: true,
     prompts: records.length,
-    groups: groups.size,
-    detail: `${records.length} prompts ${compareWithBuilder ? 'rebuilt by buildPrompt; ' : ''}in ${groups.size} (domain, condition, order) groups only the mastered line varies`,
+    groups: groups.size - flat,
+    detail: `${records.length} prompts ${builderWord}in ${groups.size - flat} (domain, condition, order) groups only the mastered line varies${flatWord}`,
   };
 }
 
@@ -183,18 +183,21 @@ function presentationOf(domain: Domain, order: number, cache: Map<string, Presen
  *    occurs in neither the cell's text nor the domain's wording, plus a number and a closing `_`)
  *    contains no token: whatever the builder writes, it writes no ID.
  *
- * `build` names the builder when the prompts were made by another one (default buildPrompt).
+ * `build` names the builder when the prompts were made by another one (default buildPrompt). Prompts
+ * that are not the builder's text cannot be judged this way: unavailable, unless the builder writes an
+ * ID on another record (a leak found is a leak).
  *
  * The descriptions are the domain author's words and go in as they are; an ID they mention is theirs.
  */
-export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { build?: PromptBuilder } = {}): FringeInNoPromptResult {
+export function canonicalIdsInNoPrompt(records: readonly PromptRecordLike[], domains: readonly Domain[], options: { build?: PromptBuilder } = {}): ClaimCheck {
   return onRecordedPrompts(records, (withPrompt) => positionsOnlyCheck(withPrompt, domains, cellBuilder(options.build)));
 }
 
-function positionsOnlyCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], builder: ReturnType<typeof cellBuilder>): FringeInNoPromptResult {
+function positionsOnlyCheck(records: ReadonlyArray<readonly [PromptRecordLike, number]>, domains: readonly Domain[], builder: ReturnType<typeof cellBuilder>): ClaimCheck {
   const byId = new Map(domains.map((d) => [d.id, d]));
   const presentations = new Map<string, Presentation[]>();
   const renamed = new Map<string, RenamedDomain>();
+  let notBuilders: string | undefined;
   for (const [k, [r, i]] of records.entries()) {
     const where = recordName(r, i);
     const domain = byId.get(r.domain ?? '');
@@ -203,7 +206,11 @@ function positionsOnlyCheck(records: ReadonlyArray<readonly [PromptRecordLike, n
     const presentation = presentationOf(domain, r.order!, presentations);
     const built = builder(domain, r.state, r.condition, presentation);
     if (typeof built === 'string') return fail(k, 0, `${where}: ${built}`);
-    if (built.system !== r.prompt!.system || built.user !== r.prompt!.user) return fail(k, 0, `${where}: the prompt is not the text buildPrompt makes for its cell`);
+    // Another builder's text says nothing of what this builder writes: not shown, but a leak of this builder on other records still fails.
+    if (built.system !== r.prompt!.system || built.user !== r.prompt!.user) {
+      notBuilders ??= where;
+      continue;
+    }
     // A prefix is chosen against the texts seen so far; a later cell whose own text holds it gets a new one.
     const original = `${built.system}\n${built.user}`;
     const known = renamed.get(domain.id);
@@ -217,6 +224,7 @@ function positionsOnlyCheck(records: ReadonlyArray<readonly [PromptRecordLike, n
       return fail(k, 0, `${where}: the builder writes component ${leaked ? leaked[0] : '?'} of "${domain.id}" by its canonical ID (built again with the IDs renamed, the prompt shows ${leaked ? leaked[1] : 'a renamed ID'})`);
     }
   }
+  if (notBuilders !== undefined) return unavailable(records.length, 0, `the recorded prompts are not this version's buildPrompt text (first: ${notBuilders}), so whether their builder wrote an ID cannot be asked of it`);
   return { holds: true, prompts: records.length, groups: 0, detail: `${records.length} prompts are buildPrompt's text for their cell, and built again with every ID renamed to a fresh token none shows a token` };
 }
 
@@ -262,7 +270,7 @@ function renamePresentation(p: Presentation, token: ReadonlyMap<string, string>)
  * presentation seed shared by all its records, the orders' seeds differ, and every (model, condition)
  * of the domain saw the same orders.
  */
-export function presentationsReused(records: readonly PromptRecordLike[]): FringeInNoPromptResult {
+export function presentationsReused(records: readonly PromptRecordLike[]): ClaimCheck {
   if (records.length === 0) return unavailable(0, 0, 'no final records (responses.jsonl), so no presentation seed to check');
   if (records.every((r) => r.presentation_seed === undefined)) return unavailable(0, 0, `none of the ${records.length} final records carries a presentation seed, so the orders cannot be told apart`);
   const seeds = new Map<string, Map<number, string>>();

@@ -16,11 +16,11 @@ import { scoreResponse } from '../psi/score';
 import { EXTRANEOUS_MARKERS } from '../psi/cognitive-load';
 import { BLOOM_CUES } from '../psi/bloom';
 import { getScenario } from '../psi/schema';
-import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-prompts';
+import { lowScaffoldingFeedback, RECORDED_SCORING_PARAMETERS, regenerationPromptParts } from './regeneration-prompts';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
-import { claimRowsFor, claimValuesFor, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, computedFromCheck, type ClaimRow, type Computed } from './ledger';
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 
@@ -67,6 +67,10 @@ class PsiResults {
   }
   get scored2() {
     return this.once('s2', () => aggregate.scorePsiRecords(this.inputs.round2, this.inputs.course, this.inputs.params ?? {}).scored);
+  }
+  /** Round 1 scored as the collector scored it when it chose the weak cases (not with this analysis's parameters). */
+  get scored1AsRecorded() {
+    return this.once('s1-recorded', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, RECORDED_SCORING_PARAMETERS).scored);
   }
   get mirrors(): Record<string, string> {
     return this.once('mirrors', () => paperModelMap([...new Set(this.inputs.round1.map((r) => r.model))]));
@@ -144,22 +148,8 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
   [/^psi\.design\.taxonomy-hierarchy$/, (_m, k) => {
     // §IV-B: from foundational concepts (variables, print_function) to advanced ones (dependency_parsing, tensorflow_intro),
     // read as: every advanced example has more prerequisites, direct or not, than every foundational one.
-    const { prerequisites, ids } = k.inputs.course.taxonomy;
-    const direct = new Map<string, string[]>();
-    for (const [p, q] of prerequisites) direct.set(q, [...(direct.get(q) ?? []), p]);
-    const ancestors = (id: string) => {
-      const seen = new Set<string>();
-      const todo = [id];
-      while (todo.length > 0) {
-        for (const p of direct.get(todo.pop()!) ?? []) {
-          if (!seen.has(p)) {
-            seen.add(p);
-            todo.push(p);
-          }
-        }
-      }
-      return seen.size;
-    };
+    const { closure, ids } = k.inputs.course.taxonomy;
+    const ancestors = (id: string) => closure.filter(([, q]) => q === id).length;
     const [foundational, advanced] = [['variables', 'print_function'], ['dependency_parsing', 'tensorflow_intro']];
     const missing = [...foundational, ...advanced].filter((c) => !ids.includes(c));
     if (missing.length > 0) return { value: false, detail: `not in the taxonomy: ${missing.join(', ')}` };
@@ -195,29 +185,32 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     return num(levels);
   }],
   [/^psi\.protocol\.(prompt-parts|low-sd-feedback)$/, (m, k) => {
-    const check = (m[1] === 'prompt-parts' ? regenerationPromptParts : lowScaffoldingFeedback)(k.inputs.course, k.inputs.round1, k.inputs.round2);
-    return check.unavailable !== undefined ? { value: false, unavailable: check.unavailable } : { value: check.holds, detail: check.detail };
+    return computedFromCheck((m[1] === 'prompt-parts' ? regenerationPromptParts : lowScaffoldingFeedback)(k.inputs.course, k.inputs.round1, k.inputs.round2));
   }],
   [/^psi\.protocol\.same-pipeline$/, (_m, k) => {
-    // §IV-E: round 2 was scored by the same pipeline as round 1: every recorded score of either round is what this one pipeline (lib/psi/score.ts, the parameters in use) gives its text.
+    // §IV-E: round 2 was scored by the same pipeline as round 1: every recorded score of either round is what this one pipeline
+    // (lib/psi/score.ts, with the parameters the records were scored with, not the ones this analysis re-scores with) gives its text.
     const recorded = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid' && r.scores !== undefined);
     if (!k.inputs.round2.some((r) => r.status === 'valid' && r.scores !== undefined)) return { value: false, unavailable: 'no round-2 record carries the scores it was given, so there is no second scoring to compare with this pipeline' };
     const off = recorded.filter((r) => {
-      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, k.inputs.params ?? {});
+      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, RECORDED_SCORING_PARAMETERS);
       return Math.abs(again.psi - r.scores!.psi) > 1e-9 || SUBSCORES.some((x) => Math.abs(again.subscores[x] - r.scores![x]) > 1e-9);
     });
     return { value: off.length === 0, detail: `${recorded.length - off.length} of ${recorded.length} recorded scores (both rounds) are this pipeline's${off.length > 0 ? `; first not: ${off[0]!.run_id}` : ''}` };
   }],
   [/^psi\.protocol\.lowest-defective$/, (_m, k) => {
-    // §IV-E: the regenerated cases (round 2's parents) are defective-prompt cases, each with a lower round-1 PSI than every defective case left out.
+    // §IV-E: the regenerated cases (round 2's parents) are defective-prompt cases, each with a lower round-1 PSI (as the collector scored
+    // it when it chose them) than every defective case of the same models left out.
     const parents = new Set(k.scored2.map((r) => r.parent_run_id));
     if (parents.size === 0) return { value: false, unavailable: 'no scored round-2 record, so no regenerated case to compare' };
-    const chosen = k.scored1.filter((r) => parents.has(r.run_id));
-    const left = k.scored1.filter((r) => r.variant === 'defective' && !parents.has(r.run_id));
+    const chosen = k.scored1AsRecorded.filter((r) => parents.has(r.run_id));
+    // Only the models round 2 regenerated for: another model's defective cases were never candidates.
+    const regenerated = new Set(chosen.map((r) => r.model));
+    const left = k.scored1AsRecorded.filter((r) => r.variant === 'defective' && regenerated.has(r.model) && !parents.has(r.run_id));
     const standard = chosen.filter((r) => r.variant !== 'defective').length;
     const highest = Math.max(...chosen.map((r) => r.psi));
     const lowestLeft = Math.min(...left.map((r) => r.psi));
-    return { value: chosen.length === parents.size && standard === 0 && highest < lowestLeft, detail: `${chosen.length} of ${parents.size} parents found, ${standard} standard-prompt; highest regenerated PSI ${highest.toFixed(3)}, lowest defective PSI left out ${lowestLeft.toFixed(3)}` };
+    return { value: chosen.length === parents.size && standard === 0 && highest < lowestLeft, detail: `${chosen.length} of ${parents.size} parents found, ${standard} standard-prompt; highest regenerated PSI ${highest.toFixed(3)}, lowest defective PSI left out ${lowestLeft.toFixed(3)} (${regenerated.size} models regenerated for)` };
   }],
   [/^psi\.table1\.psi\.([a-z0-9-]+)$/, (m, k) => {
     const paper = Object.keys(k.inputs.published.table1.psi).find((p) => slug(p) === m[1])!;

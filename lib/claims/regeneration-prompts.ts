@@ -19,7 +19,8 @@
  */
 import { InputError } from '../errors';
 import { diagnose, improvementChecklist, subscoreLabel, type Weakness } from '../psi/diagnosis';
-import { SUBSCORES } from '../psi/parameters';
+import { SUBSCORES, type PsiParameters } from '../psi/parameters';
+import type { ClaimCheck } from './ledger';
 import { buildRegenerationPrompt, formatStudentContext, type ScoringSummary } from '../psi/regeneration';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi/schema';
 import { scoreResponse } from '../psi/score';
@@ -27,14 +28,12 @@ import { scoreResponse } from '../psi/score';
 /** What made the round-2 prompts: lib/psi's buildRegenerationPrompt unless another builder is named. */
 export type RegenerationBuilder = (scenario: Scenario, variant: Variant, round1Text: string, scoring: ScoringSummary) => { system: string; user: string };
 
-export interface RegenerationCheck {
-  holds: boolean;
-  /** Set when the input cannot show the claim either way: why. */
-  unavailable?: string;
-  /** Prompts rebuilt. */
-  prompts: number;
-  detail: string;
-}
+/**
+ * The scoring parameters a corpus's recorded scores and checklists were made with: the collector
+ * (lib/collect/psi-study.ts) and the simulated tutors score with the paper's defaults, whatever a
+ * notebook later re-scores with. Checks of what was recorded re-score with these.
+ */
+export const RECORDED_SCORING_PARAMETERS: Readonly<Partial<PsiParameters>> = {};
 
 interface Rebuilt {
   where: string;
@@ -46,11 +45,11 @@ interface Rebuilt {
   checklist: string[];
 }
 
-const unavailable = (reason: string): RegenerationCheck => ({ holds: false, unavailable: reason, prompts: 0, detail: reason });
-const failed = (prompts: number, detail: string): RegenerationCheck => ({ holds: false, prompts, detail });
+const unavailable = (reason: string): ClaimCheck => ({ holds: false, unavailable: reason, prompts: 0, detail: reason });
+const failed = (prompts: number, detail: string): ClaimCheck => ({ holds: false, prompts, detail });
 
-/** The valid round-2 records with their rebuilt prompts, or the first problem (a RegenerationCheck). */
-function rebuildAll(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], build: RegenerationBuilder): Rebuilt[] | RegenerationCheck {
+/** The valid round-2 records with their rebuilt prompts, or the first problem (a ClaimCheck). */
+function rebuildAll(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], build: RegenerationBuilder): Rebuilt[] | ClaimCheck {
   const valid = round2.filter((r) => r.status === 'valid');
   if (valid.length === 0) return unavailable('no valid round-2 record, so no regeneration prompt to rebuild');
   const withChecklist = valid.filter((r) => Array.isArray((r as { checklist?: unknown }).checklist));
@@ -63,7 +62,7 @@ function rebuildAll(course: PsiCourse, round1: readonly PsiRecord[], round2: rea
     if (!parent) return failed(out.length, `${where}: its parent ${r.parent_run_id ?? '(none)'} is not among the round-1 records`);
     const scenario = course.scenarioById.get(r.scenario);
     if (!scenario) return failed(out.length, `${where}: scenario ${r.scenario} is not in the course`);
-    const full = scoreResponse(parent.text, scenario, course);
+    const full = scoreResponse(parent.text, scenario, course, RECORDED_SCORING_PARAMETERS);
     const scoring: ScoringSummary = { psi: full.psi, subscores: full.subscores, evidence: full.evidence };
     const weaknesses = diagnose(scoring.subscores, scoring.evidence);
     const checklist = improvementChecklist(weaknesses);
@@ -96,7 +95,7 @@ function missingParts(p: Rebuilt): string[] {
 }
 
 /** §IV-E: every regeneration prompt holds the five parts (a)–(e) (see the module comment). */
-export function regenerationPromptParts(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], options: { build?: RegenerationBuilder } = {}): RegenerationCheck {
+export function regenerationPromptParts(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], options: { build?: RegenerationBuilder } = {}): ClaimCheck {
   const rebuilt = rebuildAll(course, round1, round2, options.build ?? buildRegenerationPrompt);
   if (!Array.isArray(rebuilt)) return rebuilt;
   for (const [i, p] of rebuilt.entries()) {
@@ -116,7 +115,7 @@ export const LOW_SCAFFOLDING_ASKS: ReadonlyArray<readonly [string, RegExp]> = [
 const EXAMPLE_CATEGORIES = ['worked-example', 'step-by-step', 'comprehension-check'];
 
 /** §IV-E's example: a case lacking worked example, steps and check is asked for all three (see the module comment). */
-export function lowScaffoldingFeedback(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], options: { build?: RegenerationBuilder } = {}): RegenerationCheck {
+export function lowScaffoldingFeedback(course: PsiCourse, round1: readonly PsiRecord[], round2: readonly PsiRecord[], options: { build?: RegenerationBuilder } = {}): ClaimCheck {
   const rebuilt = rebuildAll(course, round1, round2, options.build ?? buildRegenerationPrompt);
   if (!Array.isArray(rebuilt)) return rebuilt;
   const cases = rebuilt.filter((p) => p.weaknesses.some((w) => w.subscore === 'sd' && EXAMPLE_CATEGORIES.every((c) => w.details?.missingCategories?.includes(c as never))));

@@ -101,6 +101,14 @@ test('claims added from §4.5.2: both orders in every combination (by constructi
   });
   // Made wrong on purpose: equal P0 values; only one model perfect in P2; one order-2 record dropped.
   assert.match(rows(lines([]))['kst.models.perfect-p2-differ-in-p0']!, /^no \(P0 of the P2-perfect models: 100, 100\)/);
-  assert.match(rows(lines(['m2'], ['m2']))['kst.models.perfect-p2-differ-in-p0']!, /^no \(P0 of the P2-perfect models: 100\)/);
   assert.equal(rows(lines(['m2']).filter((l) => !(l.model === 'm1' && l.condition === 'P2' && l.order === 2 && l.state.length === 1)))['kst.design.orders-balanced'], 'no (12 model × condition × state combinations, 1 without all 2 orders)');
+  // What the table cannot decide is not rebuildable on it, never a yes or no: one P2-perfect model
+  // ("every model perfect under P2 differs under P0" needs two), no P0 rows, a P2-perfect model without P0.
+  const notes = (ls: ReturnType<typeof lines>) => {
+    const records = validateResponses(ls.map((value, i) => ({ line: i + 1, value })), domains);
+    return kstClaimRows({ published: only('kst.models.perfect-p2-differ-in-p0'), records, domains }).map((r) => [r.status, r.note]);
+  };
+  assert.deepEqual(notes(lines(['m2'], ['m2'])), [['not rebuildable', 'cannot be checked on this input: only m1 at 100 % in P2, so no two P2-perfect models to compare in P0']]);
+  assert.deepEqual(notes(lines(['m2']).filter((l) => l.condition !== 'P0')), [['not rebuildable', 'cannot be checked on this input: Table 4 has no P0 rows']]);
+  assert.deepEqual(notes(lines([]).filter((l) => !(l.model === 'm2' && l.condition === 'P0'))), [['not rebuildable', 'cannot be checked on this input: no P0 exact share for the P2-perfect model m2']]);
 });

@@ -194,3 +194,10 @@ test('the coverage table for a report links each claim to its notebook cell', ()
   assert.equal(first!.anchor, '04-x.ipynb#claims-x');
   assert.equal(last!.anchor, null);
 });
+
+test('computedFromCheck: a check the input cannot show stays unavailable (never a false no); otherwise holds with its detail', async () => {
+  const { computedFromCheck } = await import('../../lib/claims/ledger');
+  assert.deepEqual(computedFromCheck({ holds: false, unavailable: 'no prompts', prompts: 0, detail: 'no prompts' }), { value: false, unavailable: 'no prompts' });
+  assert.deepEqual(computedFromCheck({ holds: false, prompts: 3, detail: 'record 2 leaks' }), { value: false, detail: 'record 2 leaks' });
+  assert.deepEqual(computedFromCheck({ holds: true, prompts: 3, groups: 1, detail: '3 prompts' }), { value: true, detail: '3 prompts' });
+});

@@ -59,7 +59,8 @@ test('one prompt that names its fringe fails, by both checks, and the record is 
   records[k] = withUser(records[k]!, `${records[k]!.prompt!.user}The admissible next steps are ${fringePositions(records[k]!)}.\n`);
   const built = fringeInNoPrompt(records, domains);
   assert.equal(built.holds, false);
-  assert.match(built.detail, new RegExp(`^final record ${k + 1} \\(${records[k]!.run_id}\\): the prompt is not the text buildPrompt makes`));
+  // Not the builder's text, so it is compared across states, where it says more than the mastered set.
+  assert.match(built.detail, new RegExp(`^final record ${k + 1} \\(${records[k]!.run_id}\\): besides the mastered line its text differs`));
   const alone = fringeInNoPrompt(records, domains, { compareWithBuilder: false });
   assert.equal(alone.holds, false);
   assert.match(alone.detail, new RegExp(`^final record ${k + 1} .*besides the mastered line its text differs .*says more about its state than the mastered set`));
@@ -91,7 +92,7 @@ test('the fringe put in place of the mastered set, a missing prompt, a foreign p
   leakAndBare[10] = withUser(leakAndBare[10]!, `${leakAndBare[10]!.prompt!.user}Next: ${fringePositions(leakAndBare[10]!)}\n`);
   const leak = fringeInNoPrompt(leakAndBare, domains);
   assert.deepEqual([leak.holds, leak.unavailable], [false, undefined]);
-  assert.match(leak.detail, /^final record 11 .*not the text buildPrompt makes/);
+  assert.match(leak.detail, /^final record 11 .*besides the mastered line its text differs/);
   assert.match(fringeInNoPrompt(records, domains.slice(1)).unavailable!, /^final record 1 \(pair\.P0\.o1\.none\): its domain "pair" is not among the domains given/);
 
   const seeded = [...records];
@@ -103,6 +104,40 @@ test('the fringe put in place of the mastered set, a missing prompt, a foreign p
   const flat = fringeInNoPrompt(terminal, domains);
   assert.equal(flat.holds, false);
   assert.match(flat.unavailable!, /share one outer fringe/);
+});
+
+test('another builder\'s wording, other system messages, or a group that cannot decide is no leak; a leak in that wording still is', () => {
+  // An older wording of every prompt (one sentence edited), as an earlier kstbench or an edited domain would give.
+  const older = corpus().map((r) => withUser(r, r.prompt!.user!.replace(/\n/, ' (v0)\n')));
+  assert.notEqual(older[0]!.prompt!.user, corpus()[0]!.prompt!.user);
+  const fringe = fringeInNoPrompt(older, domains);
+  assert.deepEqual([fringe.holds, fringe.unavailable], [true, undefined], fringe.detail);
+  assert.match(fringe.detail, /^72 prompts not this version's buildPrompt text \(first: final record 1 \(pair\.P0\.o1\.none\)\), so compared across states only; in 16 .* groups only the mastered line varies$/);
+  assert.match(canonicalIdsInNoPrompt(older, domains).unavailable!, /^the recorded prompts are not this version's buildPrompt text \(first: final record 1 /);
+  const k = older.findIndex((r) => r.domain === 'tiny' && r.condition === 'P1' && r.state!.length === 1);
+  const olderLeak = [...older];
+  olderLeak[k] = withUser(older[k]!, `${older[k]!.prompt!.user}Try ${fringePositions(older[k]!)}.\n`);
+  assert.match(fringeInNoPrompt(olderLeak, domains).detail, new RegExp(`^final record ${k + 1} .*besides the mastered line its text differs`));
+  assert.equal(fringeInNoPrompt(olderLeak, domains).unavailable, undefined);
+
+  // One system message for the `pair` cells, another for `tiny`'s: not shown. Varying with the state within a group: a leak.
+  const systems = corpus().map((r) => (r.domain === 'pair' ? { ...r, prompt: { ...r.prompt, system: `${r.prompt!.system} (pair)` } } : r));
+  assert.match(fringeInNoPrompt(systems, domains).unavailable!, /^2 different system messages across the \(domain, condition, order\) groups/);
+  const bySystem = corpus().map((r) => (r.domain === 'tiny' && r.condition === 'P0' && r.order === 1 ? { ...r, prompt: { ...r.prompt, system: `${r.prompt!.system} Next: ${fringePositions(r)}` } } : r));
+  const leakBySystem = fringeInNoPrompt(bySystem, domains);
+  assert.deepEqual([leakBySystem.holds, leakBySystem.unavailable], [false, undefined]);
+  assert.match(leakBySystem.detail, /besides the mastered line its text differs/);
+
+  // One group (tiny, P0, order 1) left with a single state: it cannot decide, the other 15 do.
+  const first = corpus().findIndex((r) => r.domain === 'tiny' && r.condition === 'P0' && r.order === 1);
+  const thin = corpus().filter((r, i) => !(r.domain === 'tiny' && r.condition === 'P0' && r.order === 1) || i === first);
+  const decided = fringeInNoPrompt(thin, domains);
+  assert.deepEqual([decided.holds, decided.groups], [true, 15], decided.detail);
+  assert.match(decided.detail, /in 15 \(domain, condition, order\) groups only the mastered line varies \(1 groups whose states share one outer fringe cannot decide and are not counted\)$/);
+  // …and a leak in a deciding group still fails beside it.
+  const j = thin.findIndex((r) => r.domain === 'pair' && r.condition === 'P2' && r.state!.length === 1);
+  thin[j] = withUser(thin[j]!, `${thin[j]!.prompt!.user}Next: ${fringePositions(thin[j]!)}\n`);
+  assert.equal(fringeInNoPrompt(thin, domains).holds, false);
 });
 
 test('the ledger entry kst.design.fringe-never-in-prompt is rebuilt from the final records (and needs them)', () => {
@@ -186,7 +221,8 @@ test('§4.3 on the same records: no canonical ID in a prompt, and one seed per d
   // A recorded prompt that names a component by its ID is not the builder's text.
   const named = [...records];
   named[9] = withUser(records[9]!, `${records[9]!.prompt!.user}Start with EG2.\n`);
-  assert.match(canonicalIdsInNoPrompt(named, study).detail, /^final record 10 .*not the text buildPrompt makes for its cell/);
+  // A recorded prompt that is not the builder's text cannot be judged by asking the builder.
+  assert.match(canonicalIdsInNoPrompt(named, study).unavailable!, /^the recorded prompts are not this version's buildPrompt text \(first: final record 10 /);
   // Another seed for one record of order 1; a model that saw only order 1; two orders with one seed.
   const reseeded = records.map((r, i) => (i === 20 ? { ...r, presentation_seed: 'other' } : r));
   assert.match(presentationsReused(reseeded).detail, /^final record 21 .*another presentation seed than earlier records/);

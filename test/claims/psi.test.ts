@@ -115,6 +115,13 @@ test('method statements of §III–§IV hold on the shipped corpus and fail on i
   assert.equal(only({ ...shipped, round2: shipped.round2.map((r, i) => (i === 0 ? { ...r, parent_run_id: best.run_id } : r)) }, [ids[2]!])[0], false);
   // One round-2 score not what the pipeline gives its text.
   assert.equal(only({ ...shipped, round2: shipped.round2.map((r, i) => (i === 5 ? { ...r, scores: { ...r.scores!, sd: r.scores!.sd / 2 } } : r)) }, [ids[3]!])[0], false);
+  // Re-scored with another δ_opt, the records still carry what the collector's scoring (the defaults) gave them and chose.
+  assert.deepEqual(only({ ...shipped, params: { deltaOpt: 0.45 } }, [ids[2]!, ids[3]!]), [true, true]);
+  // Round 2 for one model only: the other models' defective cases were never candidates.
+  const oneModel = shipped.round2[0]!.model;
+  const lowest = psiClaimValues({ published: { ...published, claims: published.claims.filter((c) => c.id === ids[2]) }, ...shipped, round2: shipped.round2.filter((r) => r.model === oneModel) }).values.get(ids[2]!)!;
+  assert.equal(lowest.value, true, lowest.detail);
+  assert.match(lowest.detail!, /\(1 models regenerated for\)$/);
   // No round 2 (a round-1-only input): what it cannot show is not rebuildable on it, not false.
   assert.deepEqual(only({ ...shipped, round2: [] }, ids.slice(2)).map((v) => String(v).split(':')[0]), ['unavailable', 'unavailable', 'unavailable', 'unavailable']);
   const rows = psiClaimRows({ published: { ...published, claims: published.claims.filter((c) => ids.includes(c.id)) }, ...shipped, round2: [], replicates: null });
@@ -153,8 +160,12 @@ test('§III formulas and §IV-D patterns hold for the shipped pipeline, and fail
   assert.deepEqual(only(shipped, ids), [true, true, 6]);
   // §IV-B's hierarchy: tensorflow_intro stripped of its prerequisites is no longer above the foundational examples.
   assert.equal(only(shipped, ['psi.design.taxonomy-hierarchy'])[0], true);
-  const flat = { ...shipped.course, taxonomy: { ...shipped.course.taxonomy, prerequisites: shipped.course.taxonomy.prerequisites.filter(([, q]) => q !== 'tensorflow_intro') } } as PsiCourse;
+  const { taxonomy } = shipped.course;
+  const flat = { ...shipped.course, taxonomy: { ...taxonomy, prerequisites: taxonomy.prerequisites.filter(([, q]) => q !== 'tensorflow_intro'), closure: taxonomy.closure.filter(([, q]) => q !== 'tensorflow_intro') } } as PsiCourse;
   assert.equal(only({ ...shipped, course: flat }, ['psi.design.taxonomy-hierarchy'])[0], false);
+  // The count is the taxonomy's own closure (one ancestor search, lib/psi/schema.ts): strip only the closure and it follows.
+  const closureOnly = { ...shipped.course, taxonomy: { ...taxonomy, closure: taxonomy.closure.filter(([, q]) => q !== 'tensorflow_intro') } } as PsiCourse;
+  assert.equal(only({ ...shipped, course: closureOnly }, ['psi.design.taxonomy-hierarchy'])[0], false);
 });
 
 test('Table VI: without ratings the two claims stay not rebuildable; with a hand-made ratings file they are rebuilt by the rule', async () => {
