@@ -66,8 +66,17 @@ export function responseDependent(claims: readonly ClaimEntry[]): ClaimEntry[] {
   return claims.filter((c) => c.rebuilt !== undefined && c.basis !== 'by-construction');
 }
 
-function collect(claims: readonly ClaimEntry[], runs: Array<Map<string, { value: PrintedValue }>>): Record<string, ReplicateSummary> {
-  return Object.fromEntries(claims.map((c) => [c.id, summariseValues(runs.map((r) => r.get(c.id)!.value))]));
+/** A replicate whose corpus cannot decide a claim (Computed.unavailable) counts as this category, not as its placeholder value. */
+export const UNAVAILABLE_REPLICATE = 'cannot be checked';
+
+/** Each claim's summary over the replicate runs (claim id → computed value of each run). */
+export function summariseClaimRuns(claims: readonly ClaimEntry[], runs: Array<Map<string, { value: PrintedValue; unavailable?: string }>>): Record<string, ReplicateSummary> {
+  return Object.fromEntries(
+    claims.map((c) => [c.id, summariseValues(runs.map((r) => {
+      const computed = r.get(c.id)!;
+      return computed.unavailable !== undefined ? UNAVAILABLE_REPLICATE : computed.value;
+    }))]),
+  );
 }
 
 const hash = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 16);
@@ -119,7 +128,7 @@ export function kstReplicates(options: KstReplicateOptions): ClaimReplicates {
     replicates: R,
     seeds,
     inference: { resamples: inference.resamples, flips: inference.flips, seed: inference.seed },
-    claims: collect(claims, runs),
+    claims: summariseClaimRuns(claims, runs),
   };
 }
 
@@ -157,6 +166,6 @@ export function psiReplicates(options: PsiReplicateOptions): ClaimReplicates {
     fingerprint: psiFingerprint(claims, R),
     replicates: R,
     seeds,
-    claims: collect(claims, runs),
+    claims: summariseClaimRuns(claims, runs),
   };
 }

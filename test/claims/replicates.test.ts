@@ -15,7 +15,7 @@ import { loadPublishedKst } from '../../lib/records/published-kst';
 import { loadPublishedPsi } from '../../lib/records/published-psi';
 import { loadClaimReplicates, type ClaimReplicates } from '../../lib/records/claim-replicates';
 import type { ExtractedLine } from '../../lib/records/extracted';
-import { kstFingerprint, kstReplicates, psiFingerprint, REPLICATE_INFERENCE, responseDependent, summariseValues } from '../../lib/claims/replicates';
+import { kstFingerprint, kstReplicates, psiFingerprint, REPLICATE_INFERENCE, responseDependent, summariseClaimRuns, summariseValues } from '../../lib/claims/replicates';
 import { evaluateClaims } from '../../lib/claims/ledger';
 import { kstClaimValues } from '../../lib/claims/kst';
 import { simulateKstStudy, type SimulatedKstStudy } from '../../lib/simulation/kst-respondent/study';
@@ -106,6 +106,14 @@ test('the stored statistics are those of the current simulator and ledger (finge
   const psi = loadClaimReplicates(join(root, 'data/replicates/psi.json'));
   assert.equal(psi.fingerprint, psiFingerprint(responseDependent(psiPublished.claims), psi.replicates), 'data/replicates/psi.json is stale: run npm run replicates');
   assert.ok(readFileSync(join(root, 'data/replicates/kst.json'), 'utf8').endsWith('}\n'));
+});
+
+test('summariseClaimRuns: a replicate that cannot decide a claim counts as "cannot be checked", not as its placeholder "no"', () => {
+  const claim = { id: 'kst.x.decided' } as Parameters<typeof summariseClaimRuns>[0][number];
+  const runs = [true, true, false].map((value, k) => new Map([[claim.id, k === 2 ? { value, unavailable: 'fewer than two models perfect in P2' } : { value }]]));
+  assert.deepEqual(summariseClaimRuns([claim], runs)[claim.id], { kind: 'category', n: 3, counts: { 'cannot be checked': 1, yes: 2 } });
+  const numbers = [1, 2, 3].map((value) => new Map([[claim.id, { value }]]));
+  assert.equal(summariseClaimRuns([claim], numbers)[claim.id]!.kind, 'number');
 });
 
 test('summariseValues: numbers get mean, sd and the 2.5–97.5 percentiles; statements and names their counts', () => {
