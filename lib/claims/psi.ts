@@ -5,7 +5,7 @@
  * `paperModelMap` (a simulated tutor stands for the model its profile imitates).
  */
 import * as aggregate from '../psi/aggregate';
-import { resolvePsiParameters, SUBSCORES, type PsiParameters } from '../psi/parameters';
+import { DEFAULT_PSI_PARAMETERS, resolvePsiParameters, SUBSCORES, type PsiParameters } from '../psi/parameters';
 import { matchRatingsToPairs, ratingRates, type RatingCriterion, type RatingsFile } from '../psi/ratings';
 import type { PsiCourse, PsiRecord } from '../psi/schema';
 import { SCAFFOLD_INDICATORS } from '../psi/scaffolding';
@@ -16,7 +16,7 @@ import { scoreResponse } from '../psi/score';
 import { EXTRANEOUS_MARKERS } from '../psi/cognitive-load';
 import { BLOOM_CUES } from '../psi/bloom';
 import { getScenario } from '../psi/schema';
-import { lowScaffoldingFeedback, RECORDED_SCORING_PARAMETERS, regenerationPromptParts } from './regeneration-prompts';
+import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-prompts';
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
@@ -70,7 +70,7 @@ class PsiResults {
   }
   /** Round 1 scored as the collector scored it when it chose the weak cases (not with this analysis's parameters). */
   get scored1AsRecorded() {
-    return this.once('s1-recorded', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, RECORDED_SCORING_PARAMETERS).scored);
+    return this.once('s1-recorded', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, DEFAULT_PSI_PARAMETERS).scored);
   }
   get mirrors(): Record<string, string> {
     return this.once('mirrors', () => paperModelMap([...new Set(this.inputs.round1.map((r) => r.model))]));
@@ -193,7 +193,7 @@ export const PSI_REBUILDS: ReadonlyArray<[RegExp, Rebuild]> = [
     const recorded = [...k.inputs.round1, ...k.inputs.round2].filter((r) => r.status === 'valid' && r.scores !== undefined);
     if (!k.inputs.round2.some((r) => r.status === 'valid' && r.scores !== undefined)) return { value: false, unavailable: 'no round-2 record carries the scores it was given, so there is no second scoring to compare with this pipeline' };
     const off = recorded.filter((r) => {
-      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, RECORDED_SCORING_PARAMETERS);
+      const again = scoreResponse(r.text, getScenario(k.inputs.course, r.scenario), k.inputs.course, DEFAULT_PSI_PARAMETERS);
       return Math.abs(again.psi - r.scores!.psi) > 1e-9 || SUBSCORES.some((x) => Math.abs(again.subscores[x] - r.scores![x]) > 1e-9);
     });
     return { value: off.length === 0, detail: `${recorded.length - off.length} of ${recorded.length} recorded scores (both rounds) are this pipeline's${off.length > 0 ? `; first not: ${off[0]!.run_id}` : ''}` };

@@ -19,7 +19,7 @@
  */
 import { InputError } from '../errors';
 import { diagnose, improvementChecklist, subscoreLabel, type Weakness } from '../psi/diagnosis';
-import { SUBSCORES, type PsiParameters } from '../psi/parameters';
+import { DEFAULT_PSI_PARAMETERS, SUBSCORES } from '../psi/parameters';
 import type { ClaimCheck } from './ledger';
 import { buildRegenerationPrompt, formatStudentContext, type ScoringSummary } from '../psi/regeneration';
 import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi/schema';
@@ -28,12 +28,6 @@ import { scoreResponse } from '../psi/score';
 /** What made the round-2 prompts: lib/psi's buildRegenerationPrompt unless another builder is named. */
 export type RegenerationBuilder = (scenario: Scenario, variant: Variant, round1Text: string, scoring: ScoringSummary) => { system: string; user: string };
 
-/**
- * The scoring parameters a corpus's recorded scores and checklists were made with: the collector
- * (lib/collect/psi-study.ts) and the simulated tutors score with the paper's defaults, whatever a
- * notebook later re-scores with. Checks of what was recorded re-score with these.
- */
-export const RECORDED_SCORING_PARAMETERS: Readonly<Partial<PsiParameters>> = {};
 
 interface Rebuilt {
   where: string;
@@ -62,7 +56,9 @@ function rebuildAll(course: PsiCourse, round1: readonly PsiRecord[], round2: rea
     if (!parent) return failed(out.length, `${where}: its parent ${r.parent_run_id ?? '(none)'} is not among the round-1 records`);
     const scenario = course.scenarioById.get(r.scenario);
     if (!scenario) return failed(out.length, `${where}: scenario ${r.scenario} is not in the course`);
-    const full = scoreResponse(parent.text, scenario, course, RECORDED_SCORING_PARAMETERS);
+    // The recorded scores and checklists were made with lib/psi's defaults (the collector and the simulated
+    // tutors score with them), whatever a notebook later re-scores with.
+    const full = scoreResponse(parent.text, scenario, course, DEFAULT_PSI_PARAMETERS);
     const scoring: ScoringSummary = { psi: full.psi, subscores: full.subscores, evidence: full.evidence };
     const weaknesses = diagnose(scoring.subscores, scoring.evidence);
     const checklist = improvementChecklist(weaknesses);
