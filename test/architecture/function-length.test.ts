@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { isFunctionNode } from '../support/function-nodes';
 
 const ROOT = join(__dirname, '..', '..');
 export const MAX_FUNCTION_LINES = 80;
@@ -44,18 +45,6 @@ function walk(dir: string): string[] {
 }
 
 type FunctionNode = ts.FunctionLikeDeclaration;
-
-function isFunctionNode(node: ts.Node): node is FunctionNode {
-  return (
-    ts.isFunctionDeclaration(node) ||
-    ts.isFunctionExpression(node) ||
-    ts.isArrowFunction(node) ||
-    ts.isMethodDeclaration(node) ||
-    ts.isGetAccessorDeclaration(node) ||
-    ts.isSetAccessorDeclaration(node) ||
-    ts.isConstructorDeclaration(node)
-  );
-}
 
 function propertyName(name: ts.PropertyName | ts.BindingName | undefined, sf: ts.SourceFile): string | undefined {
   if (name === undefined) return undefined;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { isFunctionNode } from '../support/function-nodes';
 
 /**
  * test/ mirrors lib/ file for file: the unit tests of `lib/X/Y.ts` are in `test/X/Y.test.ts`, so a
@@ -28,16 +29,7 @@ export function hasLogic(source: string, file = 'x.ts'): boolean {
   let found = false;
   const visit = (node: ts.Node): void => {
     if (found) return;
-    if (
-      ts.isFunctionDeclaration(node) ||
-      ts.isFunctionExpression(node) ||
-      ts.isArrowFunction(node) ||
-      ts.isMethodDeclaration(node) ||
-      ts.isGetAccessorDeclaration(node) ||
-      ts.isSetAccessorDeclaration(node) ||
-      ts.isConstructorDeclaration(node) ||
-      ts.isClassDeclaration(node)
-    ) {
+    if (isFunctionNode(node) || ts.isClassDeclaration(node)) {
       // A declaration without a body (an overload signature) runs nothing.
       const body = (node as { body?: ts.Node }).body;
       if (body !== undefined || ts.isClassDeclaration(node)) {
