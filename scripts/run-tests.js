@@ -7,8 +7,9 @@
 // Why it is more than `node --test`:
 // - Speed. `node --test` starts one process per file, and with tsx each start cost about 0.5 s of CPU
 //   (215 files). Here the TypeScript is tsc's own output (test-runner/hook.js: the one
-//   `tsc -b tsconfig.test.json` of `npm test` (scripts/build-tests.js) type-checks and compiles lib/, cli/, scripts/ and test/
-//   once), and the files that touch no process state share a few processes (test-runner/entry.js).
+//   `tsc -b tsconfig.test.json` of `npm test`, scripts/build-tests.js, type-checks and compiles
+//   test/, and lib/, cli/ and scripts/ when they changed), and the files that touch no process
+//   state share a few processes (test-runner/entry.js).
 //   A file keeps a process of its own when it, or a test helper it imports, changes or listens to
 //   process state (env, cwd, signals, exit code, patched globals, mocks), starts child processes or
 //   servers, or drives the browser — see ISOLATE. Processes start longest first (times of the last run

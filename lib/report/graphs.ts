@@ -10,8 +10,10 @@ const pct1 = (x: number) => Math.round(x * 1000) / 10;
 /**
  * The verdict table: counts with their shares, then mean edge precision/recall (percent) of the
  * direct relation (vs the cover relation) and of the closure (vs the surmise relation).
+ * The return type is spelt out: a key computed from a parameter (`[groupName]`) does not survive
+ * into the declaration file, which notebooks and test/ are type-checked against.
  */
-export function graphSummaryTable(rows: readonly GraphSummaryRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}) {
+export function graphSummaryTable(rows: readonly GraphSummaryRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}): Array<Record<string, string | number | boolean | null>> {
   return rows.map((r) => ({
     [groupName]: labels[r.group] ?? r.group,
     responses: r.responses,

@@ -6,8 +6,12 @@ import type { TerminalSummary } from '../analysis/terminal';
 
 const pct2 = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
 
-/** Agreement rows in percent (two decimals, as the paper prints 85.25 %), one per group. */
-export function agreementTable(rows: readonly OrderAgreementRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}) {
+/**
+ * Agreement rows in percent (two decimals, as the paper prints 85.25 %), one per group.
+ * The return type is spelt out: a key computed from a parameter (`[groupName]`) does not survive
+ * into the declaration file, which notebooks and test/ are type-checked against.
+ */
+export function agreementTable(rows: readonly OrderAgreementRow[], groupName = 'group', labels: Readonly<Record<string, string>> = {}): Array<Record<string, string | number | boolean | null>> {
   return rows.map((r) => ({
     [groupName]: labels[r.group] ?? r.group,
     pairs: r.pairs,
