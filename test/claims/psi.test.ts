@@ -52,8 +52,9 @@ const shipped = (() => {
   const course = loadPsiCourse(join(root, 'data/raw/psi'));
   return { course, round1: loadPsiRecords(join(root, 'data/raw/psi/round1.jsonl'), course), round2: loadPsiRecords(join(root, 'data/raw/psi/round2.jsonl'), course) };
 })();
+/** The values of just these claims: the ledger is cut down to them, so only what they need is computed. */
 const valuesOf = (input: { course: PsiCourse; round1: readonly PsiRecord[]; round2: readonly PsiRecord[] }, ids: readonly string[]) => {
-  const { values } = psiClaimValues({ published, ...input });
+  const { values } = psiClaimValues({ published: { ...published, claims: published.claims.filter((c) => ids.includes(c.id)) }, ...input });
   return ids.map((id) => values.get(id)!.value);
 };
 

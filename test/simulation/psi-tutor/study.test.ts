@@ -5,8 +5,15 @@ import { join } from 'node:path';
 import { simulatePsiStudy, simulatedModelSpec, summarisePsiStudy, type PsiStudySummary } from '../../../lib/simulation/psi-tutor/study';
 import { course, mean, shippedTexts } from './helpers';
 
+// The seeded studies and their summaries are made once for the file (no test changes them): the
+// calibration checks read the same three seeds.
+const studies = new Map<string, ReturnType<typeof simulatePsiStudy>>();
+const studyOf = (seed: string) => studies.get(seed) ?? studies.set(seed, simulatePsiStudy(course, { seed })).get(seed)!;
+const summaryBySeed = new Map<string, PsiStudySummary>();
+const summaryOf = (seed: string) => summaryBySeed.get(seed) ?? summaryBySeed.set(seed, summarisePsiStudy(course, studyOf(seed))).get(seed)!;
+
 test('simulatePsiStudy (seed 1) is the shipped corpus: same runs, same texts, same parents', () => {
-  const study = simulatePsiStudy(course, { seed: '1' });
+  const study = studyOf('1');
   const r1 = shippedTexts('round1.jsonl');
   const r2 = shippedTexts('round2.jsonl');
   assert.deepEqual(study.round1.map((r) => [r.run_id, r.text]), r1.map((r) => [r.run_id, r.text]));
@@ -16,7 +23,7 @@ test('simulatePsiStudy (seed 1) is the shipped corpus: same runs, same texts, sa
 });
 
 test('calibration (scored with lib/psi): the paper’s directions hold on the shipped seed and on the mean of seeds 1-3', () => {
-  const summaries = ['1', '2', '3'].map((seed) => summarisePsiStudy(course, simulatePsiStudy(course, { seed })));
+  const summaries = ['1', '2', '3'].map(summaryOf);
   const avg = (f: (s: PsiStudySummary) => number) => mean(summaries.map(f));
   for (const [label, get] of [
     ['seed 1', (f: (s: PsiStudySummary) => number) => f(summaries[0]!)],
@@ -52,7 +59,7 @@ test('calibration magnitudes: seed 1 and the mean of seeds 1-3 land within state
   // targets for more on others; where its expected value (README fit table, 12 fresh seeds) or the
   // shipped draw sits further from the paper than version 2's hand tuning did, the tolerance says so.
   const p = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'data', 'published', 'psi-2026.json'), 'utf8'));
-  const summaries = ['1', '2', '3'].map((seed) => summarisePsiStudy(course, simulatePsiStudy(course, { seed })));
+  const summaries = ['1', '2', '3'].map(summaryOf);
   const models = ['ChatGPT', 'Qwen 3', 'Gemma 4', 'Gemini'] as const;
   // [measure, published, tolerance, achieved of a summary]
   const rows: Array<[string, number, number, (s: PsiStudySummary) => number]> = [
