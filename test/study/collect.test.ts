@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectStudy, prepareCollectorInputs } from '../../lib/study/collect';
 import { loadStudy } from '../../lib/study/manifest';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
 
 test('the collector gets a built domain folder and the seeded state sample; a re-run resumes', async () => {

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cellsPerModel, collectParams, sampledStates, statesPerDomain } from '../../lib/study/design';
 import { loadStudy, loadStudyDomains } from '../../lib/study/manifest';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
 
 function study(design: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadStudy, type Study } from '../../lib/study/manifest';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 
 /** A 6-task fractions curriculum (9 knowledge states). */
 export function writeCurriculum(file: string): void {

@@ -6,7 +6,7 @@ import { InputError } from '../../lib/errors';
 import { analyzeStudy } from '../../lib/study/analyze';
 import { csvRecords, importStudyResponses, parseResponseTable } from '../../lib/study/import';
 import { loadStudy, loadStudyDomains } from '../../lib/study/manifest';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
 
 // A hand-made response table of three models on the fractions curriculum (states ∅, {F1}, {F1,F2}),

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initStudy } from '../../lib/study/init';
 import { loadStudy, loadStudyDomains } from '../../lib/study/manifest';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
 
 test('init writes a commented manifest that loads, with paths relative to the study; it never overwrites', () => {

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadStudy } from '../../lib/study/manifest';
 import { formatPlan, planStudy, pilotRates } from '../../lib/study/plan-study';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
 
 test('planStudy: the simulated respondent gives the baseline; the plan is written with its seeds; costs from the catalogue', async () => {

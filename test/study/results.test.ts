@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { studyFrom, StudyManifestSchema } from '../../lib/study/manifest';
 import { readStudyResults, resultsPath } from '../../lib/study/results';
-import { tempDir } from '../support/cli';
+import { tempDir } from '../support/files';
 
 test('readStudyResults: missing → says to run study analyze; a bad file → names the field', () => {
   const dir = tempDir('kstbench-study-results-');

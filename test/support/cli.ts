@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from './files';
 
-export const ROOT = join(__dirname, '..', '..');
+export { ROOT, readCsv, tempDir } from './files';
 
 /** Runs the built CLI (`bin/kstbench.js`, requires `npm run build`) and captures its output. */
 export function kstbench(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}) {
@@ -15,20 +15,6 @@ export function kstbench(args: string[], options: { env?: NodeJS.ProcessEnv; inp
     timeout: options.timeoutMs,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-export function tempDir(prefix = 'kstbench-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** Parses a simple CSV (no quoted commas) into objects keyed by the header. */
-export function readCsv(file: string): Array<Record<string, string>> {
-  const [header, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
-  const columns = header!.split(',');
-  return rows.map((row) => {
-    const values = row.split(',');
-    return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
-  });
 }
 
 /** User + system CPU time of a process in clock ticks (1/100 s), from /proc (0 once it is gone). */

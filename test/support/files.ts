@@ -1,0 +1,22 @@
+// Test helpers for files and folders only: nothing here starts a process or touches process state,
+// so a test file that needs no more than these can share a test process (scripts/run-tests.js
+// ISOLATE; importing test/support/cli.ts, which runs the CLI, gives a file a process of its own).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..');
+
+export function tempDir(prefix = 'kstbench-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Parses a simple CSV (no quoted commas) into objects keyed by the header. */
+export function readCsv(file: string): Array<Record<string, string>> {
+  const [header, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const columns = header!.split(',');
+  return rows.map((row) => {
+    const values = row.split(',');
+    return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
+  });
+}
