@@ -89,15 +89,18 @@ test('kill test: SIGKILL at seeded random points, resume each time; one final re
   const kills = 5;
   try {
     for (let k = 0; k < kills; k++) {
-      // Kill at a seeded random time after the child's second request (the first is the model's
-      // pre-flight; startup time varies with load, so the clock starts once cells are being requested).
+      // Kill at a seeded random point: when the run's n-th request arrives (the first is the model's
+      // pre-flight), plus up to 40 ms, so calls are in flight and answers half-written. Counted in
+      // requests, not in time, the kills land mid-run however fast the machine is (a clock let a fast
+      // run finish the design): a run completes at most 26 + 4 cells (40 ms answers, concurrency 4),
+      // five runs at most 150 of the 168.
       let seen = 0;
-      const firstRequest = new Promise<void>((resolve) => (notifyRequest = () => { if (++seen === 2) resolve(); }));
+      const stopAt = 3 + Math.floor(rng() * 24);
+      const reached = new Promise<void>((resolve) => (notifyRequest = () => { if (++seen === stopAt) resolve(); }));
       const run = spawnCli(cliArgs(domains, out, server.openaiBaseUrl));
-      await Promise.race([firstRequest, run.exited]);
+      await Promise.race([reached, run.exited]);
       notifyRequest = null;
-      const delay = 100 + Math.floor(rng() * 600);
-      await new Promise((r) => setTimeout(r, delay));
+      await new Promise((r) => setTimeout(r, Math.floor(rng() * 40)));
       run.child.kill('SIGKILL');
       const { signal, code } = await run.exited;
       assert.ok(signal === 'SIGKILL' || code === 0, `run ${k}: ${signal} ${code} ${run.stderr()}`);
