@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { accessSync, closeSync, constants, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -173,9 +173,10 @@ export function useCodeCache(command: string, dir = codeCacheDir()): () => void 
   return () => {
     if (misses === 0) return;
     const modules = new Map<string, { sha1: string; data: Buffer }>();
-    // Modules of other runs of this command (a subcommand, a code path not taken now) stay cached.
+    // Modules of other runs of this command (a subcommand, a code path not taken now) stay cached,
+    // those of files that are gone do not.
     for (const [name, entry] of Object.entries(cache?.entries ?? {})) {
-      if (!loaded.has(name)) modules.set(name, { sha1: entry.sha1, data: cache!.body.subarray(entry.at, entry.at + entry.length) });
+      if (!loaded.has(name) && existsSync(name)) modules.set(name, { sha1: entry.sha1, data: cache!.body.subarray(entry.at, entry.at + entry.length) });
     }
     for (const [name, { sha1: source, script, data }] of loaded) modules.set(name, { sha1: source, data: data ?? script.createCachedData() });
     writeCodeCache(file, modules);

@@ -2,16 +2,18 @@
  * The worker's V8 code cache (cli/code-cache.ts), each run a fresh node process as the CLI's worker
  * would be: the cache is written once and then used (the file is not written again: a run with a
  * miss would rewrite it); a module whose text changed but kept its length (which V8's own check lets
- * through) runs its new text; a torn cache file is ignored and made anew; a cache that cannot be
+ * through) runs its new text; entries of modules this run did not load are kept unless their file is
+ * gone; a torn cache file is ignored and made anew; a cache that cannot be
  * written changes nothing of the run; stack traces name the module's own lines, with the cache and
  * without. And the built CLI gives the same output with its cache as without.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kstbench, ROOT, tempDir } from '../support/cli';
+import { readCodeCache } from '../../cli/code-cache';
 
 const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
 
@@ -58,6 +60,23 @@ test('a module changed to a text of the same length runs its new text, and its e
   assert.equal(load(dir).stdout, 'new');
   assert.notDeepEqual(readFileSync(cacheFile(dir)), before, 'the changed module was cached again');
   assert.equal(load(dir).stdout, 'new');
+});
+
+test("a module another run of the command loaded stays cached; one whose file is gone is dropped", () => {
+  const dir = moduleDir("exports.value = require('./n.js').value + require('./o.js').value;\n");
+  writeFileSync(join(dir, 'dist', 'n.js'), "exports.value = 'n';\n");
+  writeFileSync(join(dir, 'dist', 'o.js'), "exports.value = 'o';\n");
+  assert.equal(load(dir).stdout, 'no');
+  const names = () => Object.keys(readCodeCache(cacheFile(dir))!.entries).map((f) => f.slice(join(dir, 'dist').length + 1)).sort();
+  assert.deepEqual(names(), ['m.js', 'n.js', 'o.js']);
+  // This run loads m.js (changed, so the cache is written) and o.js, not n.js, which still exists.
+  writeFileSync(join(dir, 'dist', 'm.js'), "exports.value = require('./o.js').value + '!';\n");
+  assert.equal(load(dir).stdout, 'o!');
+  assert.deepEqual(names(), ['m.js', 'n.js', 'o.js']);
+  rmSync(join(dir, 'dist', 'n.js'));
+  writeFileSync(join(dir, 'dist', 'm.js'), "exports.value = require('./o.js').value + '?';\n");
+  assert.equal(load(dir).stdout, 'o?');
+  assert.deepEqual(names(), ['m.js', 'o.js']);
 });
 
 test('a torn, corrupted or foreign cache file is ignored and written anew', () => {
