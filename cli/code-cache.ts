@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import vm from 'node:vm';
-import { ensureDir } from '../lib/io/dirs';
-import { releaseTemporary, trackTemporary } from '../lib/io/temporaries';
+import { writeFileAtomic } from '../lib/io/atomic';
 
 /**
  * A V8 code cache for the modules a command's worker thread loads (cli/command-worker.ts), so that a
@@ -25,13 +23,13 @@ import { releaseTemporary, trackTemporary } from '../lib/io/temporaries';
  *   match is used (V8 itself checks only the source's length); the whole body carries its SHA-1, so a
  *   torn or foreign file is ignored, never given to V8; V8 rejects data from another V8 version or flag
  *   set (`cachedDataRejected`), and that module is compiled as usual.
- * - Writing: only when a module was compiled without usable data, after the command finished, to a
- *   temporary sibling named by process and thread, renamed into place (atomic on one file system;
- *   concurrent runs of one command each write a complete file and the last rename wins). The temporary
- *   is listed in lib/io/temporaries, so a signal during the write removes it. A failed write is
- *   silent: the run's own result is unchanged. A read-only install (no cache, folder not writable)
- *   does not use the cache at all, as compiling through vm.Script without data costs more than
- *   Node's own compile. No fsync: a cache lost in a crash is made again by the next run.
+ * - Writing: only when a module was compiled without usable data, after the command finished, with
+ *   lib/io's writeFileAtomic (a temporary sibling, listed so that a signal removes it, renamed into
+ *   place): concurrent runs of one command each write a complete file and the last rename wins (two
+ *   threads of one process share the sibling's name; a file they interleaved fails the body's hash
+ *   and is ignored). A failed write is silent: the run's own result is unchanged. A read-only install
+ *   (no cache, folder not writable) does not use the cache at all, as compiling through vm.Script
+ *   without data costs more than Node's own compile.
  * - Which modules: `.js` and `.cjs` files of dist/ and node_modules/ only, and none whose text holds
  *   `import(` (a vm.Script would need a loader for it). Every other module loads through Node's own
  *   `Module.prototype._compile`, as does everything when source maps are enabled.
@@ -79,7 +77,7 @@ export function readCodeCache(file: string): { entries: Record<string, Entry>; b
   }
 }
 
-/** Writes the cache file atomically (see above); a failure only means no cache. */
+/** Writes the cache file through the one atomic writer (see above); a failure only means no cache. */
 function writeCodeCache(file: string, modules: ReadonlyMap<string, { sha1: string; data: Buffer }>): void {
   const entries: Record<string, Entry> = {};
   const parts: Buffer[] = [];
@@ -91,26 +89,10 @@ function writeCodeCache(file: string, modules: ReadonlyMap<string, { sha1: strin
   }
   const body = Buffer.concat(parts);
   const header = Buffer.from(`${JSON.stringify({ magic: MAGIC, body: sha1(body), entries })}\n`);
-  const tmp = `${file}.${process.pid}-${threadId}.tmp`;
-  trackTemporary(tmp);
   try {
-    ensureDir(dirname(file));
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, header);
-      writeSync(fd, body);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    writeFileAtomic(file, Buffer.concat([header, body]));
   } catch {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Nothing was created (the folder could not be made).
-    }
-  } finally {
-    releaseTemporary(tmp);
+    // No cache this time (a read-only or full disk, a folder in the way): the run itself is unaffected.
   }
 }
 
