@@ -32,7 +32,7 @@ import { writeFileAtomic } from '../lib/io/atomic';
  *   without data costs more than Node's own compile.
  * - Which modules: `.js` and `.cjs` files of dist/ and node_modules/ only, and none whose text holds
  *   `import(` (a vm.Script would need a loader for it). Every other module loads through Node's own
- *   `Module.prototype._compile`, as does everything when source maps are enabled.
+ *   `Module.prototype._compile`, as does everything when source maps or V8 coverage are on.
  */
 
 interface Entry {
@@ -129,7 +129,8 @@ const eligible = (filename: string, content: string): boolean =>
  * function that writes it when some module had no usable data (call it after the command's work).
  */
 export function useCodeCache(command: string, dir = codeCacheDir()): () => void {
-  if (process.sourceMapsEnabled) return () => {};
+  // Source maps and coverage (NODE_V8_COVERAGE: c8, node --test's) hook Node's own compile.
+  if (process.sourceMapsEnabled || process.env.NODE_V8_COVERAGE) return () => {};
   const file = join(dir, `${command}.bin`);
   const cache = readCodeCache(file);
   // Compiling through vm.Script and hashing cost more than Node's own compile when nothing is cached:

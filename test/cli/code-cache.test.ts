@@ -21,14 +21,14 @@ const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
  * A node process that loads `dist/m.js` of `dir` through the code cache in `dir/cache` (so the
  * module counts as one of dist/'s) and prints what it exports, or the stack of what it threw.
  */
-function load(dir: string): { code: number | null; stdout: string; stderr: string } {
+function load(dir: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(CODE_CACHE), 'run `npm run build` before this test');
   const script = [
     `const save = require(${JSON.stringify(CODE_CACHE)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
     `try { process.stdout.write(String(require(${JSON.stringify(join(dir, 'dist', 'm.js'))}).value)); } catch (e) { process.stdout.write(e.stack); }`,
     'save();',
   ].join('\n');
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -105,6 +105,17 @@ test('a cache that cannot be written (its folder is under a file) changes nothin
   assert.deepEqual(load(dir), { code: 0, stdout: '7', stderr: '' });
   assert.equal(readFileSync(join(dir, 'cache'), 'utf8'), 'a file where the folder would be');
   assert.deepEqual(readdirSync(dir).sort(), ['cache', 'dist']);
+});
+
+test('with source maps or V8 coverage on, modules load through Node itself and no cache is written', () => {
+  const dir = moduleDir('exports.value = 5;\n');
+  const coverage = join(dir, 'coverage');
+  assert.deepEqual(load(dir, { NODE_V8_COVERAGE: coverage }), { code: 0, stdout: '5', stderr: '' });
+  assert.ok(readdirSync(coverage).length > 0, 'the coverage was written');
+  assert.deepEqual(load(dir, { NODE_OPTIONS: '--enable-source-maps' }), { code: 0, stdout: '5', stderr: '' });
+  assert.equal(existsSync(cacheFile(dir)), false);
+  assert.equal(load(dir).stdout, '5');
+  assert.ok(existsSync(cacheFile(dir)), 'without either, the same run writes the cache');
 });
 
 test("a stack trace names the module's own line and column, with the cache and without", () => {
