@@ -130,8 +130,8 @@ test("a stack trace names the module's own line and column, with the cache and w
 
 test('the built CLI prints the same on every run, whether it writes its code cache or reads it', () => {
   const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-  const runs = [0, 1, 2].map(() => kstbench(['space', '--domain', domain]));
-  for (const r of runs) assert.deepEqual(r, runs[0]);
+  const runs = [0, 1].map(() => kstbench(['space', '--domain', domain]));
+  assert.deepEqual(runs[1], runs[0]);
   assert.equal(runs[0]!.code, 0, runs[0]!.stderr);
   assert.equal(runs[0]!.stdout.trimEnd().split('\n').length, 7);
   assert.ok(existsSync(join(ROOT, 'dist', '.code-cache', `${process.version}-${process.arch}`, 'space.bin')), 'the CLI keeps its cache in dist/.code-cache');
