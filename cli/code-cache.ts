@@ -44,8 +44,6 @@ interface Entry {
 interface Loaded {
   sha1: string;
   script: vm.Script;
-  /** The data it was made from (a hit), kept as read. */
-  data?: Buffer;
 }
 
 const MAGIC = 'kstbench-code-cache-1';
@@ -149,7 +147,7 @@ export function useCodeCache(command: string, dir = codeCacheDir()): () => void 
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${content}\n})`, { filename, lineOffset: -1, cachedData: data });
     const hit = data !== undefined && !script.cachedDataRejected;
     if (!hit) misses += 1;
-    loaded.set(filename, { sha1: source, script, data: hit ? data : undefined });
+    loaded.set(filename, { sha1: source, script });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
   };
@@ -161,7 +159,8 @@ export function useCodeCache(command: string, dir = codeCacheDir()): () => void 
     for (const [name, entry] of Object.entries(cache?.entries ?? {})) {
       if (!loaded.has(name) && existsSync(name)) modules.set(name, { sha1: entry.sha1, data: cache!.body.subarray(entry.at, entry.at + entry.length) });
     }
-    for (const [name, { sha1: source, script, data }] of loaded) modules.set(name, { sha1: source, data: data ?? script.createCachedData() });
+    // Made anew for the modules found in the cache too: they hold the functions this run compiled since.
+    for (const [name, { sha1: source, script }] of loaded) modules.set(name, { sha1: source, data: script.createCachedData() });
     writeCodeCache(file, modules);
   };
 }
