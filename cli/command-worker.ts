@@ -1,10 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { runCommand } from './kstbench';
+import { useCodeCache } from './code-cache';
 import type { CommandWorkerData } from './thread';
 
 /**
  * The worker-thread side of cli/kstbench.ts's runInWorker: runs one command and posts its exit code.
  * Temporary files the command stages are reported to the main thread by lib/io/temporaries.ts.
+ * The command's modules are imported after the code cache is in place (cli/code-cache.ts), so they
+ * load from it; the cache is written, when a module was missing from it, before the exit is posted.
  */
 const { name, argv } = workerData as CommandWorkerData;
-void runCommand(name, argv).then((code) => parentPort!.postMessage({ kstbenchExit: code }));
+const saveCodeCache = useCodeCache(name);
+void import('./kstbench')
+  .then(({ runCommand }) => runCommand(name, argv))
+  .then((code) => {
+    saveCodeCache();
+    parentPort!.postMessage({ kstbenchExit: code });
+  });

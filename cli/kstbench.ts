@@ -1,16 +1,20 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
-import { onWriteNotice } from '../lib/io/target';
-import { reportError, running, type Command } from './common';
+import type { Command } from './common';
 import type { CommandWorkerData, SignalHandledMessage, SignalHandlerMessage, SignalMessage } from './thread';
 
 /**
  * The `kstbench` command: a thin dispatcher over lib/. A subcommand's module is imported only when it
- * runs (the one dynamic import in cli/, so the table below is the only place a command is named), and
+ * runs (the table below is the only place a command is named), and
  * the heavy packages load only where they are used (the model SDKs at a live provider's first use):
  * `kstbench --help` loads no command and `kstbench fringe` neither the collector, an SDK nor danfojs
  * (test/collect/startup.test.ts).
+ *
+ * The main thread only dispatches and owns the signals (runInWorker): it loads this module and
+ * lib/io/temporaries, not the flag parser or the error reporting (cli/common.ts, lib/io/target.ts),
+ * which the command's thread imports in runCommand and the main thread only when a worker fails.
+ * Every module the main thread loads is compiled a second time in the worker's own isolate.
  */
 interface CommandEntry {
   summary: string;
@@ -115,6 +119,7 @@ export async function main(argv: string[]): Promise<number> {
 /** Loads and runs one command in this thread; every failure becomes its exit code and one stderr line. */
 export async function runCommand(name: string, argv: string[]): Promise<number> {
   const entry = commands[name]!;
+  const [{ reportError, running }, { onWriteNotice }] = await Promise.all([import('./common'), import('../lib/io/target')]);
   running.command = name;
   const previous = onWriteNotice((message) => process.stderr.write(`kstbench ${name}: ${message}\n`));
   try {
@@ -188,10 +193,14 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       else if (m.kstbenchSignalHandled !== undefined) clearTimeout(answerTimer);
       else if (typeof m.kstbenchExit === 'number') code = m.kstbenchExit;
     });
+    // Rare (runCommand catches what a command throws), so the reporting is loaded only then; 'exit'
+    // follows 'error' and waits for it.
+    let reported: Promise<number> | undefined;
     worker.on('error', (err) => {
-      code = reportError(name, err);
+      reported = import('./common').then(({ reportError }) => reportError(name, err));
     });
-    worker.on('exit', (exitCode) => {
+    worker.on('exit', async (exitCode) => {
+      if (reported) code = await reported;
       clearTimeout(answerTimer);
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);

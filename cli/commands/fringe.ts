@@ -1,5 +1,6 @@
 import { InputError } from '../../lib/errors';
-import { checkState, loadDomain, outerFringe } from '../../lib/kst';
+import { loadDomain } from '../../lib/kst/domain';
+import { checkState, outerFringe } from '../../lib/kst/fringe';
 import { parseOptions, required, UsageError, type Command } from '../common';
 import { flag } from '../flags';
 

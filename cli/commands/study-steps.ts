@@ -1,16 +1,15 @@
 import { CONDITIONS, type Condition } from '../../lib/conditions';
-import { analyzeStudy } from '../../lib/study/analyze';
 import { checkStudy, formatCheck } from '../../lib/study/check';
-import { collectStudy } from '../../lib/study/collect';
-import { drawStudyFigures } from '../../lib/study/figures';
 import { initStudy } from '../../lib/study/init';
 import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
-import { buildStudyReport } from '../../lib/study/report';
 import { repeatDir } from '../../lib/study/repeats';
 import { parseOptions, UsageError } from '../common';
 import { flag } from '../flags';
-import { reportRun, runShell } from './collect';
 import type { Subcommand } from './study';
+
+// The collector's shell, the analysis, the figures and the report are imported by the step that runs
+// them: `study init` and `study check` (run once per case by the tests, and first by every user) load
+// about 60 modules fewer (docs/startup.md).
 
 /** The study folder: the one positional argument. */
 function studyDir(positionals: string[], sub: string): string {
@@ -135,6 +134,7 @@ nothing written on a bad row).
 `;
 
 async function collectOnly(study: Study): Promise<number> {
+  const [{ collectStudy }, { reportRun, runShell }] = await Promise.all([import('../../lib/study/collect'), import('./collect')]);
   const resume = `kstbench study collect ${study.dir}`;
   return runShell('study collect', resume, async (shell) => {
     const result = await collectStudy(study, shell.deps, (repeat, of) => {
@@ -160,7 +160,8 @@ export const collect: Subcommand = {
   },
 };
 
-function analyzeOnly(study: Study): number {
+async function analyzeOnly(study: Study): Promise<number> {
+  const { analyzeStudy } = await import('../../lib/study/analyze');
   say(`analysing ${study.paths.collection} (bootstrap ${study.manifest.analysis.resamples}, sign flips ${study.manifest.analysis.flips}) …`);
   const r = analyzeStudy(study);
   const c = r.counts;
@@ -178,6 +179,7 @@ export const analyze: Subcommand = {
 };
 
 async function figuresOnly(study: Study): Promise<number> {
+  const { drawStudyFigures } = await import('../../lib/study/figures');
   const figures = await drawStudyFigures(study, (i, n, name) => say(`figure ${i}/${n}: ${name}`));
   say(`drew ${figures.length} figures -> ${study.paths.output}/figures`);
   return 0;
@@ -192,7 +194,8 @@ export const figures: Subcommand = {
   },
 };
 
-function reportOnly(study: Study): number {
+async function reportOnly(study: Study): Promise<number> {
+  const { buildStudyReport } = await import('../../lib/study/report');
   say(`report: ${buildStudyReport(study)}`);
   return 0;
 }
@@ -226,11 +229,11 @@ export const run: Subcommand = {
     const collected = await collectOnly(study);
     if (collected !== 0) return collected;
     step('2/4 analyze');
-    analyzeOnly(study);
+    await analyzeOnly(study);
     step('3/4 figures');
     await figuresOnly(study);
     step('4/4 report');
-    reportOnly(study);
+    await reportOnly(study);
     say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   },

@@ -2,8 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
-import { parseJsonFile, readJsonl } from '../io';
-import { checkState, parseDomain, surmiseRelation, type Domain } from '../kst';
+// From their modules, not the folders' indexes: lib/kst's index loads the state sampler and
+// seedrandom, which a `kstbench psi score` process never uses (docs/startup.md).
+import { parseJsonFile } from '../io/json';
+import { readJsonl } from '../io/jsonl';
+import { parseDomain, type Domain } from '../kst/domain';
+import { checkState } from '../kst/fringe';
+import { surmiseRelation } from '../kst/relation';
 import { SUM_TOLERANCE } from './parameters';
 import { PsiRecordSchema, type PsiRecord } from '../records/psi-record';
 

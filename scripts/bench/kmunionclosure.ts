@@ -152,7 +152,9 @@ function runKstbench(dir: string, name: string): { states: number; walk: Times; 
 /**
  * The floor under every CLI cell: CPU of `node -e 0` and of `kstbench space --count` on a one-item
  * domain (node, the worker thread, loading the command, zod and lib/kst, reading and checking the
- * file; the walk is one state), median of RUNS, under sh like the cells.
+ * file; the walk is one state), median of RUNS, under sh like the cells. The worker loads its modules
+ * from its code cache (docs/startup.md) once an earlier run of `space` wrote it: at most the first of
+ * the RUNS compiles them, which the median leaves out.
  */
 function startupFloor(dir: string): { node: Times; cli: Times } {
   const domainFile = join(dir, 'one-item.json');

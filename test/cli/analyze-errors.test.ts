@@ -1,17 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { kstbench, tempDir, ROOT } from '../support/cli';
 
 const domains = join(ROOT, 'test', 'fixtures', 'analyze', 'domains');
 const good = { run_id: 'r1', model: 'm', domain: 'tiny', condition: 'P0', order: 1, state: ['A'], recommended: ['B', 'C'], status: 'valid' };
 
-function runWith(lines: string[]) {
-  const dir = tempDir();
-  const responses = join(dir, 'responses.jsonl');
+/** A responses file of `lines` in a new folder. */
+function writeResponses(lines: string[]): string {
+  const responses = join(tempDir(), 'responses.jsonl');
   writeFileSync(responses, lines.join('\n') + '\n');
-  const out = join(dir, 'out');
+  return responses;
+}
+
+function runWith(lines: string[]) {
+  const responses = writeResponses(lines);
+  const out = join(dirname(responses), 'out');
   const r = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', out, '--boot', '10', '--perm', '10']);
   return { ...r, out, responses };
 }
@@ -71,8 +76,8 @@ test('analyze: --out under a regular file is one line naming the path and the OS
   const dir = tempDir();
   const blocker = join(dir, 'a-file');
   writeFileSync(blocker, 'x');
-  const r = runWith([JSON.stringify(good)]);
-  const again = kstbench(['analyze', '--domains', domains, '--responses', r.responses, '--out', join(blocker, 'out'), '--boot', '10', '--perm', '10']);
+  const responses = writeResponses([JSON.stringify(good)]);
+  const again = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', join(blocker, 'out'), '--boot', '10', '--perm', '10']);
   assert.equal(again.code, 1, again.stderr);
   assert.equal(again.stderr, `kstbench analyze: cannot write ${join(blocker, 'out')}: ENOTDIR (a path component is a file, not a directory)\n`);
   assert.deepEqual(readdirSync(dir), ['a-file']);
@@ -80,8 +85,8 @@ test('analyze: --out under a regular file is one line naming the path and the OS
 
 test('analyze: --out inside /proc fails at once with ENOENT instead of hanging in mkdir', () => {
   // Node's recursive mkdir loops forever on /proc; the CLI must end, quickly and with the path named.
-  const r = runWith([JSON.stringify(good)]);
-  const stuck = kstbench(['analyze', '--domains', domains, '--responses', r.responses, '--out', '/proc/kstbench-out', '--boot', '10', '--perm', '10'], { timeoutMs: 20_000 });
+  const responses = writeResponses([JSON.stringify(good)]);
+  const stuck = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', '/proc/kstbench-out', '--boot', '10', '--perm', '10'], { timeoutMs: 20_000 });
   assert.equal(stuck.code, 1, `exit ${stuck.code} (null means it was killed after 20 s): ${stuck.stderr}`);
   assert.equal(stuck.stderr, 'kstbench analyze: cannot write /proc/kstbench-out: ENOENT (no such file or directory)\n');
 });

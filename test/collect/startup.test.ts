@@ -1,6 +1,7 @@
 /**
  * Start-up stays light: the built CLI, run for `--help`, `fringe --help` and a simulated collect,
- * never loads a model SDK, TensorFlow, danfojs or a browser. Each run is given a tiny reporter
+ * never loads a model SDK, TensorFlow, danfojs or a browser; `fringe` and `psi score` load no
+ * seedrandom, `study init` and `study check` no figure, report or claims module (docs/startup.md). Each run is given a tiny reporter
  * through NODE_OPTIONS=--require that writes, at exit, which heavy packages sit in require.cache.
  * The positive control (a live provider built through the same dist/) shows the reporter sees an SDK.
  */
@@ -38,7 +39,9 @@ process.on('exit', () => {
   const loaded = Object.entries(heavy).filter(([dir]) => keys.some((k) => k.includes('/node_modules/' + dir + '/'))).map(([, name]) => name);
   const commands = [...new Set(keys.filter((k) => k.includes('/dist/cli/commands/')).map((k) => k.replace(/^.*\\/dist\\/cli\\/commands\\//, '')))].sort();
   const collector = keys.some((k) => k.includes('/dist/lib/collect/'));
-  writeFileSync(report, JSON.stringify({ modules: keys.length, loaded, commands, collector }));
+  const libFolders = [...new Set(keys.filter((k) => k.includes('/dist/lib/')).map((k) => k.replace(/^.*\\/dist\\/lib\\//, '').split('/')[0].replace(/\\.js$/, '')))].sort();
+  const packages = [...new Set(keys.filter((k) => k.includes('/node_modules/')).map((k) => k.replace(/^.*\\/node_modules\\//, '').split('/')[0]))].sort();
+  writeFileSync(report, JSON.stringify({ modules: keys.length, loaded, commands, collector, libFolders, packages }));
 });
 `;
 
@@ -49,6 +52,10 @@ interface StartupReport {
   commands: string[];
   /** Whether any dist/lib/collect module was loaded. */
   collector: boolean;
+  /** The folders of dist/lib/ (or top-level files, without .js) any of whose modules was loaded. */
+  libFolders: string[];
+  /** The node_modules packages (scope alone for scoped ones) any of whose modules was loaded. */
+  packages: string[];
 }
 
 function withReporter(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string; report: StartupReport } {
@@ -86,6 +93,8 @@ test('kstbench psi score loads the PSI scorer and not the collector', () => {
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(run.report.commands, ['psi.js']);
   assert.equal(run.report.collector, false);
+  // lib/psi imports lib/kst's modules, not its index, which would load the state sampler too.
+  assert.ok(!run.report.packages.includes('seedrandom'), `seedrandom loaded: ${run.report.packages.join(', ')}`);
 });
 
 test('kstbench fringe loads its own command module and not the collector', () => {
@@ -96,6 +105,22 @@ test('kstbench fringe loads its own command module and not the collector', () =>
   assert.deepEqual(run.report.commands, ['fringe.js']);
   assert.equal(run.report.collector, false);
   assert.deepEqual(run.report.loaded, []);
+  assert.ok(!run.report.packages.includes('seedrandom'), `seedrandom loaded: ${run.report.packages.join(', ')}`);
+});
+
+test('kstbench study check loads no figure, report or claims module (they load in the steps that use them)', () => {
+  const dir = tempDir();
+  const study = join(dir, 'study');
+  const init = withReporter([CLI, 'study', 'init', study, '--domains', join(ROOT, 'data', 'examples', 'fractions.json'), '--models', 'simulated:sim-a'], dir);
+  assert.equal(init.status, 0, init.stderr);
+  const run = withReporter([CLI, 'study', 'check', study], dir);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /simulated:sim-a/);
+  for (const r of [init, run]) {
+    assert.ok(r.report.libFolders.includes('study'), `the reporter saw lib/study: ${r.report.libFolders.join(', ')}`);
+    assert.deepEqual(r.report.libFolders.filter((f) => ['figures', 'report', 'claims', 'site', 'notebook'].includes(f)), []);
+    assert.deepEqual(r.report.loaded, []);
+  }
 });
 
 test('kstbench fringe --help and collect --help load no heavy package', () => {

@@ -40,6 +40,21 @@ export function asRun(command: string): string {
   return command.replace(/(^|&&\s*)npx kstbench\b/g, '$1node bin/kstbench.js');
 }
 
+/**
+ * A script's `--help`, from one run of `dist/scripts/<script>.js` per script: the documented lines of
+ * one script (four of `reproduce`, two of `report`, and the wrong ones of the extraction test) are
+ * checked against the same text, which a second run would print again byte for byte.
+ */
+const scriptHelps = new Map<string, string>();
+function scriptHelp(script: string): string {
+  let help = scriptHelps.get(script);
+  if (help === undefined) {
+    help = spawnSync(process.execPath, [join(ROOT, 'dist', 'scripts', `${script}.js`), '--help'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+    scriptHelps.set(script, help);
+  }
+  return help;
+}
+
 /** Problems with an npm line's parts: the script exists; reproduce's notebooks, flags and values pass its own checks. */
 function npmProblems(command: string): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -50,8 +65,8 @@ function npmProblems(command: string): string[] {
     if (!scripts[script]) return [`package.json has no script ${JSON.stringify(script)}`];
     const args = words.includes('--') ? words.slice(words.indexOf('--') + 1) : [];
     if (args.length === 0) return [];
-    const help = spawnSync(process.execPath, [join(ROOT, 'dist', 'scripts', `${script}.js`), '--help'], { cwd: ROOT, encoding: 'utf8' });
-    const problems = flagsOf(args).filter((f) => !listsFlag(help.stdout, f)).map((f) => `npm run ${script} -- --help does not list ${f}`);
+    const help = scriptHelp(script);
+    const problems = flagsOf(args).filter((f) => !listsFlag(help, f)).map((f) => `npm run ${script} -- --help does not list ${f}`);
     if (script === 'reproduce') {
       try {
         planRun(args, ROOT);

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import Module from 'node:module';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+import { writeFileAtomic } from '../lib/io/atomic';
+
+/**
+ * A V8 code cache for the modules a command's worker thread loads (cli/command-worker.ts), so that a
+ * run after the first deserialises their bytecode instead of compiling it again. Node 20 has no
+ * `module.enableCompileCache` (Node 22); this is the same idea through `vm.Script`'s `cachedData`.
+ *
+ * Why: every kstbench process starts a worker, a second V8 isolate that compiles the command's module
+ * graph from source (for most commands about 95 modules of zod and 30–100 of dist/), and compiling was
+ * the largest single cost of a short command after node's own start (docs/startup.md has the profile
+ * and the before/after figures).
+ *
+ * - Where: one file per command and Node version, `dist/.code-cache/<node>-<arch>/<command>.bin`, next
+ *   to the code it caches (whoever may write dist/ may change the code anyway, so the cache is no new
+ *   way in; a cache in a shared temporary folder would be). `rm -rf dist` or a rebuild's new content
+ *   invalidates it; nothing else needs cleaning.
+ * - What is checked: each module's entry carries the SHA-1 of the source it was made from, and only a
+ *   match is used (V8 itself checks only the source's length); the whole body carries its SHA-1, so a
+ *   torn or foreign file is ignored, never given to V8; V8 rejects data from another V8 version or flag
+ *   set (`cachedDataRejected`), and that module is compiled as usual.
+ * - Writing: only when a module was compiled without usable data, after the command finished, with
+ *   lib/io's writeFileAtomic (a temporary sibling, listed so that a signal removes it, renamed into
+ *   place): concurrent runs of one command each write a complete file and the last rename wins (two
+ *   threads of one process share the sibling's name; a file they interleaved fails the body's hash
+ *   and is ignored). A failed write is silent: the run's own result is unchanged. A read-only install
+ *   (no cache, folder not writable) does not use the cache at all, as compiling through vm.Script
+ *   without data costs more than Node's own compile.
+ * - Which modules: `.js` and `.cjs` files of dist/ and node_modules/ only, and none whose text holds
+ *   `import(` (a vm.Script would need a loader for it). Every other module loads through Node's own
+ *   `Module.prototype._compile`, as does everything when source maps or V8 coverage are on.
+ */
+
+interface Entry {
+  sha1: string;
+  at: number;
+  length: number;
+}
+
+interface Loaded {
+  sha1: string;
+  script: vm.Script;
+}
+
+const MAGIC = 'kstbench-code-cache-1';
+
+/** The cache folder of this Node version, under dist/ (this file is dist/cli/code-cache.js). */
+export function codeCacheDir(): string {
+  return join(__dirname, '..', '.code-cache', `${process.version}-${process.arch}`);
+}
+
+const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('base64');
+
+/** Reads a cache file: its entries by module file name and the body they point into; nothing for a missing, torn or foreign file. */
+export function readCodeCache(file: string): { entries: Record<string, Entry>; body: Buffer } | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const headerEnd = bytes.indexOf(10);
+  if (headerEnd < 0) return undefined;
+  try {
+    const header = JSON.parse(bytes.subarray(0, headerEnd).toString('utf8')) as { magic?: unknown; body?: unknown; entries?: Record<string, Entry> };
+    const body = bytes.subarray(headerEnd + 1);
+    if (header.magic !== MAGIC || typeof header.entries !== 'object' || header.entries === null || header.body !== sha1(body)) return undefined;
+    return { entries: header.entries, body };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the cache file through the one atomic writer (see above); a failure only means no cache. */
+function writeCodeCache(file: string, modules: ReadonlyMap<string, { sha1: string; data: Buffer }>): void {
+  const entries: Record<string, Entry> = {};
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const [name, { sha1: source, data }] of modules) {
+    entries[name] = { sha1: source, at, length: data.length };
+    parts.push(data);
+    at += data.length;
+  }
+  const body = Buffer.concat(parts);
+  const header = Buffer.from(`${JSON.stringify({ magic: MAGIC, body: sha1(body), entries })}\n`);
+  try {
+    writeFileAtomic(file, Buffer.concat([header, body]));
+  } catch {
+    // No cache this time (a read-only or full disk, a folder in the way): the run itself is unaffected.
+  }
+}
+
+/** The `require` Node gives a module (lib/internal/modules/helpers.js makeRequireFunction). */
+function requireFor(mod: Module): NodeJS.Require {
+  const internals = Module as unknown as { _resolveFilename(r: string, m: Module, main: boolean, o?: unknown): string; _resolveLookupPaths(r: string, m: Module): string[] | null };
+  const require = ((id: string) => mod.require(id)) as NodeJS.Require;
+  const resolve = ((request: string, options?: { paths?: string[] }) => internals._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
+  resolve.paths = (request: string) => internals._resolveLookupPaths(request, mod);
+  require.resolve = resolve;
+  require.main = process.mainModule;
+  require.extensions = (Module as unknown as { _extensions: NodeJS.RequireExtensions })._extensions;
+  require.cache = (Module as unknown as { _cache: NodeJS.Dict<NodeModule> })._cache;
+  return require;
+}
+
+/** Whether `dir` could be created and written: its nearest existing ancestor is a writable folder. */
+function writable(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      accessSync(d, constants.W_OK);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) return false;
+    }
+  }
+}
+
+const eligible = (filename: string, content: string): boolean =>
+  /\.c?js$/.test(filename) && /[\\/](dist|node_modules)[\\/]/.test(filename) && !content.startsWith('#!') && !content.includes('import(');
+
+/**
+ * Compiles this thread's modules from then on through the cache file of `command`, and returns the
+ * function that writes it when some module had no usable data (call it after the command's work).
+ */
+export function useCodeCache(command: string, dir = codeCacheDir()): () => void {
+  // Source maps and coverage (NODE_V8_COVERAGE: c8, node --test's) hook Node's own compile.
+  if (process.sourceMapsEnabled || process.env.NODE_V8_COVERAGE) return () => {};
+  const file = join(dir, `${command}.bin`);
+  const cache = readCodeCache(file);
+  // Compiling through vm.Script and hashing cost more than Node's own compile when nothing is cached:
+  // a read-only install without a cache keeps Node's loader.
+  if (!cache && !writable(dir)) return () => {};
+  const loaded = new Map<string, Loaded>();
+  let misses = 0;
+  const proto = Module.prototype as unknown as { _compile(content: string, filename: string, ...rest: unknown[]): unknown };
+  const compile = proto._compile;
+  proto._compile = function (this: Module, content: string, filename: string, ...rest: unknown[]): unknown {
+    if (!eligible(filename, content)) return compile.call(this, content, filename, ...rest);
+    const source = sha1(content);
+    const entry = cache?.entries[filename];
+    const data = entry?.sha1 === source ? cache!.body.subarray(entry.at, entry.at + entry.length) : undefined;
+    // The wrapper on a line of its own, counted as line 0, so that stack traces name the file's own lines and columns.
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${content}\n})`, { filename, lineOffset: -1, cachedData: data });
+    const hit = data !== undefined && !script.cachedDataRejected;
+    if (!hit) misses += 1;
+    loaded.set(filename, { sha1: source, script });
+    const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+    return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
+  };
+  return () => {
+    if (misses === 0) return;
+    const modules = new Map<string, { sha1: string; data: Buffer }>();
+    // Modules of other runs of this command (a subcommand, a code path not taken now) stay cached,
+    // those of files that are gone do not.
+    for (const [name, entry] of Object.entries(cache?.entries ?? {})) {
+      if (!loaded.has(name) && existsSync(name)) modules.set(name, { sha1: entry.sha1, data: cache!.body.subarray(entry.at, entry.at + entry.length) });
+    }
+    // Made anew for the modules found in the cache too: they hold the functions this run compiled since.
+    for (const [name, { sha1: source, script }] of loaded) modules.set(name, { sha1: source, data: script.createCachedData() });
+    writeCodeCache(file, modules);
+  };
+}

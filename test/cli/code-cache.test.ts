@@ -1,0 +1,138 @@
+/**
+ * The worker's V8 code cache (cli/code-cache.ts), each run a fresh node process as the CLI's worker
+ * would be: the cache is written once and then used (the file is not written again: a run with a
+ * miss would rewrite it); a module whose text changed but kept its length (which V8's own check lets
+ * through) runs its new text; entries of modules this run did not load are kept unless their file is
+ * gone; a torn cache file is ignored and made anew; a cache that cannot be
+ * written changes nothing of the run; stack traces name the module's own lines, with the cache and
+ * without. And the built CLI gives the same output with its cache as without.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kstbench, ROOT, tempDir } from '../support/cli';
+import { readCodeCache } from '../../cli/code-cache';
+
+const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
+
+/**
+ * A node process that loads `dist/m.js` of `dir` through the code cache in `dir/cache` (so the
+ * module counts as one of dist/'s) and prints what it exports, or the stack of what it threw.
+ */
+function load(dir: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  assert.ok(existsSync(CODE_CACHE), 'run `npm run build` before this test');
+  const script = [
+    `const save = require(${JSON.stringify(CODE_CACHE)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
+    `try { process.stdout.write(String(require(${JSON.stringify(join(dir, 'dist', 'm.js'))}).value)); } catch (e) { process.stdout.write(e.stack); }`,
+    'save();',
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function moduleDir(text: string): string {
+  const dir = tempDir('kstbench-code-cache-');
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'm.js'), text);
+  return dir;
+}
+
+const cacheFile = (dir: string) => join(dir, 'cache', 'test.bin');
+
+test('the first run writes the cache, the next runs use it and do not write it again', () => {
+  const dir = moduleDir("'use strict';\nfunction f(x) { return x * 2; }\nexports.value = f(21);\n");
+  assert.deepEqual(load(dir), { code: 0, stdout: '42', stderr: '' });
+  const written = statSync(cacheFile(dir));
+  const bytes = readFileSync(cacheFile(dir));
+  for (let i = 0; i < 2; i++) assert.deepEqual(load(dir), { code: 0, stdout: '42', stderr: '' });
+  assert.equal(statSync(cacheFile(dir)).mtimeMs, written.mtimeMs, 'a run with every module cached writes nothing');
+  assert.deepEqual(readFileSync(cacheFile(dir)), bytes);
+  assert.deepEqual(readdirSync(join(dir, 'cache')), ['test.bin'], 'no temporary file is left');
+});
+
+test('a module changed to a text of the same length runs its new text, and its entry is replaced', () => {
+  const dir = moduleDir("exports.value = 'old';\n");
+  assert.equal(load(dir).stdout, 'old');
+  const before = readFileSync(cacheFile(dir));
+  writeFileSync(join(dir, 'dist', 'm.js'), "exports.value = 'new';\n");
+  assert.equal(load(dir).stdout, 'new');
+  assert.notDeepEqual(readFileSync(cacheFile(dir)), before, 'the changed module was cached again');
+  assert.equal(load(dir).stdout, 'new');
+});
+
+test("a module another run of the command loaded stays cached; one whose file is gone is dropped", () => {
+  const dir = moduleDir("exports.value = require('./n.js').value + require('./o.js').value;\n");
+  writeFileSync(join(dir, 'dist', 'n.js'), "exports.value = 'n';\n");
+  writeFileSync(join(dir, 'dist', 'o.js'), "exports.value = 'o';\n");
+  assert.equal(load(dir).stdout, 'no');
+  const names = () => Object.keys(readCodeCache(cacheFile(dir))!.entries).map((f) => f.slice(join(dir, 'dist').length + 1)).sort();
+  assert.deepEqual(names(), ['m.js', 'n.js', 'o.js']);
+  // This run loads m.js (changed, so the cache is written) and o.js, not n.js, which still exists.
+  writeFileSync(join(dir, 'dist', 'm.js'), "exports.value = require('./o.js').value + '!';\n");
+  assert.equal(load(dir).stdout, 'o!');
+  assert.deepEqual(names(), ['m.js', 'n.js', 'o.js']);
+  rmSync(join(dir, 'dist', 'n.js'));
+  writeFileSync(join(dir, 'dist', 'm.js'), "exports.value = require('./o.js').value + '?';\n");
+  assert.equal(load(dir).stdout, 'o?');
+  assert.deepEqual(names(), ['m.js', 'o.js']);
+});
+
+test('a torn, corrupted or foreign cache file is ignored and written anew', () => {
+  const dir = moduleDir('exports.value = [1, 2, 3].map((x) => x + 1).join();\n');
+  assert.equal(load(dir).stdout, '2,3,4');
+  const size = statSync(cacheFile(dir)).size;
+  truncateSync(cacheFile(dir), size - 7);
+  assert.deepEqual(load(dir), { code: 0, stdout: '2,3,4', stderr: '' });
+  assert.equal(statSync(cacheFile(dir)).size, size, 'the torn file was replaced by a whole one');
+  // Bytes changed inside the data, its length kept: V8 checks no checksum of a code cache (only in
+  // debug builds), so only the cache's own hash of its body keeps such data from V8.
+  const whole = readFileSync(cacheFile(dir));
+  const corrupted = Buffer.from(whole);
+  corrupted.fill(0x5a, size - 40, size - 8);
+  writeFileSync(cacheFile(dir), corrupted);
+  assert.deepEqual(load(dir), { code: 0, stdout: '2,3,4', stderr: '' });
+  assert.notDeepEqual(readFileSync(cacheFile(dir)), corrupted, 'the corrupted file was replaced');
+  writeFileSync(cacheFile(dir), 'not a cache\n');
+  assert.deepEqual(load(dir), { code: 0, stdout: '2,3,4', stderr: '' });
+  assert.equal(statSync(cacheFile(dir)).size, size);
+});
+
+test('a cache that cannot be written (its folder is under a file) changes nothing of the run', () => {
+  const dir = moduleDir('exports.value = 7;\n');
+  writeFileSync(join(dir, 'cache'), 'a file where the folder would be');
+  assert.deepEqual(load(dir), { code: 0, stdout: '7', stderr: '' });
+  assert.equal(readFileSync(join(dir, 'cache'), 'utf8'), 'a file where the folder would be');
+  assert.deepEqual(readdirSync(dir).sort(), ['cache', 'dist']);
+});
+
+test('with source maps or V8 coverage on, modules load through Node itself and no cache is written', () => {
+  const dir = moduleDir('exports.value = 5;\n');
+  const coverage = join(dir, 'coverage');
+  assert.deepEqual(load(dir, { NODE_V8_COVERAGE: coverage }), { code: 0, stdout: '5', stderr: '' });
+  assert.ok(readdirSync(coverage).length > 0, 'the coverage was written');
+  assert.deepEqual(load(dir, { NODE_OPTIONS: '--enable-source-maps' }), { code: 0, stdout: '5', stderr: '' });
+  assert.equal(existsSync(cacheFile(dir)), false);
+  assert.equal(load(dir).stdout, '5');
+  assert.ok(existsSync(cacheFile(dir)), 'without either, the same run writes the cache');
+});
+
+test("a stack trace names the module's own line and column, with the cache and without", () => {
+  const dir = moduleDir("'use strict';\n\nfunction fail() {\n  throw new Error('boom');\n}\nfail();\n");
+  const at = `${join(dir, 'dist', 'm.js')}:4:9`;
+  const first = load(dir);
+  assert.match(first.stdout, /^Error: boom\n/);
+  assert.ok(first.stdout.includes(at), first.stdout);
+  assert.ok(existsSync(cacheFile(dir)));
+  assert.ok(load(dir).stdout.includes(at), 'the cached run');
+});
+
+test('the built CLI prints the same on every run, whether it writes its code cache or reads it', () => {
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const runs = [0, 1].map(() => kstbench(['space', '--domain', domain]));
+  assert.deepEqual(runs[1], runs[0]);
+  assert.equal(runs[0]!.code, 0, runs[0]!.stderr);
+  assert.equal(runs[0]!.stdout.trimEnd().split('\n').length, 7);
+  assert.ok(existsSync(join(ROOT, 'dist', '.code-cache', `${process.version}-${process.arch}`, 'space.bin')), 'the CLI keeps its cache in dist/.code-cache');
+});
