@@ -66,6 +66,27 @@ export function parseOptions<T extends FlagSpecs>(argv: string[], specs: T, help
   return parsed;
 }
 
+/**
+ * A command of declared flags: `run` gets them parsed (cli/flags.ts; notes on deprecated spellings go
+ * to stderr), and `--help` prints the help and exits 0 before `run` is called. The one opening of
+ * every command module.
+ */
+export function flagCommand<T extends FlagSpecs>(
+  help: string,
+  flags: T,
+  run: (parsed: ParsedFlags<T>, argv: string[]) => Promise<number>,
+  options: { positionals?: boolean } = {},
+): Command {
+  return {
+    help,
+    flags,
+    async run(argv) {
+      const parsed = parseOptions(argv, flags, help, options.positionals ?? false);
+      return parsed ? run(parsed, argv) : 0;
+    },
+  };
+}
+
 /** Reads a required string option or throws a UsageError naming it. */
 export function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];

@@ -1,7 +1,7 @@
 import { analysisFiles, analysisProvenance, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
 import { writeFilesAtomic } from '../../lib/io';
 import { DEFAULT_WORK_BUDGET, loadDomainDir, workBudget } from '../../lib/kst';
-import { parseOptions, required, type Command } from '../common';
+import { flagCommand, required } from '../common';
 import { flag } from '../flags';
 
 /** Caps that keep the inference draws within memory and time (the bootstrap holds one array per resample). */
@@ -47,31 +47,25 @@ Options:
 `;
 
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const v = parsed.values;
-    const domainsDir = required(v, 'domains');
-    const responsesFile = required(v, 'responses');
-    const outDir = required(v, 'out');
-    const inference = {
-      seed: v.seed ?? String(DEFAULT_INFERENCE.seed),
-      resamples: v.boot ?? DEFAULT_INFERENCE.resamples,
-      flips: v.perm ?? DEFAULT_INFERENCE.flips,
-    };
-    const domains = loadDomainDir(domainsDir);
-    const records = loadResponses(responsesFile, domains);
-    const result = analyze(domains, records, inference, workBudget(v['max-states'] ?? DEFAULT_WORK_BUDGET));
-    const provenance = analysisProvenance(responsesFile, domains);
-    writeFilesAtomic(analysisFiles(result, outDir, provenance));
-    const c = result.counts;
-    process.stderr.write(
-      `kstbench analyze: ${c.responses} responses (${c.valid} valid, ${c.invalid} invalid, ${c.missing} missing)` +
-        `${c.simulated ? `, ${c.simulated} SIMULATED` : ''} -> ${outDir}\n`,
-    );
-    return 0;
-  },
-};
+export const command = flagCommand(help, flags, async (parsed) => {
+  const v = parsed.values;
+  const domainsDir = required(v, 'domains');
+  const responsesFile = required(v, 'responses');
+  const outDir = required(v, 'out');
+  const inference = {
+    seed: v.seed ?? String(DEFAULT_INFERENCE.seed),
+    resamples: v.boot ?? DEFAULT_INFERENCE.resamples,
+    flips: v.perm ?? DEFAULT_INFERENCE.flips,
+  };
+  const domains = loadDomainDir(domainsDir);
+  const records = loadResponses(responsesFile, domains);
+  const result = analyze(domains, records, inference, workBudget(v['max-states'] ?? DEFAULT_WORK_BUDGET));
+  const provenance = analysisProvenance(responsesFile, domains);
+  writeFilesAtomic(analysisFiles(result, outDir, provenance));
+  const c = result.counts;
+  process.stderr.write(
+    `kstbench analyze: ${c.responses} responses (${c.valid} valid, ${c.invalid} invalid, ${c.missing} missing)` +
+      `${c.simulated ? `, ${c.simulated} SIMULATED` : ''} -> ${outDir}\n`,
+  );
+  return 0;
+});

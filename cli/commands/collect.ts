@@ -5,7 +5,7 @@ import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { createProgress } from '../../lib/collect/progress';
 import { batchModelRefusal } from '../../lib/collect/providers/batch';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { flagCommand, required, UsageError } from '../common';
 import { onInterruptSignals, stderrIsTTY } from '../thread';
 import { flag, type FlagValues } from '../flags';
 import { MODELS_FILE_HELP, MODELS_FILE_OPTION, modelsFileParam } from './models-option';
@@ -208,28 +208,22 @@ export function batchOptions(values: FlagValues<typeof DISPATCH_FLAGS>, models: 
   return { batch: true, pollIntervalMs: interval ?? DEFAULT_POLL_INTERVAL_MS, ...(values['resubmit-cancelled'] ? { resubmitCancelled: true } : {}) };
 }
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const v = parsed.values;
-    const params = parseCollectArgs(v);
-    const resumeCommand = `kstbench collect ${argv.map(shellQuote).join(' ')}`;
-    return runShell('collect', resumeCommand, async (shell) => {
-      if (v['dry-run']) {
-        process.stdout.write(formatDryRun(dryRunKst(params)));
-        return 0;
-      }
-      const result = await collectKst(params, shell.deps);
-      if (result.batch) {
-        process.stderr.write(`kstbench collect: batch mode: ${result.batch.submitted.length} batch(es) submitted by this run; ${result.batch.open.length} still open\n`);
-      }
-      return reportRun('collect', result, resumeCommand, result.batch?.open ?? []);
-    });
-  },
-};
+export const command = flagCommand(help, flags, async (parsed, argv) => {
+  const v = parsed.values;
+  const params = parseCollectArgs(v);
+  const resumeCommand = `kstbench collect ${argv.map(shellQuote).join(' ')}`;
+  return runShell('collect', resumeCommand, async (shell) => {
+    if (v['dry-run']) {
+      process.stdout.write(formatDryRun(dryRunKst(params)));
+      return 0;
+    }
+    const result = await collectKst(params, shell.deps);
+    if (result.batch) {
+      process.stderr.write(`kstbench collect: batch mode: ${result.batch.submitted.length} batch(es) submitted by this run; ${result.batch.open.length} still open\n`);
+    }
+    return reportRun('collect', result, resumeCommand, result.batch?.open ?? []);
+  });
+});
 
 /** What runShell hands the command: the interrupt signal, the progress display and pre-flight notes. */
 export interface ShellDeps {

@@ -6,7 +6,7 @@ import { countStatesExact } from '../../lib/kst/space';
 import { EXPORT_FORMATS, EXPORT_WHATS, bufferStates, exportStructure, type ExportWhat, type KnownSpace } from '../../lib/kst-io/convert';
 import { MATRIX_FORMATS, type MatrixFormat } from '../../lib/kst-io/formats';
 import { openFileSink, stdoutSink } from '../../lib/kst-io/sink';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { flagCommand, required, UsageError } from '../common';
 import { flag } from '../flags';
 
 const flags = {
@@ -37,37 +37,31 @@ Options:
   -h, --help       show this help
 `;
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const file = required(parsed.values, 'domain');
-    const what = required(parsed.values, 'what');
-    const format = required(parsed.values, 'format');
-    if (!(EXPORT_FORMATS[what as ExportWhat] as readonly string[]).includes(format)) {
-      throw new UsageError(`--what ${what} is written as ${EXPORT_FORMATS[what as ExportWhat].join(' or ')}, not ${JSON.stringify(format)}`);
-    }
-    const domain = loadDomain(file);
-    let space: KnownSpace | undefined;
-    if (what === 'space') {
-      // A space given by a basis is walked once for its rows and count (counting is a walk there);
-      // one past the budget or too large for memory is counted first and streamed.
-      const budget = workBudget(parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET);
-      const walked = domain.quasiOrdinal ? undefined : bufferStates(domain, format === 'csv' ? ',' : '', budget.limit);
-      const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
-      requireBudget(budget, total, `exporting the ${total} states of ${file}`);
-      space = walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined);
-    }
-    const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
-    try {
-      exportStructure(domain, what as ExportWhat, format as MatrixFormat, (c) => sink.write(c), parsed.values.comment, space);
-      sink.commit();
-    } catch (err) {
-      sink.abort();
-      throw err;
-    }
-    return 0;
-  },
-};
+export const command = flagCommand(help, flags, async (parsed) => {
+  const file = required(parsed.values, 'domain');
+  const what = required(parsed.values, 'what');
+  const format = required(parsed.values, 'format');
+  if (!(EXPORT_FORMATS[what as ExportWhat] as readonly string[]).includes(format)) {
+    throw new UsageError(`--what ${what} is written as ${EXPORT_FORMATS[what as ExportWhat].join(' or ')}, not ${JSON.stringify(format)}`);
+  }
+  const domain = loadDomain(file);
+  let space: KnownSpace | undefined;
+  if (what === 'space') {
+    // A space given by a basis is walked once for its rows and count (counting is a walk there);
+    // one past the budget or too large for memory is counted first and streamed.
+    const budget = workBudget(parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET);
+    const walked = domain.quasiOrdinal ? undefined : bufferStates(domain, format === 'csv' ? ',' : '', budget.limit);
+    const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
+    requireBudget(budget, total, `exporting the ${total} states of ${file}`);
+    space = walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined);
+  }
+  const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
+  try {
+    exportStructure(domain, what as ExportWhat, format as MatrixFormat, (c) => sink.write(c), parsed.values.comment, space);
+    sink.commit();
+  } catch (err) {
+    sink.abort();
+    throw err;
+  }
+  return 0;
+});

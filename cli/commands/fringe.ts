@@ -1,7 +1,7 @@
 import { InputError } from '../../lib/errors';
 import { loadDomain } from '../../lib/kst/domain';
 import { checkState, outerFringe } from '../../lib/kst/fringe';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { flagCommand, required, UsageError } from '../common';
 import { flag } from '../flags';
 
 const flags = { domain: flag.path(), state: flag.string() } as const;
@@ -20,22 +20,16 @@ Options:
   -h, --help      show this help
 `;
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const file = required(parsed.values, 'domain');
-    if (parsed.values.state === undefined) throw new UsageError('missing required option --state');
-    const domain = loadDomain(file);
-    const state = parsed.values.state
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '');
-    const check = checkState(domain, state);
-    if (!check.ok) throw new InputError(`${file}: --state ${JSON.stringify(parsed.values.state)}: ${check.reason}`, { file });
-    process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
-    return 0;
-  },
-};
+export const command = flagCommand(help, flags, async (parsed) => {
+  const file = required(parsed.values, 'domain');
+  if (parsed.values.state === undefined) throw new UsageError('missing required option --state');
+  const domain = loadDomain(file);
+  const state = parsed.values.state
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const check = checkState(domain, state);
+  if (!check.ok) throw new InputError(`${file}: --state ${JSON.stringify(parsed.values.state)}: ${check.reason}`, { file });
+  process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
+  return 0;
+});

@@ -1,7 +1,7 @@
 import { checkJson, readInputText, writeFileAtomic } from '../../lib/io';
 import { BudgetError, buildDomain, DomainFileSchema, countStatesExact, DEFAULT_WORK_BUDGET, workBudget } from '../../lib/kst';
 import { MATRIX_FORMATS, STRUCTURE_KINDS, importStructure, readItemDescriptions, type MatrixFormat, type StructureKind } from '../../lib/kst-io';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { flagCommand, required, UsageError } from '../common';
 import { flag } from '../flags';
 
 const flags = {
@@ -38,12 +38,10 @@ Options:
   -h, --help           show this help
 `;
 
-export const command: Command = {
+export const command = flagCommand(
   help,
   flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help, true);
-    if (!parsed) return 0;
+  async (parsed) => {
     if (parsed.positionals.length !== 1) throw new UsageError('give exactly one structure file to import');
     const input = parsed.positionals[0]!;
     const id = required(parsed.values, 'id');
@@ -72,7 +70,8 @@ export const command: Command = {
     );
     return 0;
   },
-};
+  { positionals: true },
+);
 
 /** The exact state count for the summary line, or "more than N" past the default work budget (the import itself needs no count). */
 function describeCount(domain: ReturnType<typeof buildDomain>): string {

@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../../lib/io';
 import { loadDomain, sampleStates } from '../../lib/kst';
-import { parseOptions, required, UsageError, type Command } from '../common';
+import { flagCommand, required, UsageError } from '../common';
 import { flag } from '../flags';
 
 /** Draws per domain (the sample holds one array entry per distinct state drawn) and chain steps: caps keep both finite. */
@@ -35,25 +35,19 @@ Options:
   -h, --help      show this help
 `;
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const files = parsed.values.domain ?? [];
-    if (files.length === 0) throw new UsageError('missing required option --domain');
-    if (parsed.values.n === undefined) throw new UsageError('missing required option --n');
-    const size = parsed.values.n;
-    const seed = required(parsed.values, 'seed');
-    const burnIn = parsed.values['burn-in'];
-    const thin = parsed.values.thin;
-    const samples = files.map((file) =>
-      sampleStates(loadDomain(file), { size, seed, ...(burnIn !== undefined ? { burnIn } : {}), ...(thin !== undefined ? { thin } : {}) }),
-    );
-    const text = `${JSON.stringify(samples.length === 1 ? samples[0] : samples, null, 2)}\n`;
-    if (parsed.values.out) writeFileAtomic(parsed.values.out, text);
-    else process.stdout.write(text);
-    return 0;
-  },
-};
+export const command = flagCommand(help, flags, async (parsed) => {
+  const files = parsed.values.domain ?? [];
+  if (files.length === 0) throw new UsageError('missing required option --domain');
+  if (parsed.values.n === undefined) throw new UsageError('missing required option --n');
+  const size = parsed.values.n;
+  const seed = required(parsed.values, 'seed');
+  const burnIn = parsed.values['burn-in'];
+  const thin = parsed.values.thin;
+  const samples = files.map((file) =>
+    sampleStates(loadDomain(file), { size, seed, ...(burnIn !== undefined ? { burnIn } : {}), ...(thin !== undefined ? { thin } : {}) }),
+  );
+  const text = `${JSON.stringify(samples.length === 1 ? samples[0] : samples, null, 2)}\n`;
+  if (parsed.values.out) writeFileAtomic(parsed.values.out, text);
+  else process.stdout.write(text);
+  return 0;
+});

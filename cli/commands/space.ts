@@ -8,7 +8,7 @@ import { countForJson, countStatesExact, forEachStateBits } from '../../lib/kst/
 import { compileStructure } from '../../lib/kst/structure';
 import { bufferStates, exportStructure } from '../../lib/kst-io/convert';
 import { openFileSink, stdoutSink, type FileSink } from '../../lib/kst-io/sink';
-import { parseOptions, required, type Command } from '../common';
+import { flagCommand, required } from '../common';
 import { flag } from '../flags';
 
 const flags = {
@@ -45,42 +45,36 @@ carries "states" as a number up to 2^53-1 and as a string of digits above it.
   -h, --help        show this help
 `;
 
-export const command: Command = {
-  help,
-  flags,
-  async run(argv) {
-    const parsed = parseOptions(argv, flags, help);
-    if (!parsed) return 0;
-    const file = required(parsed.values, 'domain');
-    const format = parsed.values.format ?? 'jsonl';
-    const maxStates = parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET;
-    const budget = workBudget(maxStates);
-    const domain = loadDomain(file);
-    if (parsed.values.count) {
-      process.stdout.write(`${countStatesExact(domain, budget)}\n`);
-      return 0;
-    }
-    if (parsed.values.check) {
-      process.stdout.write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
-      return 0;
-    }
-    // SRBT of a space given by a basis: one walk gives the rows and the count its header needs (counting
-    // is a walk there); a space past the budget or too large for memory is counted first, as JSON Lines are.
-    const walked = format === 'srbt' && !domain.quasiOrdinal ? bufferStates(domain, '', budget.limit) : undefined;
-    const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
-    requireBudget(budget, total, `streaming the ${total} states of ${file} (count them with --count, sample them with 'kstbench sample')`);
-    const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
-    try {
-      if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined));
-      else streamJsonLines(domain, total, (c) => sink.write(c));
-      sink.commit();
-    } catch (err) {
-      sink.abort();
-      throw err;
-    }
+export const command = flagCommand(help, flags, async (parsed) => {
+  const file = required(parsed.values, 'domain');
+  const format = parsed.values.format ?? 'jsonl';
+  const maxStates = parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET;
+  const budget = workBudget(maxStates);
+  const domain = loadDomain(file);
+  if (parsed.values.count) {
+    process.stdout.write(`${countStatesExact(domain, budget)}\n`);
     return 0;
-  },
-};
+  }
+  if (parsed.values.check) {
+    process.stdout.write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
+    return 0;
+  }
+  // SRBT of a space given by a basis: one walk gives the rows and the count its header needs (counting
+  // is a walk there); a space past the budget or too large for memory is counted first, as JSON Lines are.
+  const walked = format === 'srbt' && !domain.quasiOrdinal ? bufferStates(domain, '', budget.limit) : undefined;
+  const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
+  requireBudget(budget, total, `streaming the ${total} states of ${file} (count them with --count, sample them with 'kstbench sample')`);
+  const sink: FileSink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
+  try {
+    if (format === 'srbt') exportStructure(domain, 'space', 'srbt', (c) => sink.write(c), undefined, walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined));
+    else streamJsonLines(domain, total, (c) => sink.write(c));
+    sink.commit();
+  } catch (err) {
+    sink.abort();
+    throw err;
+  }
+  return 0;
+});
 
 /** Header line, then one JSON line per state, in batches (each state built as a small string). */
 function streamJsonLines(domain: ReturnType<typeof loadDomain>, total: bigint, write: (chunk: string) => void): void {
