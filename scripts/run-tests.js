@@ -39,7 +39,6 @@ const SLOW = {
   'test/notebook/own-study-notebooks.test.ts': 55,
   'test/site/report.test.ts': 37,
   'test/figures/viewers.test.ts': 36,
-  'test/notebook/own-study-notebooks-10-13.test.ts': 35,
   'test/study/report.test.ts': 26,
   'test/notebook/reproduce.test.ts': 24,
   'test/notebook/execute.test.ts': 19,

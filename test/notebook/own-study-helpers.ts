@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../support/cli';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 export const node = (args: string[], cwd = process.cwd()) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 900_000 });
 
@@ -45,14 +47,30 @@ export function fractionsStudy(): string {
 }
 
 
-/** Runs `notebooks` of a project copy on a fresh fractions study into a fresh output folder; the study, the copy, the folder and a reader of its files. */
-export function runOnFractions(notebooks: string[]): { study: string; out: string; project: string; read: (name: string) => string } {
-  const study = fractionsStudy();
-  const project = projectCopy();
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
-  const r = node(['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], project);
-  assert.equal(r.status, 0, r.stderr);
-  return { study, out, project, read: (name: string) => readFileSync(join(out, name), 'utf8') };
+/** What one reproduce run did: its exit code and streams, its output folder and a reader of its files. */
+export interface OwnStudyRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+  out: string;
+  read: (name: string) => string;
+}
+
+/**
+ * Runs `npm run reproduce -- NOTEBOOK... -p study STUDY --output-dir OUT` (a fresh OUT) for each of
+ * `runs` in `project`, one after another in one process (test/notebook/run-jobs.ts: the built script's
+ * main() with one tslab converter for all, about 3 s of CPU saved per run); every run leaves the
+ * project as it was. The exit codes are returned, not checked.
+ */
+export function reproduceRuns(project: string, runs: Array<{ notebooks: string[]; study: string }>): OwnStudyRun[] {
+  const outs = runs.map(() => mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-')));
+  const jobsDir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-jobs-'));
+  const jobs = runs.map(({ notebooks, study }, i) => ({ reproduce: [...notebooks, '-p', 'study', study, '--output-dir', outs[i]!] }));
+  writeFileSync(join(jobsDir, 'jobs.json'), JSON.stringify(jobs));
+  const r = spawnSync(process.execPath, [...RUN_TYPESCRIPT, join(ROOT, 'test', 'notebook', 'run-jobs.ts'), join(jobsDir, 'jobs.json'), join(jobsDir, 'results.json')], { cwd: project, encoding: 'utf8', timeout: 900_000 });
+  assert.equal(r.status, 0, `run-jobs failed: ${r.stderr}`);
+  const results = JSON.parse(readFileSync(join(jobsDir, 'results.json'), 'utf8')) as Array<{ status: number; stdout: string; stderr: string }>;
+  return results.map((result, i) => ({ ...result, out: outs[i]!, read: (name: string) => readFileSync(join(outs[i]!, name), 'utf8') }));
 }
 
 /** The report of the folder is what `npm run report -- --from` builds from it. */
@@ -81,16 +99,6 @@ export function addPsiPart(dir: string): void {
   }
   const manifest = JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, psi: { scenarios: 'psi/scenarios.json', taxonomy: 'psi/taxonomy.json', models: models.split(',') } }));
-}
-
-/**
- * Runs `notebooks` of a project copy (a fresh one unless given: reproduce --output-dir leaves its
- * project as it was) on `study` into a fresh output folder (the process result is returned, not checked).
- */
-export function runOn(study: string, notebooks: string[], env: NodeJS.ProcessEnv = process.env, project = projectCopy()): { out: string; project: string; result: ReturnType<typeof node>; read: (name: string) => string } {
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
-  const result = spawnSync(process.execPath, ['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], { cwd: project, encoding: 'utf8', timeout: 900_000, env });
-  return { out, project, result, read: (name: string) => readFileSync(join(out, name), 'utf8') };
 }
 
 /** Every CSV table a run wrote below `out` whose name starts with `prefix`, with its lines. */
