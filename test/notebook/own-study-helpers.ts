@@ -47,30 +47,41 @@ export function fractionsStudy(): string {
 }
 
 
-/** What one reproduce run did: its exit code and streams, its output folder and a reader of its files. */
-export interface OwnStudyRun {
+/** What one reproduce run did: its exit code and streams (as run-jobs.ts reports them). */
+export interface ReproduceResult {
   status: number;
   stdout: string;
   stderr: string;
+}
+/** A reproduce run on a study of the test's own: its result, its output folder and a reader of its files. */
+export interface OwnStudyRun extends ReproduceResult {
   out: string;
   read: (name: string) => string;
 }
 
 /**
- * Runs `npm run reproduce -- NOTEBOOK... -p study STUDY --output-dir OUT` (a fresh OUT) for each of
- * `runs` in `project`, one after another in one process (test/notebook/run-jobs.ts: the built script's
- * main() with one tslab converter for all, about 3 s of CPU saved per run); every run leaves the
- * project as it was. The exit codes are returned, not checked.
+ * The job (for {@link runJobsIn}) of `npm run reproduce -- NOTEBOOK... -p study STUDY --output-dir OUT`
+ * with a fresh OUT, and how to read its result.
  */
-export function reproduceRuns(project: string, runs: Array<{ notebooks: string[]; study: string }>): OwnStudyRun[] {
-  const outs = runs.map(() => mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-')));
-  const jobsDir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-jobs-'));
-  const jobs = runs.map(({ notebooks, study }, i) => ({ reproduce: [...notebooks, '-p', 'study', study, '--output-dir', outs[i]!] }));
-  writeFileSync(join(jobsDir, 'jobs.json'), JSON.stringify(jobs));
-  const r = spawnSync(process.execPath, [...RUN_TYPESCRIPT, join(ROOT, 'test', 'notebook', 'run-jobs.ts'), join(jobsDir, 'jobs.json'), join(jobsDir, 'results.json')], { cwd: project, encoding: 'utf8', timeout: 900_000 });
+export function ownStudyJob(notebooks: string[], study: string): { job: { reproduce: string[] }; run: (result: unknown) => OwnStudyRun } {
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
+  return {
+    job: { reproduce: [...notebooks, '-p', 'study', study, '--output-dir', out] },
+    run: (result) => ({ ...(result as ReproduceResult), out, read: (name: string) => readFileSync(join(out, name), 'utf8') }),
+  };
+}
+
+/**
+ * Runs the jobs of test/notebook/run-jobs.ts in `project`, one after another in one process (a
+ * reproduce job is the built script's main(); all share one tslab converter, about 3 s of CPU saved
+ * per run); their results, in order. An exit code of a run is returned, not checked.
+ */
+export function runJobsIn(project: string, jobs: object[]): unknown[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-jobs-'));
+  writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
+  const r = spawnSync(process.execPath, [...RUN_TYPESCRIPT, join(ROOT, 'test', 'notebook', 'run-jobs.ts'), join(dir, 'jobs.json'), join(dir, 'results.json')], { cwd: project, encoding: 'utf8', timeout: 900_000 });
   assert.equal(r.status, 0, `run-jobs failed: ${r.stderr}`);
-  const results = JSON.parse(readFileSync(join(jobsDir, 'results.json'), 'utf8')) as Array<{ status: number; stdout: string; stderr: string }>;
-  return results.map((result, i) => ({ ...result, out: outs[i]!, read: (name: string) => readFileSync(join(outs[i]!, name), 'utf8') }));
+  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as unknown[];
 }
 
 /** The report of the folder is what `npm run report -- --from` builds from it. */

@@ -1,12 +1,18 @@
-// The notebooks on studies of the test's own (own-study-helpers.ts), which replicate no paper, in one
-// project copy and one process: three reproduce runs one after another in one tslab session
-// (test/notebook/run-jobs.ts), each checked by its own tests.
+// The notebooks on studies of the test's own (own-study-helpers.ts), which replicate no paper, and a
+// student's run, in one project copy and one process: four reproduce runs one after another in one tslab
+// session (test/notebook/run-jobs.ts), each checked by its own tests.
 // - Notebooks 00-05 on a fractions study with no PSI part:
 //   00: no audit of the paper, no claims ledger, no fit tables, its own inputs named;
 //   01-03: the study's own domain and states shown, no reproduction alarm in 02, no claims ledger;
 //   04-05: no paper column, marker or claim, models named by their profiles, Figure 3 on the rule's cell
 //   and not empty; every file and the report in --output-dir, rebuilt by `npm run report -- --from`.
 // - Notebook 10 on that study stops with one line saying that the study has no PSI part.
+// - Issue 19: a notebook a student runs (the project kernel sets KSTBENCH_INTERACTIVE=1) leaves the
+//   project's data/ and figures/ as they were: notebooks 02 and 03 on the shipped study, which write a
+//   collection and the analysis files besides figures and tables, write them below
+//   tmp/notebook-outputs/ (lib/figures/output-root.ts outputPath). Run without --output-dir (which would
+//   move files back and hide a write in place); every file's size and mtime are compared just before
+//   and after it, so rewriting a file with the same bytes also counts.
 // - Notebook 06 and the PSI notebooks 10-13 on a second fractions study with a PSI part of its own (eight
 //   scenarios, two simulated tutors, both rounds): 06's contrasts use the study's analysis settings
 //   (OWN_ANALYSIS), not the paper's 20260908 / 10,000 / 100,000; its scenarios and records are scored, no
@@ -15,23 +21,25 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPsiPart, assertReportRebuilds, fractionsStudy, OWN_ANALYSIS, outputsText, projectCopy, reproduceRuns, tablesOf, type OwnStudyRun } from './own-study-helpers';
+import { addPsiPart, assertReportRebuilds, fractionsStudy, ownStudyJob, OWN_ANALYSIS, outputsText, projectCopy, runJobsIn, tablesOf, type OwnStudyRun, type ReproduceResult } from './own-study-helpers';
 
 let project: string;
 let kst: OwnStudyRun;
 let psi: OwnStudyRun;
 let noPsiPart: OwnStudyRun;
+let student: { result: ReproduceResult; before: string[]; after: string[] };
 before(() => {
   const kstOnly = fractionsStudy();
   const withPsi = fractionsStudy();
   addPsiPart(withPsi);
   project = projectCopy();
+  const runs = { kst: ownStudyJob(['00', '01', '02', '03', '04', '05'], kstOnly), psi: ownStudyJob(['06', '10', '11', '12', '13'], withPsi), noPsiPart: ownStudyJob(['10'], kstOnly) };
+  const listing = { listing: ['data', 'figures'] };
+  const studentRun = { reproduce: ['02', '03'], env: { KSTBENCH_INTERACTIVE: '1', KSTBENCH_SAVE_OUTPUTS: '' } };
   // Notebook 10's refusal last: no run follows the one that stops at a failing cell in the session.
-  [kst, psi, noPsiPart] = reproduceRuns(project, [
-    { notebooks: ['00', '01', '02', '03', '04', '05'], study: kstOnly },
-    { notebooks: ['06', '10', '11', '12', '13'], study: withPsi },
-    { notebooks: ['10'], study: kstOnly },
-  ]) as [OwnStudyRun, OwnStudyRun, OwnStudyRun];
+  const results = runJobsIn(project, [runs.kst.job, runs.psi.job, listing, studentRun, listing, runs.noPsiPart.job]);
+  [kst, psi, noPsiPart] = [runs.kst.run(results[0]), runs.psi.run(results[1]), runs.noPsiPart.run(results[5])];
+  student = { before: results[2] as string[], result: results[3] as ReproduceResult, after: results[4] as string[] };
 }, { timeout: 900_000 });
 
 test('notebook 00 on a study of its own: no paper audit, ledger or fit, its inputs named; notebook 10 says there is no PSI part', () => {
@@ -117,4 +125,14 @@ test('notebook 06 with the study\'s analysis settings; notebooks 10-13 on a PSI 
     assert.doesNotMatch(readFileSync(svg, 'utf8'), /paper/i, `${fig}: no paper marker`);
   }
   assertReportRebuilds(out, project, '11-psi-round1.html');
+});
+
+test('a student-style run of notebooks 02 and 03 writes below tmp/notebook-outputs/, never data/ or figures/ in place', () => {
+  assert.equal(student.result.status, 0, student.result.stderr);
+  assert.ok(student.before.some((f) => f.startsWith('data/raw/')), 'the listing sees the project\'s files');
+  assert.deepEqual(student.after, student.before, 'a file of data/ or figures/ was written');
+  const scratch = join(project, 'tmp', 'notebook-outputs');
+  for (const f of ['data/processed/kst/collection/responses.jsonl', 'data/processed/kst/analysis.json', 'data/processed/kst/scored_responses.jsonl', 'data/processed/tables/03-validity.csv']) {
+    assert.ok(existsSync(join(scratch, f)), `${f} in the scratch folder`);
+  }
 });

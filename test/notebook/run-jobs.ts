@@ -8,9 +8,11 @@
 // - { reproduce: ARGV, env? }: `npm run reproduce -- ARGV` as the built script of the project in the
 //   working directory runs it (its dist/scripts/reproduce.js main(), with `env` set meanwhile; a null
 //   value unsets); result { status, stdout, stderr }, the exit code and what it wrote to each stream.
+// - { listing: DIRS }: every file below the DIRS of the working directory with its size and modification
+//   time ("path size mtimeMs", sorted), to compare before and after a run (a rewrite counts).
 // Each kind shares one session over its jobs, so the process pays tslab's converter (about 3 s of CPU
 // over the library's types) once, not once per job; every notebook still gets fresh top-level state.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotebookSession } from '../../lib/notebook/execute';
 import { readNotebook, serializeNotebook, type Notebook } from '../../lib/notebook/ipynb';
@@ -24,7 +26,27 @@ interface ReproduceJob {
   reproduce: string[];
   env?: Record<string, string | null>;
 }
-type Job = ExecuteJob | ReproduceJob;
+interface ListingJob {
+  listing: string[];
+}
+type Job = ExecuteJob | ReproduceJob | ListingJob;
+
+/** Every file below `dirs` (relative to the working directory): "path size mtimeMs", sorted. */
+function listing(dirs: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const s = statSync(p);
+        out.push(`${p} ${s.size} ${s.mtimeMs}`);
+      }
+    }
+  };
+  for (const d of dirs) if (existsSync(d)) walk(d);
+  return out.sort();
+}
 
 async function executeJob(session: NotebookSession, job: ExecuteJob): Promise<unknown> {
   const nb: Notebook = readNotebook(job.file);
@@ -85,7 +107,8 @@ async function main(): Promise<void> {
   let project: BuiltProject | undefined;
   const results = [];
   for (const job of jobs) {
-    if ('reproduce' in job) results.push(await reproduceJob((project ??= builtProject()), job));
+    if ('listing' in job) results.push(listing(job.listing));
+    else if ('reproduce' in job) results.push(await reproduceJob((project ??= builtProject()), job));
     else results.push(await executeJob((session ??= new NotebookSession()), job));
   }
   session?.close();
