@@ -276,7 +276,7 @@ async function runPlan(options: ReproduceOptions, plan: ReproducePlan, given: No
 /**
  * `reproduce ARGV`; the exit code. `session`: run the notebooks in this session, of this project's
  * lib/notebook/execute, instead of a new one (it stays open; the caller closes it): several runs in one
- * process then pay tslab's converter once (test/notebook/notebook-jobs.ts). What a run writes is the same.
+ * process then pay tslab's converter once (test/notebook/run-jobs.ts). What a run writes is the same.
  */
 export async function main(argv: string[], session?: NotebookSession): Promise<number> {
   try {

@@ -1,8 +1,8 @@
-// Test helper (not a test file): runs notebook jobs in a process of its own — the runner captures
-// process.stdout while a cell runs, which must not interleave with the test runner's own reporting —
-// and writes the results as JSON, one per job, in order.
+// Test helper (not a test file): runs notebook jobs in a process of its own — the runner replaces
+// process.stdout.write while a cell runs, and a reproduce job runs the project of the working directory
+// (a test's project copy) — and writes the results as JSON, one per job, in order.
 //   node --require ./scripts/test-runner/hook.js test/notebook/run-jobs.ts JOBS.json RESULTS.json
-// Two kinds of job:
+// Three kinds of job:
 // - { file, parameters?, extraCells? }: the notebook executed by lib/notebook/execute's NotebookSession;
 //   result { text, failure } (the executed notebook) or { thrown }.
 // - { reproduce: ARGV, env? }: `npm run reproduce -- ARGV` as the built script of the project in the
@@ -10,8 +10,8 @@
 //   value unsets); result { status, stdout, stderr }, the exit code and what it wrote to each stream.
 // - { listing: DIRS }: every file below the DIRS of the working directory with its size and modification
 //   time ("path size mtimeMs", sorted), to compare before and after a run (a rewrite counts).
-// Each kind shares one session over its jobs, so the process pays tslab's converter (about 3 s of CPU
-// over the library's types) once, not once per job; every notebook still gets fresh top-level state.
+// The notebook jobs of each kind share one session, so the process pays tslab's converter (about 3 s of
+// CPU over the library's types) once, not once per job; every notebook still gets fresh top-level state.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotebookSession } from '../../lib/notebook/execute';
