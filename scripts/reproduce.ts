@@ -239,8 +239,11 @@ function writeToProject(options: ReproduceOptions, plan: ReproducePlan, executed
   }
 }
 
-/** Executes the plan and, only when every notebook succeeded, writes the results; the exit code. */
-async function runPlan(options: ReproduceOptions, plan: ReproducePlan): Promise<number> {
+/**
+ * Executes the plan and, only when every notebook succeeded, writes the results; the exit code. The
+ * notebooks run in `given` when there is one (left open for the caller), else in a session of their own.
+ */
+async function runPlan(options: ReproduceOptions, plan: ReproducePlan, given: NotebookSession | undefined): Promise<number> {
   // What the notebooks write (figures/, data/processed/, ...) is remembered, so that a run that
   // fails — or one aimed at --output-dir — leaves the project's files as they were.
   const snapshot = new OutputSnapshot(plan.root, PROJECT_OUTPUTS);
@@ -251,7 +254,7 @@ async function runPlan(options: ReproduceOptions, plan: ReproducePlan): Promise<
   };
   process.once('SIGINT', restoreOnSignal);
   process.once('SIGTERM', restoreOnSignal);
-  const session = new NotebookSession({ root: plan.root });
+  const session = given ?? new NotebookSession({ root: plan.root });
   try {
     const done = await executeAll(session, plan, snapshot);
     if (done === undefined) return 1;
@@ -266,18 +269,23 @@ async function runPlan(options: ReproduceOptions, plan: ReproducePlan): Promise<
   } finally {
     process.off('SIGINT', restoreOnSignal);
     process.off('SIGTERM', restoreOnSignal);
-    session.close();
+    if (session !== given) session.close();
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * `reproduce ARGV`; the exit code. `session`: run the notebooks in this session, of this project's
+ * lib/notebook/execute, instead of a new one (it stays open; the caller closes it): several runs in one
+ * process then pay tslab's converter once (test/notebook/run-jobs.ts). What a run writes is the same.
+ */
+export async function main(argv: string[], session?: NotebookSession): Promise<number> {
   try {
     const options = parseReproduceArgs(argv);
     if (options === 'help') {
       process.stdout.write(HELP);
       return 0;
     }
-    return await runPlan(options, planNotebooks(projectRoot(), options));
+    return await runPlan(options, planNotebooks(projectRoot(), options), session);
   } catch (err) {
     const code = expectedFailure('reproduce', err, `\n${HELP}`);
     if (code !== null) return code;

@@ -37,14 +37,11 @@ const EXIT_GRACE_MS = 20_000;
 // started, Chromium's re-parented renderers included; docs/testing.md), December 2026. Only the order
 // matters, but every file that takes long must be here: one left out starts late and ends last.
 const SLOW = {
-  'test/notebook/own-study-notebooks.test.ts': 55,
+  'test/notebook/own-study-notebooks.test.ts': 46,
   'test/site/report.test.ts': 37,
   'test/figures/viewers.test.ts': 36,
-  'test/notebook/own-study-notebooks-10-13.test.ts': 35,
   'test/study/report.test.ts': 26,
-  'test/notebook/reproduce.test.ts': 24,
   'test/notebook/execute.test.ts': 19,
-  'test/notebook/student-run.test.ts': 19,
   'test/analysis/oracle.test.ts': 18,
   'test/notebook/jupyter.test.ts': 15,
   'test/docs/commands.test.ts': 15,
@@ -52,6 +49,7 @@ const SLOW = {
   'test/collect/lock-race.test.ts': 11,
   'test/collect/cli-kill.test.ts': 11,
   'test/cli/space-fringe.test.ts': 9,
+  'test/notebook/reproduce.test.ts': 8,
   'test/collect/cli-signal.test.ts': 8,
   'test/cli/analyze-errors.test.ts': 8,
 };

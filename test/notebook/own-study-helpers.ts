@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../support/cli';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 export const node = (args: string[], cwd = process.cwd()) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 900_000 });
 
@@ -45,14 +47,41 @@ export function fractionsStudy(): string {
 }
 
 
-/** Runs `notebooks` of a project copy on a fresh fractions study into a fresh output folder; the study, the copy, the folder and a reader of its files. */
-export function runOnFractions(notebooks: string[]): { study: string; out: string; project: string; read: (name: string) => string } {
-  const study = fractionsStudy();
-  const project = projectCopy();
+/** What one reproduce run did: its exit code and streams (as run-jobs.ts reports them). */
+export interface ReproduceResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+/** A reproduce run on a study of the test's own: its result, its output folder and a reader of its files. */
+export interface OwnStudyRun extends ReproduceResult {
+  out: string;
+  read: (name: string) => string;
+}
+
+/**
+ * The job (for {@link runJobsIn}) of `npm run reproduce -- NOTEBOOK... -p study STUDY --output-dir OUT`
+ * with a fresh OUT, and how to read its result.
+ */
+export function ownStudyJob(notebooks: string[], study: string): { job: { reproduce: string[] }; run: (result: unknown) => OwnStudyRun } {
   const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
-  const r = node(['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], project);
-  assert.equal(r.status, 0, r.stderr);
-  return { study, out, project, read: (name: string) => readFileSync(join(out, name), 'utf8') };
+  return {
+    job: { reproduce: [...notebooks, '-p', 'study', study, '--output-dir', out] },
+    run: (result) => ({ ...(result as ReproduceResult), out, read: (name: string) => readFileSync(join(out, name), 'utf8') }),
+  };
+}
+
+/**
+ * Runs the jobs of test/notebook/run-jobs.ts in `project`, one after another in one process (a
+ * reproduce job is the built script's main(); all share one tslab converter, about 3 s of CPU saved
+ * per run); their results, in order. An exit code of a run is returned, not checked.
+ */
+export function runJobsIn(project: string, jobs: object[]): unknown[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-own-study-jobs-'));
+  writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs));
+  const r = spawnSync(process.execPath, [...RUN_TYPESCRIPT, join(ROOT, 'test', 'notebook', 'run-jobs.ts'), join(dir, 'jobs.json'), join(dir, 'results.json')], { cwd: project, encoding: 'utf8', timeout: 900_000 });
+  assert.equal(r.status, 0, `run-jobs failed: ${r.stderr}`);
+  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as unknown[];
 }
 
 /** The report of the folder is what `npm run report -- --from` builds from it. */
@@ -81,16 +110,6 @@ export function addPsiPart(dir: string): void {
   }
   const manifest = JSON.parse(readFileSync(join(dir, 'study.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, psi: { scenarios: 'psi/scenarios.json', taxonomy: 'psi/taxonomy.json', models: models.split(',') } }));
-}
-
-/**
- * Runs `notebooks` of a project copy (a fresh one unless given: reproduce --output-dir leaves its
- * project as it was) on `study` into a fresh output folder (the process result is returned, not checked).
- */
-export function runOn(study: string, notebooks: string[], env: NodeJS.ProcessEnv = process.env, project = projectCopy()): { out: string; project: string; result: ReturnType<typeof node>; read: (name: string) => string } {
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
-  const result = spawnSync(process.execPath, ['dist/scripts/reproduce.js', ...notebooks, '-p', 'study', study, '--output-dir', out], { cwd: project, encoding: 'utf8', timeout: 900_000, env });
-  return { out, project, result, read: (name: string) => readFileSync(join(out, name), 'utf8') };
 }
 
 /** Every CSV table a run wrote below `out` whose name starts with `prefix`, with its lines. */

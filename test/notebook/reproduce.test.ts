@@ -1,14 +1,18 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseNotebook } from '../../lib/notebook/ipynb';
+import type { NotebookSession } from '../../lib/notebook/execute';
+import { main } from '../../scripts/reproduce';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 // Runs the built script as `npm run reproduce` does (npm test builds dist/ first).
 const SCRIPT = 'dist/scripts/reproduce.js';
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+type Run = { status: number | null; stdout: string; stderr: string };
+function run(args: string[]): Promise<Run> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -20,22 +24,43 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   });
 }
 
-// Each run of the fixture costs about 12 s of CPU (tslab's TypeScript compiles its cells against the
-// library's types), so the three tests of a run kept apart with --output-dir share one: `-p outDir` in
-// the project (the notebook writes there, reproduce moves it to DIR) and `-p 01-fixture:repeats 4`.
-// It runs at the same time as the two refused runs, which write nothing; the failing run, which also
-// writes into the project's data/processed/, runs after them on its own (the run's OutputSnapshot
-// would see, copy and undo what another run wrote there at the same time).
+// The two runs that execute notebooks go through the built script's main() in one process
+// (test/notebook/run-jobs.ts), one after the other, so tslab's converter (about 3 s of CPU over the
+// library's types) is paid once; the refused runs, which execute nothing, start the script itself (its
+// exit codes and messages as a user sees them). The three tests of the run kept apart with --output-dir
+// share it: `-p outDir` in the project (the notebook writes there, reproduce moves it to DIR) and
+// `-p 01-fixture:repeats 4`. The failing run, which also writes into the project's data/processed/,
+// comes after it, never at the same time (the run's OutputSnapshot would see, copy and undo what
+// another run wrote there); the refused runs, which write nothing, run meanwhile.
 const keptApart = {
   out: mkdtempSync(join(tmpdir(), 'kstbench-repro-')),
   inProject: `data/processed/test-reproduce-out-${process.pid}`,
 };
-let keptApartRun: ReturnType<typeof run> | undefined;
-/** The one run kept apart (started by whichever of its tests comes first). */
-function runKeptApart(): ReturnType<typeof run> {
-  keptApartRun ??= run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', keptApart.out, '-p', 'outDir', keptApart.inProject, '-p', '01-fixture:repeats', '4', '01']);
-  return keptApartRun;
+const failing = {
+  out: mkdtempSync(join(tmpdir(), 'kstbench-repro-')),
+  inProject: `data/processed/test-reproduce-${process.pid}`,
+  notebookBefore: readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), // read before any run starts
+};
+let notebookRuns: Promise<Run[]> | undefined;
+/** The run kept apart and the failing run (started by whichever of their tests comes first). */
+function runNotebooks(): Promise<Run[]> {
+  notebookRuns ??= new Promise((done, fail) => {
+    assert.ok(existsSync(SCRIPT), 'dist/ is missing: run `npm run build` (npm test does it)');
+    const jobs = [
+      { reproduce: ['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', keptApart.out, '-p', 'outDir', keptApart.inProject, '-p', '01-fixture:repeats', '4', '01'] },
+      // Notebook 01 writes into the project's data/processed/ before 02 fails: that must be undone.
+      { reproduce: ['--notebooks-dir', 'test/fixtures/notebooks', '--environment', join(failing.out, 'environment.md'), '-p', '01-fixture:outDir', failing.inProject] },
+    ];
+    writeFileSync(join(failing.out, 'jobs.json'), JSON.stringify(jobs));
+    const child = spawn(process.execPath, [...RUN_TYPESCRIPT, 'test/notebook/run-jobs.ts', join(failing.out, 'jobs.json'), join(failing.out, 'results.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('error', fail);
+    child.on('close', (status) => (status === 0 ? done(JSON.parse(readFileSync(join(failing.out, 'results.json'), 'utf8')) as Run[]) : fail(new Error(`run-jobs failed (${status}): ${stderr}`))));
+  });
+  return notebookRuns;
 }
+const runKeptApart = async () => (await runNotebooks())[0]!;
 
 describe('reproduce runs that leave the project alone', { concurrency: true }, () => {
   test('reproduce runs the named notebook with -p overrides and writes the executed copy', async () => {
@@ -108,16 +133,34 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
 });
 
 test('reproduce stops at a failing notebook with its cell and error, exit 1, and changes nothing', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
-  const before = readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8');
-  // Notebook 01 writes into the project's data/processed/ before 02 fails: that must be undone.
-  const inProject = `data/processed/test-reproduce-${process.pid}`;
-  const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--environment', join(out, 'environment.md'), '-p', '01-fixture:outDir', inProject]);
+  const { out, inProject, notebookBefore } = failing;
+  const r = (await runNotebooks())[1]!;
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^FAILED test\/fixtures\/notebooks\/02-fails\.ipynb: cell 2 \(id fails\) failed: RangeError: deliberate failure at 42$/m);
   assert.match(r.stderr, /tmp\/failed-notebooks\/02-fails\.ipynb/);
   assert.match(r.stderr, /Nothing was changed: no notebook was written, 3 output file\(s\) the run had written were put back as they were\./);
-  assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), before);
+  assert.equal(readFileSync('test/fixtures/notebooks/02-fails.ipynb', 'utf8'), notebookBefore);
   assert.ok(!existsSync(inProject), `${inProject} (written by the notebook that succeeded) was removed again`);
   assert.ok(!existsSync(join(out, 'environment.md')), 'no environment.md after a failed run');
+});
+
+test('main() runs the notebooks in the session it is given and leaves it open, for the next run of the process', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+  const executed: string[] = [];
+  let closed = false;
+  // A stand-in session: each notebook comes back as it went in (no tslab), so only the wiring is tested.
+  const session = {
+    execute: async (notebook: unknown, options: { file: string }) => {
+      executed.push(options.file);
+      return { notebook, seconds: 0 };
+    },
+    close: () => {
+      closed = true;
+    },
+  };
+  const code = await main(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', out, '--no-environment', '01'], session as unknown as NotebookSession);
+  assert.equal(code, 0);
+  assert.deepEqual(executed, ['test/fixtures/notebooks/01-fixture.ipynb']);
+  assert.equal(closed, false, 'the caller closes a session it gave');
+  assert.ok(existsSync(join(out, '01-fixture.ipynb')));
 });

@@ -1,7 +1,7 @@
 // The reviewers' report in the bundled Chromium: every page of a freshly built site loads from file://
 // with no console error, every link inside it resolves (files and #anchors), and every figure — the
 // notebooks' own, plus an interactive plotly one and a PNG from a synthetic notebook — renders non-blank.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,11 @@ import { COLOUR_WORDS } from '../../lib/site/style';
 import { pngPixels } from '../support/png';
 
 const root = projectRoot();
+// One browser for the file's two browser tests (launched at the first page), closed after the last test.
+holdFigureBrowser();
+after(async () => {
+  await closeFigureBrowser();
+});
 
 /**
  * Run in the page: what is wrong with its layout. The page must not scroll sideways; no element may
@@ -89,7 +94,6 @@ test('the committed report/ is what the executed notebooks build (reproduce rebu
 });
 
 test('every report page loads without console errors, every link resolves, every figure is drawn', { timeout: 600_000 }, async () => {
-  holdFigureBrowser(); // one browser for every page, closed in the finally below
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-report-'));
   try {
     const png = readFileSync(join(root, 'figures', '04-figure-1-exact-f1.png')).toString('base64');
@@ -171,7 +175,6 @@ test('every report page loads without console errors, every link resolves, every
     assert.ok(interactiveSeen >= 2, 'the interactive figure is drawn on its page and on its own figure page');
     assert.ok(readdirSync(join(dir, 'figures')).includes('synthetic-bar.html'), 'the "interactive version" link got its page');
   } finally {
-    await closeFigureBrowser();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -202,20 +205,16 @@ test('the index names every table and figure of both papers beside the page that
 });
 
 test('the layout check flags sideways scroll, an element wider than its box, a clipped header and raw TeX; a scrolling box is fine', { timeout: 120_000 }, async () => {
-  try {
-    const problems = await withPage(async (p) => {
-      await p.setViewportSize({ width: 820, height: 600 });
-      await p.setContent(`<body style="margin:0"><div style="width:300px"><div style="width:900px">wide</div></div>
-        <div style="overflow-x:auto;width:300px"><table><tr><td style="white-space:nowrap">${'x'.repeat(200)}</td></tr></table></div>
-        <table><tr><th style="max-width:3em;overflow:hidden">simulated:sim-tutor-a</th></tr></table><p>the fringe $K^O$ here</p><code>$not tex$</code></body>`);
-      return (await p.evaluate(LAYOUT_PROBLEMS)) as string[];
-    });
-    assert.ok(problems.some((m) => /page scrolls sideways/.test(m)), problems.join('; '));
-    assert.ok(problems.some((m) => /div "wide" is wider than its container/.test(m)));
-    assert.ok(problems.some((m) => /th "simulated:sim-tutor-a" clips its text/.test(m)));
-    assert.ok(problems.some((m) => /raw TeX \$K\^O\$/.test(m)));
-    assert.ok(!problems.some((m) => /xxxx/.test(m) || /not tex/.test(m)), 'a table inside a scrolling box, and TeX in code, are not problems');
-  } finally {
-    await closeFigureBrowser();
-  }
+  const problems = await withPage(async (p) => {
+    await p.setViewportSize({ width: 820, height: 600 });
+    await p.setContent(`<body style="margin:0"><div style="width:300px"><div style="width:900px">wide</div></div>
+      <div style="overflow-x:auto;width:300px"><table><tr><td style="white-space:nowrap">${'x'.repeat(200)}</td></tr></table></div>
+      <table><tr><th style="max-width:3em;overflow:hidden">simulated:sim-tutor-a</th></tr></table><p>the fringe $K^O$ here</p><code>$not tex$</code></body>`);
+    return (await p.evaluate(LAYOUT_PROBLEMS)) as string[];
+  });
+  assert.ok(problems.some((m) => /page scrolls sideways/.test(m)), problems.join('; '));
+  assert.ok(problems.some((m) => /div "wide" is wider than its container/.test(m)));
+  assert.ok(problems.some((m) => /th "simulated:sim-tutor-a" clips its text/.test(m)));
+  assert.ok(problems.some((m) => /raw TeX \$K\^O\$/.test(m)));
+  assert.ok(!problems.some((m) => /xxxx/.test(m) || /not tex/.test(m)), 'a table inside a scrolling box, and TeX in code, are not problems');
 });

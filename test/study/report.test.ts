@@ -95,8 +95,14 @@ async function checkReportInBrowser(dir: string): Promise<void> {
   });
   assert.deepEqual(problems, []);
   assert.equal(shots.length, 4, 'Figures 1–3 and the P1 verdicts');
-  for (const [i, shot] of shots.entries()) {
-    const px = await withPage((p) => pngPixels(p, shot));
+  // One page decodes every screenshot (a page per shot started a renderer process each).
+  const pixels = await withPage(async (p) => {
+    const decoded = [];
+    for (const shot of shots) decoded.push(await pngPixels(p, shot));
+    return decoded;
+  });
+  for (const [i] of shots.entries()) {
+    const px = pixels[i]!;
     assert.ok(px.differing > 500, `figure ${i + 1} looks blank (${px.differing} pixels differ from the background)`);
   }
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
