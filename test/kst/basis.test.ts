@@ -412,3 +412,25 @@ test('property: on bases of 33–96 items and 40–150 elements the three-word w
   }
   assert.ok(compared >= 6, `only ${compared} of 16 draws were small enough to compare`);
 });
+
+test('notions group items by equal columns, not by equal column hashes', () => {
+  // basisModel groups columns by an FNV-1a-style hash of their non-zero words (word index, then word)
+  // and compares the words. Item 0 is in element 0 only (column word 0 = 1); item 1's column is the
+  // word 1 that hashes alike (A0 ^ 1 = A1 ^ w2, A_j the hash after word index j); item 2 has item 1's
+  // column. Trusting the hash would merge items 0 and 1.
+  const hashAfterIndex = (j: number): number => Math.imul(0x811c9dc5 ^ j, 16777619);
+  const w2 = (hashAfterIndex(0) ^ hashAfterIndex(1) ^ 1) >>> 0;
+  const hash = (words: number[]): number => words.reduce((h, word, j) => (word === 0 ? h : Math.imul(Math.imul(h ^ j, 16777619) ^ word, 16777619)), 0x811c9dc5);
+  assert.equal(hash([1, 0]), hash([0, w2]), 'the two columns collide under the hash');
+  const elements = Array.from({ length: 64 }, (_, b) => {
+    const bits = new Uint32Array(1);
+    if (b === 0) bits[0] = 1;
+    if (b >= 32 && (w2 >>> (b - 32)) & 1) bits[0]! |= 0b110;
+    return bits;
+  });
+  const model = basisModel(3, elements);
+  assert.equal(model.basisWords, 2);
+  assert.deepEqual([...model.notion], [0, 1, 1]);
+  assert.equal(model.notions, 2);
+  assert.deepEqual([...model.notionBits], [0b001, 0b110]);
+});
