@@ -1,9 +1,9 @@
 // lib/kst's and lib/kst-io's modules, not their indexes (which also load sampling, presentation and
 // the import parsers' callers): start-up is part of an export's time, as of `kstbench space`.
-import { DEFAULT_WORK_BUDGET, requireBudget, workBudget } from '../../lib/kst/budget';
+import { DEFAULT_WORK_BUDGET, workBudget } from '../../lib/kst/budget';
 import { loadDomain } from '../../lib/kst/domain';
-import { countStatesExact } from '../../lib/kst/space';
-import { EXPORT_FORMATS, EXPORT_WHATS, bufferStates, exportStructure, type ExportWhat, type KnownSpace } from '../../lib/kst-io/convert';
+import { walkSpace, type WalkedSpace } from '../../lib/kst/space';
+import { EXPORT_FORMATS, EXPORT_WHATS, exportStructure, type ExportWhat } from '../../lib/kst-io/convert';
 import { MATRIX_FORMATS, type MatrixFormat } from '../../lib/kst-io/formats';
 import { openFileSink, stdoutSink } from '../../lib/kst-io/sink';
 import { flagCommand, required, UsageError } from '../common';
@@ -25,7 +25,7 @@ ${EXPORT_WHATS.map((w) => `  --what ${w.padEnd(9)} formats: ${EXPORT_FORMATS[w].
 basis rows are coded 0/1/2 (1: the state is minimal for the item); relation is the surmise relation
 with row i, column j = 1 when i is surmised from j (column j is the minimal state of j); surmise is
 kstMatrix's surmise-function CSV; items is the id,description CSV. A space streams row by row (one
-given by a basis is walked once, its rows, up to 128 MiB, kept until its count is known).
+given by a basis is walked once, its states, up to 128 MiB of bitsets, kept until its count is known).
 
 Options:
   --domain FILE    a domain file
@@ -33,7 +33,9 @@ Options:
   --format F       ${MATRIX_FORMATS.join(', ')}
   --out FILE       write to FILE (atomically) instead of standard output
   --comment TEXT   SRBT header comment
-  --max-states N   work budget for --what space: at most N states (default 50000000; 0 = no limit)
+  --max-states N   work budget for --what space, as for kstbench space: exported exactly when
+                   space --count under it counts the space and it has at most N states
+                   (default 50000000; 0 = no limit)
   -h, --help       show this help
 `;
 
@@ -45,15 +47,13 @@ export const command = flagCommand(help, flags, async (parsed) => {
     throw new UsageError(`--what ${what} is written as ${EXPORT_FORMATS[what as ExportWhat].join(' or ')}, not ${JSON.stringify(format)}`);
   }
   const domain = loadDomain(file);
-  let space: KnownSpace | undefined;
+  // The rule of `kstbench space` (docs/cli.md, "--max-states"): exported exactly when `space --count`
+  // under the same budget counts it and it has at most that many states; the walk that finds the
+  // count of a space given by a basis keeps its states for the rows (walkSpace).
+  let space: WalkedSpace | undefined;
   if (what === 'space') {
-    // A space given by a basis is walked once for its rows and count (counting is a walk there);
-    // one past the budget or too large for memory is counted first and streamed.
     const budget = workBudget(parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET);
-    const walked = domain.quasiOrdinal ? undefined : bufferStates(domain, format === 'csv' ? ',' : '', budget.limit);
-    const total = walked ? BigInt(walked.count) : countStatesExact(domain, budget);
-    requireBudget(budget, total, `exporting the ${total} states of ${file}`);
-    space = walked ?? (total <= BigInt(Number.MAX_SAFE_INTEGER) ? { count: Number(total) } : undefined);
+    space = walkSpace(domain, budget, (count) => `exporting the ${count === undefined ? '' : `${count} `}states of ${file}`);
   }
   const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
   try {

@@ -6,9 +6,13 @@ import { atomCodes } from '../kst/basis';
 import { DomainFileSchema, IdSchema, buildDomain, type Domain, type DomainFile } from '../kst/domain';
 import { basisOfStateRows } from '../kst/forms';
 import { domainBasisModel, reduceNotions, surmiseFunction } from '../kst/general';
-import { countStates, forEachStateBits } from '../kst/space';
-import { compileStructure } from '../kst/structure';
+import { UNLIMITED } from '../kst/budget';
+import { walkSpace, type WalkedSpace } from '../kst/space';
+import { domainLabel } from '../kst/structure';
 import { csvCells, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { streamStates, type ChunkSink } from './stream';
+
+export type { ChunkSink } from './stream';
 
 /** What a structure file holds, for import and export. */
 export const STRUCTURE_KINDS = ['basis', 'space', 'structure', 'relation', 'surmise'] as const;
@@ -351,12 +355,11 @@ export const EXPORT_FORMATS: Record<ExportWhat, readonly MatrixFormat[] | readon
  * column j = 1 when i lies on every route to j (the surmise relation; for a space that is not
  * quasi-ordinal it is that of its quasi-ordinal hull, as kstMatrix's kmsurmiserelation returns);
  * surmise: kstMatrix's layout, items in canonical order; items: `id,description`. `space`, when
- * given, is the space as the caller has it already: its number of states (countStatesExact), or its
- * rows and count from one walk (bufferStates), written without walking again. Without it a space
- * given by a basis is walked once (bufferStates) when its rows fit in memory, and counted, then
- * streamed, when they do not.
+ * given, is the space as the caller has walked it already (walkSpace, under the caller's budget):
+ * its count heads the file and its states are written in its order. Without it the space is walked
+ * here with no budget (walkSpace: one walk for a space given by a basis, its states kept for the rows).
  */
-export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, space?: KnownSpace): void {
+export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, space?: WalkedSpace): void {
   const allowed = EXPORT_FORMATS[what] as readonly string[];
   if (!allowed.includes(format)) {
     throw new InputError(`cannot write ${what} as ${format}; use one of ${allowed.join(', ')}`);
@@ -382,13 +385,13 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
     return;
   }
   if (what === 'space') {
-    // The count heads the file (SRBT, KST): rows walked once are kept until it is known.
-    const separator = format === 'csv' ? ',' : '';
-    const known = space ?? (domain.quasiOrdinal ? undefined : bufferStates(domain, separator));
-    if (known?.rows && known.rows.separator !== separator) throw new Error(`exportStructure: rows joined by ${JSON.stringify(known.rows.separator)}, ${format} needs ${JSON.stringify(separator)}`);
-    emit(formatMatrixChunks([], { ...common, rowCount: known?.count ?? countStates(domain), struct: 'space' }));
-    if (known?.rows) for (const chunk of known.rows.chunks) sink(chunk);
-    else streamStates(domain, separator, sink);
+    // The count heads the file (SRBT, KST): the walk that finds it keeps the states for the rows.
+    const known = space ?? walkSpace(domain, UNLIMITED, () => `exporting the states of ${domainLabel(domain)}`);
+    if (known.count > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new InputError(`${domainLabel(domain)}: ${known.count} states is above 2^53, more rows than a file of this format can be written with`, { file: domain.file, item: domain.id });
+    }
+    emit(formatMatrixChunks([], { ...common, rowCount: Number(known.count), struct: 'space' }));
+    streamStates(domain, format === 'csv' ? ',' : '', sink, known);
     return;
   }
   if (what === 'relation') {
@@ -409,116 +412,4 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
     }
   });
   emit(formatMatrixChunks(rows, { ...common, rowItems }));
-}
-
-/** What an export writes to: text for headers, bytes (ASCII) for the rows of a streamed space. */
-export type ChunkSink = (chunk: string | Uint8Array) => void;
-
-/** Bytes per chunk handed to the sink when streaming a space. */
-const STREAM_BYTES = 1 << 20;
-
-/**
- * Every state as a 0/1 line (cells joined by `separator`: "" or ","), written byte by byte from the
- * state's bitset into 1 MiB buffers, each handed to the sink once full (a new buffer follows, so a sink
- * may keep the one it got). No string is built per state. Past `maxStates` states the walk stops with
- * STOP_WALK (bufferStates catches it).
- */
-export function streamStates(domain: Domain, separator: '' | ',', sink: ChunkSink, maxStates = Infinity): number {
-  const s = compileStructure(domain);
-  const n = s.n;
-  const step = separator === '' ? 1 : 2;
-  const lineBytes = n * step + (separator === '' ? 1 : 0);
-  const size = Math.max(STREAM_BYTES, lineBytes);
-  // 8 bytes of slack: a row without separators is written 8 cells at a time and may run 7 cells past its end.
-  let buffer = new Uint8Array(size + 8);
-  let view = new DataView(buffer.buffer);
-  let at = 0;
-  let visited = 0;
-  const comma = separator.charCodeAt(0);
-  const count = forEachStateBits(s, (bits) => {
-    if (++visited > maxStates) throw STOP_WALK;
-    if (at + lineBytes > size) {
-      sink(buffer.subarray(0, at));
-      buffer = new Uint8Array(size + 8);
-      view = new DataView(buffer.buffer);
-      at = 0;
-    }
-    if (step === 1) {
-      // Each byte of the bitset as its 8 ASCII cells, two 32-bit stores from CELLS_LOW/CELLS_HIGH
-      // (bits past n are 0; the cells they write are overwritten by the newline and the next row).
-      let i = at;
-      for (let w = 0, x = 0; x < n; w++, x += 32) {
-        const word = bits[w]!;
-        for (let b = 0; b < 32 && x + b < n; b += 8, i += 8) {
-          const byte = (word >>> b) & 255;
-          view.setInt32(i, CELLS_LOW[byte]!, true);
-          view.setInt32(i + 4, CELLS_HIGH[byte]!, true);
-        }
-      }
-      buffer[at + n] = 10;
-    } else {
-      let i = at;
-      for (let w = 0, x = 0; x < n; w++) {
-        const word = bits[w]!;
-        const end = Math.min(n, x + 32);
-        for (let b = 0; x < end; x++, b++, i += 2) {
-          buffer[i] = 48 | ((word >>> b) & 1);
-          buffer[i + 1] = comma;
-        }
-      }
-      buffer[i - 1] = 10;
-    }
-    at += lineBytes;
-  });
-  if (at > 0) sink(buffer.subarray(0, at));
-  return count;
-}
-
-/** CELLS_LOW[byte] / CELLS_HIGH[byte]: the ASCII cells '0'/'1' of bits 0–3 / 4–7 of a byte, as a little-endian 32-bit word. */
-const [CELLS_LOW, CELLS_HIGH] = [0, 4].map((first) =>
-  Int32Array.from({ length: 256 }, (_, byte) => {
-    let cells = 0;
-    for (let k = 0; k < 4; k++) cells |= (48 | ((byte >>> (first + k)) & 1)) << (8 * k);
-    return cells;
-  }),
-) as [Int32Array, Int32Array];
-
-/** Thrown inside the walk of streamStates to stop it (never escapes bufferStates). */
-const STOP_WALK = new Error('the walk was stopped');
-
-/** Most bytes of rows bufferStates keeps in memory (128 MiB: 1.7 million states over 77 items). */
-export const BUFFERED_SPACE_BYTES = 128 * 2 ** 20;
-
-/** A space as a caller of exportStructure has it: its number of states, and its rows when walked already. */
-export interface KnownSpace {
-  count: number;
-  rows?: { separator: '' | ','; chunks: readonly Uint8Array[] };
-}
-
-/**
- * The space's rows as streamStates writes them and its number of states, from one walk, kept in
- * memory so that a file whose header needs the count (SRBT, KST) is written without walking the space
- * twice (for a space given by a basis, counting is a walk of it). Undefined, after at most
- * `maxStates` states or `maxBytes` bytes of rows, when the space has more: the caller counts it
- * (countStatesExact, which refuses it past its budget) and streams it instead.
- */
-export function bufferStates(domain: Domain, separator: '' | ',', maxStates = Infinity, maxBytes = BUFFERED_SPACE_BYTES): KnownSpace | undefined {
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  try {
-    const count = streamStates(
-      domain,
-      separator,
-      (chunk) => {
-        bytes += chunk.length;
-        if (bytes > maxBytes) throw STOP_WALK;
-        chunks.push(chunk as Uint8Array);
-      },
-      maxStates,
-    );
-    return { count, rows: { separator, chunks } };
-  } catch (err) {
-    if (err === STOP_WALK) return undefined;
-    throw err;
-  }
 }

@@ -4,7 +4,9 @@
  */
 export { MATRIX_FORMATS, SRBT_STRUCTS, detectFormat, formatMatrix, formatMatrixChunks, matrixRow, parseMatrixFile, shown, splitLines } from './formats';
 export type { MatrixFormat, ParsedMatrix, SrbtStruct } from './formats';
-export { BUFFERED_SPACE_BYTES, EXPORT_FORMATS, EXPORT_WHATS, STRUCTURE_KINDS, bufferStates, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, streamStates } from './convert';
-export type { ChunkSink, ExportWhat, ImportOptions, ItemDescriptions, KnownSpace, StructureKind } from './convert';
+export { EXPORT_FORMATS, EXPORT_WHATS, STRUCTURE_KINDS, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions } from './convert';
+export type { ExportWhat, ImportOptions, ItemDescriptions, StructureKind } from './convert';
+export { streamStates, writeSpaceJsonLines } from './stream';
+export type { ChunkSink } from './stream';
 export { openFileSink, stdoutSink } from './sink';
 export type { FileSink } from './sink';

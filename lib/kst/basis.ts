@@ -49,28 +49,52 @@ export function basisModel(n: number, elements: readonly Uint32Array[]): BasisMo
   elements.forEach((b, i) => basis.set(b.subarray(0, words), i * words));
   const column = new Uint32Array(n * basisWords);
   for (let b = 0; b < m; b++) forEachItem(basis, b * words, words, (x) => (column[x * basisWords + (b >>> 5)]! |= 1 << (b & 31)));
-  // Items with identical columns form one notion (keyed by the column's non-zero words: a basis of
-  // thousands of elements has columns of hundreds of words, nearly all zero).
+  const notion = notionsOfColumns(n, column, basisWords);
+  return { n, words, m, basis, basisWords, column, notion, notionBits: notionBitsOf(notion, words), notions: notionCount(notion) };
+}
+
+/**
+ * Items with identical columns form one notion, numbered by their smallest item. Columns are grouped
+ * by a hash of their non-zero words and compared word by word: no key string per column (a basis of
+ * 170,000 elements has columns of 5,313 words, and their keys were tens of MiB of garbage).
+ */
+function notionsOfColumns(n: number, column: Uint32Array, basisWords: number): Int32Array {
   const notion = new Int32Array(n).fill(-1);
-  const notionList: number[][] = [];
-  const byColumn = new Map<string, number>();
+  const firstItemsByHash = new Map<number, number[]>();
+  const sameColumn = (x: number, y: number): boolean => {
+    for (let j = 0; j < basisWords; j++) if (column[x * basisWords + j] !== column[y * basisWords + j]) return false;
+    return true;
+  };
+  let notions = 0;
   for (let x = 0; x < n; x++) {
-    let key = '';
-    for (let j = 0; j < basisWords; j++) if (column[x * basisWords + j] !== 0) key += `${j}:${column[x * basisWords + j]},`;
-    let k = byColumn.get(key);
-    if (k === undefined) {
-      k = notionList.length;
-      byColumn.set(key, k);
-      notionList.push([]);
+    let hash = 0x811c9dc5;
+    for (let j = 0; j < basisWords; j++) {
+      const word = column[x * basisWords + j]!;
+      if (word !== 0) hash = Math.imul(Math.imul(hash ^ j, 16777619) ^ word, 16777619);
     }
-    notion[x] = k;
-    notionList[k]!.push(x);
+    const firstItems = firstItemsByHash.get(hash);
+    const first = firstItems?.find((y) => sameColumn(x, y));
+    if (first !== undefined) notion[x] = notion[first]!;
+    else {
+      notion[x] = notions++;
+      if (firstItems) firstItems.push(x);
+      else firstItemsByHash.set(hash, [x]);
+    }
   }
-  const notionBits = new Uint32Array(notionList.length * words);
-  notionList.forEach((items, k) => {
-    for (const x of items) notionBits[k * words + (x >>> 5)]! |= 1 << (x & 31);
-  });
-  return { n, words, m, basis, basisWords, column, notion, notionBits, notions: notionList.length };
+  return notion;
+}
+
+function notionCount(notion: Int32Array): number {
+  let count = 0;
+  for (const k of notion) count = Math.max(count, k + 1);
+  return count;
+}
+
+/** notionBits[k · words ..] = the items of notion k. */
+function notionBitsOf(notion: Int32Array, words: number): Uint32Array {
+  const bits = new Uint32Array(notionCount(notion) * words);
+  notion.forEach((k, x) => (bits[k * words + (x >>> 5)]! |= 1 << (x & 31)));
+  return bits;
 }
 
 /** Calls `fn` with each item of the bitset at `bits[offset .. offset + words)`, in increasing order (set bits only: O(words + items)). */
@@ -117,6 +141,7 @@ export function isStateFromBasis(model: BasisModel, state: Uint32Array): boolean
  * is a union of basis elements, one of which must contain N and lie inside K ∪ N). O(m · words).
  */
 export function outerFringeFromBasis(model: BasisModel, state: Uint32Array, out: Uint32Array = emptyBits(model.n)): Uint32Array {
+  if (model.words <= 3) return outerFringeThreeWords(model, state, out);
   const { words, m, basis, notion, notionBits } = model;
   out.fill(0);
   for (let b = 0; b < m; b++) {
@@ -140,6 +165,57 @@ export function outerFringeFromBasis(model: BasisModel, state: Uint32Array, out:
     }
     if (oneNotion) for (let w = 0; w < words; w++) out[w]! |= basis[o + w]! & ~state[w]!;
   }
+  return out;
+}
+
+/** The basis and notion bitsets padded to three words (Int32: no value is a heap number), for outerFringeThreeWords. */
+const paddedCache = new WeakMap<BasisModel, { basis: Int32Array; notionBits: Int32Array }>();
+
+function padded(model: BasisModel): { basis: Int32Array; notionBits: Int32Array } {
+  let tables = paddedCache.get(model);
+  if (!tables) {
+    const { words, m, basis, notions, notionBits } = model;
+    const pad = (bits: Uint32Array, count: number): Int32Array => {
+      const out = new Int32Array(count * 3);
+      for (let k = 0; k < count; k++) for (let w = 0; w < words; w++) out[k * 3 + w] = bits[k * words + w]!;
+      return out;
+    };
+    tables = { basis: pad(basis, m), notionBits: pad(notionBits, notions) };
+    paddedCache.set(model, tables);
+  }
+  return tables;
+}
+
+/**
+ * outerFringeFromBasis for at most 96 items (three words), with the words of the state, of B \ K and
+ * of the fringe in local integers: no inner loop over words per basis element. (JSON Lines of
+ * `kstbench space` compute one fringe per state: random 77-item basis, 1.4 million states.)
+ */
+function outerFringeThreeWords(model: BasisModel, state: Uint32Array, out: Uint32Array): Uint32Array {
+  const { words, m, notion } = model;
+  const { basis, notionBits } = padded(model);
+  const s0 = state[0]! | 0;
+  const s1 = words > 1 ? state[1]! | 0 : 0;
+  const s2 = words > 2 ? state[2]! | 0 : 0;
+  let f0 = 0, f1 = 0, f2 = 0;
+  for (let o = 0, end = 3 * m; o < end; o += 3) {
+    const d0 = basis[o]! & ~s0, d1 = basis[o + 1]! & ~s1, d2 = basis[o + 2]! & ~s2;
+    let k: number;
+    if (d0 !== 0) k = notion[31 - Math.clz32(d0 & -d0)]! * 3;
+    else if (d1 !== 0) k = notion[63 - Math.clz32(d1 & -d1)]! * 3;
+    else if (d2 !== 0) k = notion[95 - Math.clz32(d2 & -d2)]! * 3;
+    else continue;
+    // B \ K is a union of whole notions: one notion when it lies inside its lowest item's.
+    if (((d0 & ~notionBits[k]!) | (d1 & ~notionBits[k + 1]!) | (d2 & ~notionBits[k + 2]!)) === 0) {
+      f0 |= d0;
+      f1 |= d1;
+      f2 |= d2;
+    }
+  }
+  out.fill(0);
+  out[0] = f0;
+  if (words > 1) out[1] = f1;
+  if (words > 2) out[2] = f2;
   return out;
 }
 
@@ -268,12 +344,6 @@ function walkPlan(model: BasisModel): WalkPlan {
   else {
     const position = new Int32Array(n);
     order.forEach((x, k) => (position[x] = k));
-    const elements: Uint32Array[] = [];
-    for (let b = 0; b < m; b++) {
-      const bits = new Uint32Array(words);
-      forEachItem(basis, b * words, words, (x) => (bits[position[x]! >>> 5]! |= 1 << (position[x]! & 31)));
-      elements.push(bits);
-    }
     // The byte tables only for the one-word walk; the word walk keeps original indices per level.
     let back: Uint32Array | undefined;
     if (words === 1) {
@@ -284,10 +354,32 @@ function walkPlan(model: BasisModel): WalkPlan {
         }
       }
     }
-    plan = { walked: basisModel(n, elements), back, order };
+    plan = { walked: renumbered(model, order, position), back, order };
   }
   plans.set(model, plan);
   return plan;
+}
+
+/**
+ * The model with walked item k = original item order[k] (position is its inverse), built from the
+ * model's own arrays: elements renumbered into one packed array, columns permuted, notions renumbered
+ * by their smallest walked item. No object per element (a basis can have hundreds of thousands).
+ */
+function renumbered(model: BasisModel, order: Int32Array, position: Int32Array): BasisModel {
+  const { n, words, m, basis, basisWords, column } = model;
+  const walkedBasis = new Uint32Array(m * words);
+  for (let b = 0; b < m; b++) forEachItem(basis, b * words, words, (x) => (walkedBasis[b * words + (position[x]! >>> 5)]! |= 1 << (position[x]! & 31)));
+  const walkedColumn = new Uint32Array(n * basisWords);
+  for (let k = 0; k < n; k++) walkedColumn.set(column.subarray(order[k]! * basisWords, (order[k]! + 1) * basisWords), k * basisWords);
+  const renumber = new Int32Array(model.notions).fill(-1);
+  const notion = new Int32Array(n);
+  let notions = 0;
+  for (let k = 0; k < n; k++) {
+    const original = model.notion[order[k]!]!;
+    if (renumber[original] === -1) renumber[original] = notions++;
+    notion[k] = renumber[original]!;
+  }
+  return { n, words, m, basis: walkedBasis, basisWords, column: walkedColumn, notion, notionBits: notionBitsOf(notion, words), notions };
 }
 
 /** Splits charged to the budget at once: a call per split would cost more than the split itself. */
@@ -306,29 +398,39 @@ function unionWalk(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   }
   const { walked, back, order } = walkPlan(model);
   if (words === 1) return walkOneWord(walked, visit, back, charge);
-  if (words <= 3 && walked.basisWords * 4 * 256 * 3 <= UNION_TABLE_LIMIT) return walkThreeWords(walked, visit, order, charge);
+  if (words <= 3 && unionTableWords(walked, 3) <= UNION_TABLE_LIMIT) return walkThreeWords(walked, visit, order, charge);
   return walkWords(walked, visit, order, charge);
 }
 
 /** Largest union table built (in Uint32 words, 64 MiB); a larger basis ORs its elements' non-zero words instead. */
 const UNION_TABLE_LIMIT = 1 << 24;
 
-/** unionTable[(k · 256 + byte) · words ..] = union of the basis elements 8k + i with bit i set in byte. */
-function unionTable(model: BasisModel): Uint32Array {
+/**
+ * unionTable[(k · 256 + byte) · stride ..] = union of the basis elements 8k + i with bit i set in byte
+ * (its `words` words; `stride` ≥ words pads each entry, as the three-word walk wants). Written into
+ * `table` (a Uint32Array, or an Int32Array for the walks that keep words in small integers), so that
+ * no walk holds a second copy of it: near UNION_TABLE_LIMIT the table is 64 MiB.
+ */
+function unionTable<T extends Uint32Array | Int32Array>(model: BasisModel, table: T, stride: number = model.words): T {
   const { words, m, basis } = model;
   // Every byte of every word of an available set has its block (the bytes past m are always 0).
   const blocks = model.basisWords * 4;
-  const table = new Uint32Array(blocks * 256 * words);
+  if (table.length !== blocks * 256 * stride) throw new RangeError(`unionTable: ${table.length} words for ${blocks * 256} entries of ${stride}`);
   for (let k = 0; k < blocks; k++) {
     for (let byte = 1; byte < 256; byte++) {
       const low = 31 - Math.clz32(byte & -byte);
       const b = 8 * k + low;
-      const o = (k * 256 + byte) * words;
-      const prev = (k * 256 + (byte & (byte - 1))) * words;
+      const o = (k * 256 + byte) * stride;
+      const prev = (k * 256 + (byte & (byte - 1))) * stride;
       for (let w = 0; w < words; w++) table[o + w] = table[prev + w]! | (b < m ? basis[b * words + w]! : 0);
     }
   }
   return table;
+}
+
+/** Words of a union table with entries of `stride` words (see unionTable). */
+function unionTableWords(model: BasisModel, stride: number = model.words): number {
+  return model.basisWords * 4 * 256 * stride;
 }
 
 /**
@@ -340,8 +442,8 @@ type ReachFrom = (available: Uint32Array, a: number, reach: Uint32Array, r: numb
 
 function reachFrom(model: BasisModel): ReachFrom {
   const { words, m, basis, basisWords: bw } = model;
-  if (bw * 4 * 256 * words <= UNION_TABLE_LIMIT) {
-    const table = unionTable(model);
+  if (unionTableWords(model) <= UNION_TABLE_LIMIT) {
+    const table = unionTable(model, new Uint32Array(unionTableWords(model)));
     return (available, a, reach, r) => {
       for (let w = 0; w < words; w++) reach[r + w] = 0;
       for (let j = 0; j < bw; j++) {
@@ -528,10 +630,7 @@ interface ThreeWordTables {
 
 function threeWordTables(model: BasisModel, order: Int32Array | undefined): ThreeWordTables {
   const { n, words, m, basis, notionBits } = model;
-  const wide = unionTable(model);
-  const blocks = wide.length / words;
-  const table = new Int32Array(blocks * 3);
-  for (let e = 0; e < blocks; e++) for (let w = 0; w < words; w++) table[e * 3 + w] = wide[e * words + w]!;
+  const table = unionTable(model, new Int32Array(unionTableWords(model, 3)), 3);
   const notionOriginal = order ? notionsInOriginal(model, order) : notionBits;
   const notion = new Int32Array(n * 3);
   const original = new Int32Array(n * 3);
@@ -638,7 +737,7 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
 function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, back: Uint32Array | undefined, charge: Charge): number {
   const { n, m, basis, basisWords: bw, column } = model;
   const toOriginal = back ? Int32Array.from(back) : undefined;
-  const table = Int32Array.from(unionTable(model));
+  const table = unionTable(model, new Int32Array(unionTableWords(model)));
   const available = new Int32Array((n + 2) * bw);
   const reachAt = new Int32Array(n + 2);
   const takenAt = new Int32Array(n + 2);

@@ -17,7 +17,10 @@ export {
   forEachStateBits,
   forEachStateMask,
   isClosedUnderUnionAndIntersection,
+  KEPT_STATES_BYTES,
+  walkSpace,
 } from './space';
+export type { WalkedSpace } from './space';
 export { checkState, innerFringe, innerFringeBits, isStateBits, outerFringe, outerFringeBits } from './fringe';
 export type { StateCheck } from './fringe';
 export { SAMPLING_SCHEME, sampleStates } from './sampling';

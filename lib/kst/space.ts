@@ -1,6 +1,6 @@
 import { InputError } from '../errors';
 import { basisModel, countUnionStates, forEachUnionState, type BasisModel } from './basis';
-import { spend, UNLIMITED, type WorkBudget } from './budget';
+import { requireBudget, spend, UNLIMITED, type WorkBudget } from './budget';
 import { bitsKey, emptyBits, hasBit, popcount32, setBit, wordsFor } from './bitset';
 import type { Domain } from './domain';
 import { compileStructure, domainLabel, type CompiledStructure } from './structure';
@@ -225,11 +225,12 @@ function compareSameSize(a: Uint32Array, b: Uint32Array): number {
  *   connected parts and memoises remainders, so a star of 1 + 40 tasks costs a few steps, not 2^40,
  *   and a chain one step per task.
  * - Otherwise: the basis is split into parts that share no item (again a product), and each part is
- *   counted by the union-closure walk of lib/kst/basis.ts, one step per state.
+ *   counted by the union-closure walk of lib/kst/basis.ts, one step per split (one per state, and one
+ *   per dead-end branch).
+ * `what` names the work in a BudgetError (default: counting the states of the domain).
  */
-export function countStatesExact(domain: Domain, budget: WorkBudget = UNLIMITED): bigint {
+export function countStatesExact(domain: Domain, budget: WorkBudget = UNLIMITED, what = `counting the states of ${domainLabel(domain)}`): bigint {
   const s = compileStructure(domain);
-  const what = `counting the states of ${domainLabel(domain)}`;
   if (s.basis) return countBasisParts(s.basis, budget, what);
   let total = 1n;
   for (const part of connectedParts(s)) total *= countPart(s, part, budget, what);
@@ -255,6 +256,17 @@ export function countForJson(count: bigint): number | string {
 
 /** Product of the union-closure counts of the item-disjoint parts of a basis. */
 function countBasisParts(model: BasisModel, budget: WorkBudget, what: string): bigint {
+  // The walk charges its splits (about one per state) to the budget as it goes, so the budget stops it from inside.
+  let total = 1n;
+  for (const part of basisParts(model)) total *= BigInt(countUnionStates(part, budget, what));
+  return total;
+}
+
+/**
+ * The basis split into parts that share no item, each as a model on its own items (the space is the
+ * product of the parts' spaces); [model] itself when it is one part.
+ */
+function basisParts(model: BasisModel): BasisModel[] {
   const { n, words, m, basis } = model;
   const parent = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {
@@ -276,17 +288,14 @@ function countBasisParts(model: BasisModel, budget: WorkBudget, what: string): b
     if (group) group.push(x);
     else groups.set(root, [x]);
   }
-  // The walk charges its splits (about one per state) to the budget as it goes, so the budget stops it from inside.
-  const walkCount = (part: BasisModel): bigint => BigInt(countUnionStates(part, budget, what));
-  if (groups.size === 1) return walkCount(model);
+  if (groups.size <= 1) return [model];
   const elementRoot: number[] = [];
   for (let b = 0; b < m; b++) {
     let first = 0;
     while ((basis[b * words + (first >>> 5)]! & (1 << (first & 31))) === 0) first++;
     elementRoot.push(find(first));
   }
-  let total = 1n;
-  for (const [root, items] of groups) {
+  return [...groups].map(([root, items]) => {
     const elements: Uint32Array[] = [];
     for (let b = 0; b < m; b++) {
       if (elementRoot[b] !== root) continue;
@@ -296,9 +305,93 @@ function countBasisParts(model: BasisModel, budget: WorkBudget, what: string): b
       });
       elements.push(bits);
     }
-    total *= walkCount(basisModel(items.length, elements));
+    return basisModel(items.length, elements);
+  });
+}
+
+/** Most bytes of state bitsets walkSpace keeps (128 MiB: 11 million states over 77 items, 33 million over 28). */
+export const KEPT_STATES_BYTES = 128 * 2 ** 20;
+
+/** A space about to be written whole: its exact number of states, and its states in walk order. */
+export interface WalkedSpace {
+  readonly count: bigint;
+  /**
+   * How the count was found: `kept` — one walk of the space, its states kept (forEach replays them);
+   * `walked` — one walk, its states past the memory limit (forEach walks the space again);
+   * `counted` — counted without walking the whole space (a prerequisite space, or a basis of
+   * item-disjoint parts: the product of their counts), so forEach is the one walk.
+   */
+  readonly how: 'kept' | 'walked' | 'counted';
+  /** Visits every state, in the walk's order, as a canonical-index bitset (reused between calls: copy it to keep it). */
+  forEach(visit: (bits: Uint32Array) => void): void;
+}
+
+/** Uint32 words per chunk of kept states. */
+const KEPT_CHUNK_WORDS = 1 << 20;
+
+/**
+ * The space of `domain` ready to be written after a header that needs its count (kstbench's JSON
+ * Lines, SRBT, KST), under one rule for `--max-states` whatever the format: the work of finding the
+ * count is charged to `budget` as `space --count` charges it (the count, or for a basis of one part
+ * the union-closure walk, which is the same walk), and a space of more states than the budget is
+ * refused before anything is written. For a basis of one part counting is itself a walk of the space,
+ * so that walk is the count and keeps the states (at most `maxBytes` of bitsets); only a space past
+ * that is walked again by forEach. `describe(count)` names the work in a refusal (without the count
+ * while it is not known yet).
+ */
+export function walkSpace(domain: Domain, budget: WorkBudget, describe: (count?: bigint) => string, maxBytes = KEPT_STATES_BYTES): WalkedSpace {
+  const s = compileStructure(domain);
+  const walkAgain = (visit: (bits: Uint32Array) => void): void => void forEachStateBits(s, visit);
+  if (!s.basis || basisParts(s.basis).length > 1) {
+    const count = countStatesExact(domain, budget, describe());
+    requireBudget(budget, count, describe(count));
+    return { count, how: 'counted', forEach: walkAgain };
   }
-  return total;
+  const words = s.words;
+  const stride = Math.max(1, words);
+  const perChunk = Math.max(1, Math.floor(KEPT_CHUNK_WORDS / stride));
+  const most = Math.floor(maxBytes / 4 / stride);
+  let chunks: Uint32Array[] | undefined = [];
+  let chunk = new Uint32Array(0);
+  let at = 0;
+  let kept = 0;
+  const count = forEachUnionState(
+    s.basis,
+    (bits) => {
+      if (!chunks) return;
+      if (kept === most) {
+        chunks = undefined; // past the limit: count on, walk again to write
+        return;
+      }
+      if (at === chunk.length) {
+        chunk = new Uint32Array(Math.min(perChunk, most - kept) * stride);
+        chunks.push(chunk);
+        at = 0;
+      }
+      for (let w = 0; w < words; w++) chunk[at + w] = bits[w]!;
+      at += stride;
+      kept++;
+    },
+    budget,
+    describe(),
+  );
+  requireBudget(budget, count, describe(BigInt(count)));
+  const states = chunks;
+  if (!states) return { count: BigInt(count), how: 'walked', forEach: walkAgain };
+  if (states.length > 0) states[states.length - 1] = chunk.subarray(0, at);
+  return {
+    count: BigInt(count),
+    how: 'kept',
+    forEach(visit) {
+      const bits = new Uint32Array(words);
+      for (const chunk of states) {
+        for (let o = 0; o < chunk.length; o += stride) {
+          for (let w = 0; w < words; w++) bits[w] = chunk[o + w]!;
+          visit(bits);
+        }
+      }
+    },
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
  * plus the routes of up to 15 earlier items picked at random (so every clause is closed); clauses of
  * one item that contain another are dropped. Seed "m6" gives 94 basis elements and 1,409,284 states.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,7 +140,40 @@ export async function benchKstBasis(print: (line: string) => void): Promise<void
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  benchLargeBasisMemory(print);
   await benchKmunionclosure(print, file);
+}
+
+/** Elements and items of the large basis of benchLargeBasisMemory: its union table for the three-word walk is just under UNION_TABLE_LIMIT. */
+const LARGE_BASIS = { elements: 170_000, items: 80, seed: 'kstbench-bench-large-basis' };
+
+/**
+ * Peak memory of the union-closure walk's tables on a basis of 170,000 seeded random elements over 80
+ * items (three words: a 62 MiB union table), in a fresh process (the bench's own peak says nothing):
+ * its peak RSS after building the model, and after the walk's first batch of splits (the budget of
+ * one step stops it there, once every table is built).
+ */
+export function benchLargeBasisMemory(print: (line: string) => void): void {
+  const { elements, items, seed } = LARGE_BASIS;
+  const code = `
+const { basisModel, countUnionStates } = require(${JSON.stringify(require.resolve('../../lib/kst/basis'))});
+const { BudgetError, workBudget } = require(${JSON.stringify(require.resolve('../../lib/kst/budget'))});
+const rng = require(${JSON.stringify(require.resolve('seedrandom'))})(${JSON.stringify(seed)});
+const m = ${elements}, packed = new Uint32Array(m * 3);
+for (let i = 0; i < packed.length; i++) packed[i] = (rng.int32() >>> 0) & (i % 3 === 2 ? ${(2 ** (items - 64) - 1).toString()} : 0xffffffff);
+const model = basisModel(${items}, Array.from({ length: m }, (_, b) => packed.subarray(3 * b, 3 * b + 3)));
+const model$ = process.resourceUsage().maxRSS;
+const t = process.cpuUsage();
+try { countUnionStates(model, workBudget(1)); } catch (err) { if (!(err instanceof BudgetError)) throw err; }
+const cpu = process.cpuUsage(t);
+console.log(JSON.stringify({ model: model$, peak: process.resourceUsage().maxRSS, cpu: (cpu.user + cpu.system) / 1000 }));`;
+  const run = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`large-basis memory run: exit ${run.status}: ${run.stderr}`);
+  const { model, peak, cpu } = JSON.parse(run.stdout) as { model: number; peak: number; cpu: number };
+  const tableMiB = (Math.ceil(elements / 32) * 4 * 256 * 3 * 4) / 2 ** 20;
+  print(
+    `three-word walk on ${fmt(elements)} random basis elements over ${items} items (seed ${seed}): peak RSS ${(peak / 1024).toFixed(0)} MiB, ${((peak - model) / 1024).toFixed(0)} MiB above the model's ${(model / 1024).toFixed(0)} MiB (union table ${tableMiB.toFixed(0)} MiB); walk plan, tables and first 65,536 splits ${fmt(cpu)} ms CPU`,
+  );
 }
 
 if (require.main === module) {

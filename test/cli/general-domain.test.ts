@@ -14,6 +14,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kstbench, readCsv, tempDir, ROOT } from '../support/cli';
 
@@ -48,7 +49,7 @@ test('fringe and space work on the non-quasi-ordinal domain', () => {
   assert.equal(header.structure, 'general');
 });
 
-test('space --format srbt on the non-quasi-ordinal domain (rows and count from one walk): the export file, and --max-states below the count refused by the count, nothing written', () => {
+test('space --format srbt on the non-quasi-ordinal domain (rows and count from one walk): the export file, and --max-states below the count refused by the walk, nothing written', () => {
   const domain = join(fixture, 'domains', 'two-routes.json');
   const srbt = kstbench(['space', '--domain', domain, '--format', 'srbt']);
   assert.equal(srbt.code, 0, srbt.stderr);
@@ -58,8 +59,50 @@ test('space --format srbt on the non-quasi-ordinal domain (rows and count from o
   for (const args of [['space', '--format', 'srbt'], ['export', '--what', 'space', '--format', 'kst']]) {
     const refused = kstbench([...args, '--domain', domain, '--max-states', '9']);
     assert.equal(refused.code, 1);
-    // The walk gives up past the budget; the count (as before: its own walk, charged) refuses it.
-    assert.match(refused.stderr, /^kstbench (space|export): counting the states of .*two-routes\.json needs more than 9 steps, over the work budget --max-states 9; raise --max-states/);
+    // The one walk, charged as --count charges it, stops past the budget.
+    assert.match(refused.stderr, /^kstbench (space: streaming|export: exporting) the states of .*two-routes\.json.* needs more than 9 steps, over the work budget --max-states 9; raise --max-states/);
     assert.equal(refused.stdout, '');
   }
+});
+
+/**
+ * The --max-states rule of docs/cli.md, the same for every format: `space` (and `export --what space`)
+ * writes the space exactly when `space --count` under the same budget counts it and it has at most N
+ * states. dead-ends (basis {a,c,e}, {a,b,d,e}, {b,c,d,e}) has 5 states and a walk of 7 splits, so
+ * --count needs 7 steps: N = 5 and 6 are refused although the space has no more than N states.
+ */
+function maxStatesRule(args: (domain: string, out: string) => string[]): void {
+  const dir = tempDir();
+  const domain = join(dir, 'dead-ends.json');
+  const components = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, description: id }));
+  writeFileSync(domain, JSON.stringify({ id: 'dead-ends', title: 't', source: 'test', components, basis: [['a', 'c', 'e'], ['a', 'b', 'd', 'e'], ['b', 'c', 'd', 'e']] }));
+  const runs = [4, 5, 6, 7, 8].map((n) => {
+    const count = kstbench(['space', '--domain', domain, '--count', '--max-states', String(n)]);
+    const out = join(dir, `out-${n}`);
+    const r = kstbench([...args(domain, out), '--max-states', String(n)]);
+    return { n, counted: count.code === 0 && Number(count.stdout) <= n, code: r.code, written: existsSync(out), stderr: r.stderr };
+  });
+  // The verdicts first (exit code, file written), all budgets at once, then the refusals' wording.
+  assert.deepEqual(
+    runs.map(({ n, code, written }) => ({ n, code, written })),
+    runs.map(({ n, counted }) => ({ n, code: counted ? 0 : 1, written: counted })),
+  );
+  assert.deepEqual(runs.map((r) => r.counted), [false, false, false, true, true]);
+  for (const { n, counted, stderr } of runs) {
+    if (counted) continue;
+    assert.match(stderr, new RegExp(`^kstbench (space: streaming|export: exporting) the states of .*dead-ends\\.json.* needs more than ${n} steps, over the work budget --max-states ${n}; raise --max-states`));
+  }
+  assert.equal(kstbench(['space', '--domain', domain, '--count', '--max-states', '6']).code, 1);
+  assert.equal(kstbench(['space', '--domain', domain, '--count', '--max-states', '7']).stdout, '5\n');
+}
+
+test('--max-states, SRBT (space --format srbt, export --what space): written exactly when --count under the same budget counts the space within it', () => {
+  // Before, the SRBT path compared the budget with the state count only and wrote dead-ends under 5 and 6.
+  maxStatesRule((domain, out) => ['space', '--domain', domain, '--format', 'srbt', '--out', out]);
+  maxStatesRule((domain, out) => ['export', '--what', 'space', '--format', 'kst', '--domain', domain, '--out', out]);
+});
+
+test('--max-states, JSON Lines: the same rule, and the refusal names the streaming the user asked for', () => {
+  // Before, JSON Lines refused the same budgets but said "counting the states of …" (its count ran first).
+  maxStatesRule((domain, out) => ['space', '--domain', domain, '--out', out]);
 });

@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
-import { bufferStates, detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, streamStates, type MatrixFormat } from '../../lib/kst-io';
-import { tiny } from '../kst/random-poset';
+import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
 import { BASIS_ROWS, SPACE_ROWS, exported, items, load, refuses, srbtBasis } from './helpers';
 
 test('SRBT basis with 0/1/2 codes imports to the two-route domain; item descriptions come from the CSV', () => {
@@ -127,56 +126,6 @@ test('--reduce-notions collapses equivalent items, as kmeqreduction keeps the fi
   assert.deepEqual(reduced.ids, ['a', 'b', 'd']);
   assert.deepEqual(reduced.prerequisites, [['a', 'b'], ['b', 'd']]);
   assert.equal(countStates(reduced), 4);
-});
-
-test('streamStates: one 0/1 line per state, cells joined by the separator, count returned', () => {
-  // A → B over {A, B, C}: states ∅, A, C, AB, AC, ABC (6) as A B C codes
-  const d = tiny(['A', 'B', 'C'], [['A', 'B']]);
-  const chunks: string[] = [];
-  assert.equal(streamStates(d, ',', (c) => chunks.push(typeof c === 'string' ? c : Buffer.from(c).toString('latin1'))), 6);
-  assert.equal(chunks.length, 1, 'six lines fit in one batch');
-  assert.deepEqual(chunks[0]!.split('\n').filter(Boolean).sort(), ['0,0,0', '0,0,1', '1,0,0', '1,0,1', '1,1,0', '1,1,1']);
-  let plain = '';
-  streamStates(d, '', (c) => (plain += typeof c === 'string' ? c : Buffer.from(c).toString('latin1')));
-  assert.ok(plain.endsWith('\n'));
-  assert.deepEqual(plain.split('\n').filter(Boolean).sort(), ['000', '001', '100', '101', '110', '111']);
-});
-
-test('bufferStates: one walk gives the rows streamStates writes and the count; past maxStates or maxBytes it gives up; exportStructure writes the same file from it', () => {
-  // 70 items (three words; rows are written 8 cells at a time, past word boundaries): the two routes
-  // to c of test/kst/basis.test.ts beside a chain of 66 items, 10 · 67 states.
-  const chain = Array.from({ length: 66 }, (_, i) => `c${i}`);
-  const ids = ['a', 'b', 'c', 'd', ...chain];
-  const basis = [['a'], ['b'], ['a', 'c'], ['b', 'c'], ['a', 'c', 'd'], ['b', 'c', 'd'], ...chain.map((_, i) => chain.slice(0, i + 1))];
-  const d = buildDomain({ id: 'wide-routes', title: 't', source: 'test', components: ids.map((id) => ({ id, description: id })), basis });
-  assert.equal(d.quasiOrdinal, false);
-  const text = (chunks: Iterable<string | Uint8Array>): string => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('latin1'))).join('');
-  const streamed: Array<string | Uint8Array> = [];
-  const count = streamStates(d, '', (c) => streamed.push(c));
-  assert.equal(count, 10 * 67);
-  const rows = text(streamed).split('\n').slice(0, -1);
-  assert.ok(rows.every((r) => /^[01]{70}$/.test(r)), 'every row 70 cells of 0/1, nothing past the row');
-  const states = enumerateStates(d).map((state) => d.ids.map((id) => (state.includes(id) ? '1' : '0')).join(''));
-  assert.deepEqual([...rows].sort(), states.sort(), 'the rows are the states, cells in item order');
-  const buffered = bufferStates(d, '');
-  assert.ok(buffered?.rows);
-  assert.equal(buffered.count, count);
-  assert.equal(text(buffered.rows.chunks), text(streamed));
-  for (const format of ['srbt', 'kst', 'matrix', 'csv'] as const) {
-    const separator = format === 'csv' ? ',' : '';
-    let fromWalk = '';
-    exportStructure(d, 'space', format, (c) => (fromWalk += text([c])), undefined, bufferStates(d, separator));
-    let counted = '';
-    exportStructure(d, 'space', format, (c) => (counted += text([c])), undefined, { count });
-    assert.equal(fromWalk, counted, format);
-    assert.equal(fromWalk, exported(d, 'space', format), format);
-  }
-  assert.match(exported(d, 'space', 'srbt'), /^#SRBT v2\.0 space ASCII\n70\n670\n/);
-  assert.equal(bufferStates(d, '', count - 1), undefined, 'one state past maxStates');
-  assert.equal(bufferStates(d, '', count)?.count, count, 'exactly maxStates');
-  assert.equal(bufferStates(d, '', Infinity, count * 71 - 1), undefined, 'one byte past maxBytes');
-  assert.equal(bufferStates(d, '', Infinity, count * 71)?.count, count, 'exactly maxBytes');
-  assert.throws(() => exportStructure(d, 'space', 'csv', () => {}, undefined, bufferStates(d, '')), /rows joined by "", csv needs ","/);
 });
 
 test('import maps item names the loader would refuse by the documented rule, keeps them as labels, and refuses a bad --id or --id-prefix naming it', () => {

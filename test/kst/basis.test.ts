@@ -17,7 +17,7 @@ import {
   reduceNotions,
   type Domain,
 } from '../../lib/kst';
-import { basisModel, countUnionStates, decisionOrder, forEachUnionState, isStateFromBasis } from '../../lib/kst/basis';
+import { basisModel, countUnionStates, decisionOrder, forEachUnionState, isStateFromBasis, outerFringeFromBasis } from '../../lib/kst/basis';
 import { BudgetError, workBudget } from '../../lib/kst/budget';
 import { domainBasisModel } from '../../lib/kst';
 import { randomDomain, taskComponents } from './random-poset';
@@ -411,4 +411,62 @@ test('property: on bases of 33–96 items and 40–150 elements the three-word w
     compared++;
   }
   assert.ok(compared >= 6, `only ${compared} of 16 draws were small enough to compare`);
+});
+
+test('notions group items by equal columns, not by equal column hashes', () => {
+  // basisModel groups columns by an FNV-1a-style hash of their non-zero words (word index, then word)
+  // and compares the words. Item 0 is in element 0 only (column word 0 = 1); item 1's column is the
+  // word 1 that hashes alike (A0 ^ 1 = A1 ^ w2, A_j the hash after word index j); item 2 has item 1's
+  // column. Trusting the hash would merge items 0 and 1.
+  const hashAfterIndex = (j: number): number => Math.imul(0x811c9dc5 ^ j, 16777619);
+  const w2 = (hashAfterIndex(0) ^ hashAfterIndex(1) ^ 1) >>> 0;
+  const hash = (words: number[]): number => words.reduce((h, word, j) => (word === 0 ? h : Math.imul(Math.imul(h ^ j, 16777619) ^ word, 16777619)), 0x811c9dc5);
+  assert.equal(hash([1, 0]), hash([0, w2]), 'the two columns collide under the hash');
+  const elements = Array.from({ length: 64 }, (_, b) => {
+    const bits = new Uint32Array(1);
+    if (b === 0) bits[0] = 1;
+    if (b >= 32 && (w2 >>> (b - 32)) & 1) bits[0]! |= 0b110;
+    return bits;
+  });
+  const model = basisModel(3, elements);
+  assert.equal(model.basisWords, 2);
+  assert.deepEqual([...model.notion], [0, 1, 1]);
+  assert.equal(model.notions, 2);
+  assert.deepEqual([...model.notionBits], [0b001, 0b110]);
+});
+
+test('property: outer fringes from the basis agree with "K ∪ N is a state" for every notion N, from 1 to 3 words (the three-word path) and above', () => {
+  // Random generating families (any family of sets generates a union-closed space; its notions are
+  // the items with equal columns), on both sides of 32, 64 and 96 items; states taken along the walk.
+  const rng = seedrandom('outer-fringe-three-words');
+  for (const n of [5, 31, 32, 33, 64, 65, 77, 96, 97, 130]) {
+    for (let trial = 0; trial < 4; trial++) {
+      const m = 3 + Math.floor(rng() * 40);
+      const elements = Array.from({ length: m }, () => {
+        const bits = new Uint32Array(Math.ceil(n / 32));
+        // Some items together (equivalent items: notions of several items), some chosen one by one.
+        for (let x = 0; x < n; x++) if (rng() < 0.15 || (x % 7 === 1 && (bits[(x - 1) >>> 5]! >>> ((x - 1) & 31)) & 1)) bits[x >>> 5]! |= 1 << (x & 31);
+        return bits;
+      });
+      const model = basisModel(n, elements);
+      const states: Uint32Array[] = [];
+      let k = 0;
+      try {
+        forEachUnionState(model, (bits) => void (k++ % 37 === 0 && states.push(bits.slice())), workBudget(200_000));
+      } catch (err) {
+        if (!(err instanceof BudgetError)) throw err;
+      }
+      for (const state of states) {
+        const expected = new Uint32Array(model.words);
+        for (let notion = 0; notion < model.notions; notion++) {
+          const bits = model.notionBits.subarray(notion * model.words, (notion + 1) * model.words);
+          if (bits.some((word, w) => (word & state[w]!) !== 0)) continue;
+          const union = state.map((word, w) => word | bits[w]!);
+          if (isStateFromBasis(model, union)) for (let w = 0; w < model.words; w++) expected[w]! |= bits[w]!;
+        }
+        assert.deepEqual([...outerFringeFromBasis(model, state)], [...expected], `n ${n}, trial ${trial}`);
+      }
+      assert.ok(states.length > 0);
+    }
+  }
 });

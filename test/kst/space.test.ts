@@ -9,6 +9,14 @@ import {
   forEachStateBits,
   forEachStateMask,
   isClosedUnderUnionAndIntersection,
+  buildDomain,
+  countStatesExact,
+  walkSpace,
+  BudgetError,
+  UNLIMITED,
+  workBudget,
+  type Domain,
+  type WalkedSpace,
 } from '../../lib/kst';
 import { bitIndices } from '../../lib/kst/bitset';
 import { bruteForceStates, maskIds, randomDomain, tiny } from './random-poset';
@@ -111,4 +119,92 @@ test('isClosedUnderUnionAndIntersection on hand-made families', () => {
   assert.equal(isClosedUnderUnionAndIntersection([[], ['a'], ['b']]), false); // union {a,b} missing
   assert.equal(isClosedUnderUnionAndIntersection([['a', 'b'], ['b', 'c'], ['a', 'b', 'c']]), false); // {b} missing
   assert.equal(isClosedUnderUnionAndIntersection([['b', 'a'], ['a', 'b', 'a']]), true); // order and duplicates ignored
+});
+
+/** A basis on a…e whose walk has dead ends: 5 states ({a,c,e}, {a,b,d,e}, {b,c,d,e}, their union, ∅) in 7 splits. */
+const deadEnds = (): Domain =>
+  buildDomain({ id: 'dead-ends', title: 't', source: 'test', components: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, description: id })), basis: [['a', 'c', 'e'], ['a', 'b', 'd', 'e'], ['b', 'c', 'd', 'e']] });
+
+/** Two routes to c (test/kst/basis.test.ts); with `copies` 2, beside a second copy on its own items (a basis of two parts: 10 · 10 states). */
+function twoRoutes(copies = 1): Domain {
+  const ids = Array.from({ length: copies }, (_, k) => ['a', 'b', 'c', 'd'].map((x) => `${x}${k}`));
+  const basis = ids.flatMap(([a, b, c, d]) => [[a!], [b!], [a!, c!], [b!, c!], [a!, c!, d!], [b!, c!, d!]]);
+  return buildDomain({ id: `two-routes-${copies}`, title: 't', source: 'test', components: ids.flat().map((id) => ({ id, description: id })), basis });
+}
+
+test('walkSpace: one walk of a basis of one part keeps its states (forEach replays them in walk order), past maxBytes it walks again; a prerequisite space or a basis of two parts is counted', () => {
+  const walkOrder = (d: Domain): string[] => {
+    const out: string[] = [];
+    forEachStateBits(compileStructure(d), (bits) => out.push(bits.join(',')));
+    return out;
+  };
+  const replayed = (space: WalkedSpace): string[] => {
+    const out: string[] = [];
+    space.forEach((bits) => out.push(bits.join(',')));
+    return out;
+  };
+  const d = twoRoutes();
+  // 10 states of one word: kept up to exactly 40 bytes.
+  const kept = walkSpace(d, UNLIMITED, () => 'w', 40);
+  assert.deepEqual([kept.how, kept.count], ['kept', 10n]);
+  assert.deepEqual(replayed(kept), walkOrder(d));
+  assert.deepEqual(replayed(kept), replayed(kept), 'forEach replays the same states each time');
+  const again = walkSpace(d, UNLIMITED, () => 'w', 39);
+  assert.deepEqual([again.how, again.count], ['walked', 10n]);
+  assert.deepEqual(replayed(again), walkOrder(d));
+  // More states than one chunk of kept words (2^20 words): x0, then any of x1…x20, and y after x1 or
+  // after x2 (one part: every element holds x0): 1 + 2^20 + (2^20 − 2^18) states of one word each.
+  const xs = Array.from({ length: 21 }, (_, i) => `x${i}`);
+  const hub = buildDomain({ id: 'hub', title: 't', source: 'test', components: [...xs, 'y'].map((id) => ({ id, description: id })), basis: [['x0'], ...xs.slice(1).map((x) => ['x0', x]), ['x0', 'x1', 'y'], ['x0', 'x2', 'y']] });
+  // The states in order, as a checksum (1.8 million of them).
+  const checksum = (forEach: (visit: (bits: Uint32Array) => void) => void): string => {
+    let hash = 0x811c9dc5;
+    let count = 0;
+    forEach((bits) => {
+      count++;
+      for (const word of bits) hash = Math.imul(hash ^ word, 16777619);
+    });
+    return `${count}:${hash >>> 0}`;
+  };
+  const big = walkSpace(hub, UNLIMITED, () => 'w');
+  assert.deepEqual([big.how, big.count], ['kept', BigInt(1 + 2 ** 20 + 2 ** 20 - 2 ** 18)]);
+  assert.equal(checksum((visit) => big.forEach(visit)), checksum((visit) => forEachStateBits(compileStructure(hub), visit)));
+  for (const counted of [tiny(['A', 'B', 'C'], [['A', 'B']]), twoRoutes(2)]) {
+    const space = walkSpace(counted, UNLIMITED, () => 'w');
+    assert.deepEqual([space.how, space.count], ['counted', countStatesExact(counted)]);
+    assert.deepEqual(replayed(space), walkOrder(counted));
+  }
+});
+
+test('walkSpace under --max-states N refuses exactly what `space --count` under N refuses, and a space of more than N states', () => {
+  // The rule of docs/cli.md: a space is written exactly when countStatesExact under the same budget
+  // counts it and it has at most N states. dead-ends has 5 states and a 7-split walk, two-routes 10
+  // states in 10 splits, its two-part double 100 states counted in 20 splits.
+  for (const d of [deadEnds(), twoRoutes(), twoRoutes(2), tiny(['A', 'B', 'C'], [['A', 'B']])]) {
+    for (let n = 1; n <= 110; n++) {
+      let counts: boolean;
+      let count = 0n;
+      try {
+        count = countStatesExact(d, workBudget(n));
+        counts = true;
+      } catch (err) {
+        assert.ok(err instanceof BudgetError);
+        counts = false;
+      }
+      let message = '';
+      try {
+        const space = walkSpace(d, workBudget(n), (c) => `writing the ${c === undefined ? '' : `${c} `}states`);
+        assert.equal(space.count, count);
+      } catch (err) {
+        assert.ok(err instanceof BudgetError, String(err));
+        message = err.message;
+      }
+      assert.equal(message === '', counts && count <= BigInt(n), `${d.id}, --max-states ${n}: ${message}`);
+      if (message !== '' && counts) assert.match(message, new RegExp(`^writing the ${count} states needs ${count} steps, over the work budget --max-states ${n};`));
+      if (message !== '' && !counts) assert.match(message, new RegExp(`^writing the states needs more than ${n} steps, over the work budget --max-states ${n};`));
+    }
+  }
+  // dead-ends: 5 states, yet refused under 5 and 6, because its walk takes 7 steps (as --count would).
+  assert.throws(() => walkSpace(deadEnds(), workBudget(6), () => 'x'), BudgetError);
+  assert.equal(walkSpace(deadEnds(), workBudget(7), () => 'x').count, 5n);
 });
