@@ -133,7 +133,10 @@ test('psi collect: a second SIGINT while the call in flight is still running sto
     const ms = Date.now() - secondAt;
     assert.equal(sent, 2, r.stderr);
     assert.equal(r.code, 130, r.stderr);
-    assert.match(r.stderr, /kstbench psi collect: second SIGINT, exiting now \(no temporary file was left; resume with: kstbench psi collect --models /);
+    // A file the command was staging at that instant is removed and counted in the message, so
+    // the clause varies with timing; what must hold is that none is left behind.
+    assert.match(r.stderr, /kstbench psi collect: second SIGINT, exiting now \((no temporary file was left|removed \d+ temporary files?); resume with: kstbench psi collect --models /);
+    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith('.tmp')), [], 'a temporary sibling was left in --out');
     assert.ok(ms < 2500, `exited ${ms} ms after the second SIGINT (the call in flight takes 5 s)`);
   } finally {
     await server.close();
