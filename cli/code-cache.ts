@@ -19,8 +19,9 @@ import { writeFileAtomic } from '../lib/io/atomic';
  *   to the code it caches (whoever may write dist/ may change the code anyway, so the cache is no new
  *   way in; a cache in a shared temporary folder would be). `rm -rf dist` or a rebuild's new content
  *   invalidates it; nothing else needs cleaning.
- * - What is checked: each module's entry carries the SHA-1 of the source it was made from, and only a
- *   match is used (V8 itself checks only the source's length); the whole body carries its SHA-1, so a
+ * - What is checked: each module's entry carries the SHA-1 of the exact string compiled (the CommonJS
+ *   wrapper and the module's text), and only a match is used (V8 itself checks only the source's
+ *   length); the header carries a hash of the wrapper and the compile options; the whole body carries its SHA-1, so a
  *   torn or foreign file is ignored, never given to V8; V8 rejects data from another V8 version or flag
  *   set (`cachedDataRejected`), and that module is compiled as usual.
  * - Writing: only when a module was compiled without usable data, after the command finished, with
@@ -31,7 +32,8 @@ import { writeFileAtomic } from '../lib/io/atomic';
  *   (no cache, folder not writable) does not use the cache at all, as compiling through vm.Script
  *   without data costs more than Node's own compile.
  * - Which modules: `.js` and `.cjs` files of dist/ and node_modules/ only, and none whose text holds
- *   `import(` (a vm.Script would need a loader for it). Every other module loads through Node's own
+ *   `import(` (a vm.Script would need a loader for it), nor an ES module Node hands over through
+ *   require (a format other than 'commonjs', or ESM syntax vm.Script rejects). Every other module loads through Node's own
  *   `Module.prototype._compile`, as does everything when source maps or V8 coverage are on.
  */
 
@@ -46,7 +48,15 @@ interface Loaded {
   script: vm.Script;
 }
 
-const MAGIC = 'kstbench-code-cache-1';
+const MAGIC = 'kstbench-code-cache-2';
+
+// The CommonJS wrapper, on a line of its own counted as line -1 (LINE_OFFSET), so that stack traces name
+// the file's own lines and columns. Each entry is checked against the SHA-1 of the whole string given
+// to vm.Script (wrapper and text), and the header against SCRIPT_SIGNATURE (wrapper and options): V8
+// itself checks only the length, so a same-length edit of the wrapper would otherwise run old bytecode.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const WRAPPER_TAIL = '\n})';
+const LINE_OFFSET = -1;
 
 /** The cache folder of this Node version, under dist/ (this file is dist/cli/code-cache.js). */
 export function codeCacheDir(): string {
@@ -54,6 +64,8 @@ export function codeCacheDir(): string {
 }
 
 const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('base64');
+
+const SCRIPT_SIGNATURE = sha1(JSON.stringify({ WRAPPER_HEAD, WRAPPER_TAIL, LINE_OFFSET }));
 
 /** Reads a cache file: its entries by module file name and the body they point into; nothing for a missing, torn or foreign file. */
 export function readCodeCache(file: string): { entries: Record<string, Entry>; body: Buffer } | undefined {
@@ -66,9 +78,9 @@ export function readCodeCache(file: string): { entries: Record<string, Entry>; b
   const headerEnd = bytes.indexOf(10);
   if (headerEnd < 0) return undefined;
   try {
-    const header = JSON.parse(bytes.subarray(0, headerEnd).toString('utf8')) as { magic?: unknown; body?: unknown; entries?: Record<string, Entry> };
+    const header = JSON.parse(bytes.subarray(0, headerEnd).toString('utf8')) as { magic?: unknown; script?: unknown; body?: unknown; entries?: Record<string, Entry> };
     const body = bytes.subarray(headerEnd + 1);
-    if (header.magic !== MAGIC || typeof header.entries !== 'object' || header.entries === null || header.body !== sha1(body)) return undefined;
+    if (header.magic !== MAGIC || header.script !== SCRIPT_SIGNATURE || typeof header.entries !== 'object' || header.entries === null || header.body !== sha1(body)) return undefined;
     return { entries: header.entries, body };
   } catch {
     return undefined;
@@ -86,7 +98,7 @@ function writeCodeCache(file: string, modules: ReadonlyMap<string, { sha1: strin
     at += data.length;
   }
   const body = Buffer.concat(parts);
-  const header = Buffer.from(`${JSON.stringify({ magic: MAGIC, body: sha1(body), entries })}\n`);
+  const header = Buffer.from(`${JSON.stringify({ magic: MAGIC, script: SCRIPT_SIGNATURE, body: sha1(body), entries })}\n`);
   try {
     writeFileAtomic(file, Buffer.concat([header, body]));
   } catch {
@@ -139,12 +151,23 @@ export function useCodeCache(command: string, dir = codeCacheDir()): () => void 
   const proto = Module.prototype as unknown as { _compile(content: string, filename: string, ...rest: unknown[]): unknown };
   const compile = proto._compile;
   proto._compile = function (this: Module, content: string, filename: string, ...rest: unknown[]): unknown {
-    if (!eligible(filename, content)) return compile.call(this, content, filename, ...rest);
-    const source = sha1(content);
+    // Node ≥ 20.19 passes a format: 'module' for a `.js` of a "type": "module" package (require(esm)),
+    // null for one without a type, whose text may still be ESM syntax; only CommonJS can be wrapped.
+    const format = rest[0];
+    if (!eligible(filename, content) || (typeof format === 'string' && format !== 'commonjs')) return compile.call(this, content, filename, ...rest);
+    const wrapped = `${WRAPPER_HEAD}${content}${WRAPPER_TAIL}`;
+    const source = sha1(wrapped);
     const entry = cache?.entries[filename];
     const data = entry?.sha1 === source ? cache!.body.subarray(entry.at, entry.at + entry.length) : undefined;
-    // The wrapper on a line of its own, counted as line 0, so that stack traces name the file's own lines and columns.
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${content}\n})`, { filename, lineOffset: -1, cachedData: data });
+    let script: vm.Script;
+    try {
+      script = new vm.Script(wrapped, { filename, lineOffset: LINE_OFFSET, cachedData: data });
+    } catch (err) {
+      // ESM syntax in a module without a format (Node tells it apart itself), or a real error, which
+      // Node's compile then reports as it would without the cache.
+      if (err instanceof SyntaxError) return compile.call(this, content, filename, ...rest);
+      throw err;
+    }
     const hit = data !== undefined && !script.cachedDataRejected;
     if (!hit) misses += 1;
     loaded.set(filename, { sha1: source, script });

@@ -17,18 +17,22 @@ import { readCodeCache } from '../../cli/code-cache';
 
 const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
 
+// The children run without the caller's NODE_OPTIONS: --enable-source-maps there (a developer's shell)
+// turns the cache off and would fail the tests that expect it on.
+const WITHOUT_NODE_OPTIONS: NodeJS.ProcessEnv = { NODE_OPTIONS: undefined };
+
 /**
  * A node process that loads `dist/m.js` of `dir` through the code cache in `dir/cache` (so the
  * module counts as one of dist/'s) and prints what it exports, or the stack of what it threw.
  */
-function load(dir: string, env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+function load(dir: string, env: NodeJS.ProcessEnv = {}, codeCache = CODE_CACHE): { code: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(CODE_CACHE), 'run `npm run build` before this test');
   const script = [
-    `const save = require(${JSON.stringify(CODE_CACHE)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
+    `const save = require(${JSON.stringify(codeCache)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
     `try { process.stdout.write(String(require(${JSON.stringify(join(dir, 'dist', 'm.js'))}).value)); } catch (e) { process.stdout.write(e.stack); }`,
     'save();',
   ].join('\n');
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, ...WITHOUT_NODE_OPTIONS, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -60,6 +64,35 @@ test('a module changed to a text of the same length runs its new text, and its e
   assert.equal(load(dir).stdout, 'new');
   assert.notDeepEqual(readFileSync(cacheFile(dir)), before, 'the changed module was cached again');
   assert.equal(load(dir).stdout, 'new');
+});
+
+test('a build whose wrapper changed but kept its length does not run the bytecode of the old wrapper', () => {
+  const dir = moduleDir("exports.value = require('path').basename(__filename);\n");
+  assert.equal(load(dir).stdout, 'm.js');
+  // The same code cache with its wrapper's last two parameters swapped (same length): __filename is
+  // then the folder. Its require of lib/io is made absolute, as the copy lives elsewhere.
+  const original = readFileSync(CODE_CACHE, 'utf8');
+  const edited = original.replace('__filename, __dirname) {', '__dirname, __filename) {').replace('require("../lib/io/atomic")', `require(${JSON.stringify(join(ROOT, 'dist', 'lib', 'io', 'atomic.js'))})`);
+  assert.ok(edited.includes('__dirname, __filename) {') && !edited.includes('../lib/io/atomic'), 'the wrapper and the require were found in dist/cli/code-cache.js');
+  const copy = join(dir, 'code-cache-edited.js');
+  writeFileSync(copy, edited);
+  assert.deepEqual(load(dir, {}, copy), { code: 0, stdout: 'dist', stderr: '' });
+  assert.deepEqual(load(dir, {}, copy), { code: 0, stdout: 'dist', stderr: '' }, 'and its own cache, written anew, is used');
+});
+
+test('an ES module Node loads through require ("type": "module", or ESM syntax without a type) is compiled by Node, with the cache and without', () => {
+  const typed = moduleDir("export const value = 'esm';\n");
+  writeFileSync(join(typed, 'dist', 'package.json'), '{"type": "module"}\n');
+  const untyped = moduleDir("import { sep } from 'node:path';\nexport const value = 'esm' + sep;\n");
+  for (let run = 0; run < 2; run++) {
+    assert.deepEqual(load(typed), { code: 0, stdout: 'esm', stderr: '' });
+    assert.deepEqual(load(untyped), { code: 0, stdout: 'esm/', stderr: '' });
+  }
+  // A CommonJS module of a "type": "commonjs" package is still cached.
+  const commonjs = moduleDir('exports.value = 3;\n');
+  writeFileSync(join(commonjs, 'dist', 'package.json'), '{"type": "commonjs"}\n');
+  assert.equal(load(commonjs).stdout, '3');
+  assert.deepEqual(Object.keys(readCodeCache(cacheFile(commonjs))!.entries), [join(commonjs, 'dist', 'm.js')]);
 });
 
 test("a module another run of the command loaded stays cached; one whose file is gone is dropped", () => {
@@ -128,11 +161,17 @@ test("a stack trace names the module's own line and column, with the cache and w
   assert.ok(load(dir).stdout.includes(at), 'the cached run');
 });
 
-test('the built CLI prints the same on every run, whether it writes its code cache or reads it', () => {
+test('the built CLI writes its code cache on the first run, reads it on the next, and prints the same', () => {
   const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-  const runs = [0, 1].map(() => kstbench(['space', '--domain', domain]));
-  assert.deepEqual(runs[1], runs[0]);
-  assert.equal(runs[0]!.code, 0, runs[0]!.stderr);
-  assert.equal(runs[0]!.stdout.trimEnd().split('\n').length, 7);
-  assert.ok(existsSync(join(ROOT, 'dist', '.code-cache', `${process.version}-${process.arch}`, 'space.bin')), 'the CLI keeps its cache in dist/.code-cache');
+  const spaceCache = join(ROOT, 'dist', '.code-cache', `${process.version}-${process.arch}`, 'space.bin');
+  // Removed first, so that only this run can have written it (the worker installed the hook).
+  rmSync(spaceCache, { force: true });
+  const first = kstbench(['space', '--domain', domain], { env: WITHOUT_NODE_OPTIONS });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout.trimEnd().split('\n').length, 7);
+  assert.ok(existsSync(spaceCache), 'the first run wrote dist/.code-cache/…/space.bin');
+  const written = { bytes: readFileSync(spaceCache), mtimeMs: statSync(spaceCache).mtimeMs };
+  assert.deepEqual(kstbench(['space', '--domain', domain], { env: WITHOUT_NODE_OPTIONS }), first);
+  assert.equal(statSync(spaceCache).mtimeMs, written.mtimeMs, 'the second run found every module cached and wrote nothing');
+  assert.deepEqual(readFileSync(spaceCache), written.bytes);
 });
