@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import Module from 'node:module';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { writeFileAtomic } from '../lib/io/atomic';
@@ -15,10 +16,9 @@ import { writeFileAtomic } from '../lib/io/atomic';
  * the largest single cost of a short command after node's own start (docs/startup.md has the profile
  * and the before/after figures).
  *
- * - Where: one file per command and Node version, `dist/.code-cache/<node>-<arch>/<command>.bin`, next
- *   to the code it caches (whoever may write dist/ may change the code anyway, so the cache is no new
- *   way in; a cache in a shared temporary folder would be). `rm -rf dist` or a rebuild's new content
- *   invalidates it; nothing else needs cleaning.
+ * - Where: one file per command and Node version in the user's own cache folder (codeCacheDir), not a
+ *   shared temporary folder, which would be a new way in, and not dist/, which notebook kernels watch.
+ *   A rebuild's new content invalidates an entry (its hash); `rm -rf ~/.cache/kstbench` clears it all.
  * - What is checked: each module's entry carries the SHA-1 of the exact string compiled (the CommonJS
  *   wrapper and the module's text), and only a match is used (V8 itself checks only the source's
  *   length); the header carries a hash of the wrapper and the compile options; the whole body carries its SHA-1, so a
@@ -58,9 +58,18 @@ const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname
 const WRAPPER_TAIL = '\n})';
 const LINE_OFFSET = -1;
 
-/** The cache folder of this Node version, under dist/ (this file is dist/cli/code-cache.js). */
+/**
+ * The cache folder of this install and Node version, in the user's cache folder
+ * (`$XDG_CACHE_HOME`, else `~/.cache`): `kstbench/code-cache/<install>/<node>-<arch>`, where
+ * `<install>` names the compiled tree (this file is dist/cli/code-cache.js) by a hash of its path.
+ * Not under dist/: a notebook kernel (tslab) watches dist/ for the library's declarations, and a
+ * folder or file appearing there while a notebook runs made its next cell fail ("Unexpected pending
+ * rebuildTimer"; `npm ci && npm run reproduce` on a fresh clone, where notebook 03 runs the CLI).
+ */
 export function codeCacheDir(): string {
-  return join(__dirname, '..', '.code-cache', `${process.version}-${process.arch}`);
+  const install = createHash('sha1').update(join(__dirname, '..')).digest('hex').slice(0, 16);
+  const base = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+  return join(base, 'kstbench', 'code-cache', install, `${process.version}-${process.arch}`);
 }
 
 const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('base64');
