@@ -7,7 +7,6 @@
 interface TslabDisplay {
   svg(s: string): void;
   html(s: string): void;
-  markdown(s: string): void;
 }
 
 /** One Jupyter `display_data` message: a MIME bundle and its metadata. */
@@ -54,6 +53,13 @@ export function showHtml(html: string): void {
   tslabDisplay()?.html(html);
 }
 
+/**
+ * Shows Markdown with its own text as the `text/plain` fallback. The classic Notebook (6.4, what Debian
+ * packages) drops every `text/markdown` output of a notebook it does not trust — and a notebook from a
+ * clone is never trusted — falling back to a type it trusts, so without `text/plain` a simulated-data
+ * notice or a claims summary would vanish from the cell; JupyterLab, VS Code, nbconvert and the report
+ * still render the Markdown.
+ */
 export function showMarkdown(markdown: string): void {
-  tslabDisplay()?.markdown(markdown);
+  showBundle({ data: { 'text/markdown': markdown, 'text/plain': markdown }, metadata: {} });
 }

@@ -44,7 +44,22 @@ test('inside a cell each helper sends one output of its MIME type; a bundle is o
   assert.deepEqual(sent, [
     { data: { 'text/html': '<p>x</p>' }, metadata: {} },
     { data: { 'image/svg+xml': '<svg/>' }, metadata: {} },
-    { data: { 'text/markdown': '*x*' }, metadata: {} },
+    { data: { 'text/markdown': '*x*', 'text/plain': '*x*' }, metadata: {} },
     { data: { 'image/svg+xml': '<svg/>', 'image/png': 'iVBOR' }, metadata: { 'image/png': { width: 10 } } },
   ]);
+});
+
+// What Notebook 6.4 (notebook/static/notebook/js/outputarea.js) shows of an untrusted notebook: the
+// types in `OutputArea.safe_outputs`, and HTML after sanitising; any other type is skipped for the
+// next type of the bundle, so a bundle with none of these shows nothing at all.
+const SHOWN_UNTRUSTED = ['text/plain', 'text/latex', 'image/png', 'image/jpeg', 'image/gif', 'text/html'];
+
+test('Markdown carries its text as text/plain, so the classic Notebook shows it in an untrusted notebook', () => {
+  const notice = '**Simulated data.** All 2,400 responses in this input come from the seeded simulated respondent.';
+  const [shown] = inCell(() => showMarkdown(notice));
+  assert.equal(shown!.data['text/markdown'], notice);
+  assert.ok(
+    SHOWN_UNTRUSTED.some((type) => shown!.data[type] === notice),
+    `the bundle ${JSON.stringify(Object.keys(shown!.data))} has no type an untrusted classic Notebook shows`,
+  );
 });

@@ -153,3 +153,31 @@ test('notebooks 04, 06 and 10 each have predict-then-check exercises with collap
     assert.equal(solutions, checks, `${file}: one solution per exercise`);
   }
 });
+
+// Notebook 6.4 shows an untrusted notebook's outputs only in these types (OutputArea.safe_outputs in
+// notebook/static/notebook/js/outputarea.js), HTML after sanitising; a notebook from a clone is never
+// trusted, and an output with none of them shows nothing at all (text/markdown alone is dropped).
+const SHOWN_UNTRUSTED = ['text/plain', 'text/latex', 'image/png', 'image/jpeg', 'image/gif', 'text/html'];
+
+/** `file#cell-index:output-index` of every rich output the classic Notebook would drop from an untrusted notebook. */
+function hiddenWhenUntrusted(nb: Notebook, file: string): string[] {
+  return nb.cells.flatMap((cell, c) =>
+    (cell.cell_type === 'code' ? (cell.outputs ?? []) : []).flatMap((o, k) =>
+      (o.output_type === 'display_data' || o.output_type === 'execute_result') && !SHOWN_UNTRUSTED.some((t) => o.data?.[t] !== undefined)
+        ? [`${file}#${c}:${k} (${Object.keys(o.data ?? {}).join(', ')})`]
+        : [],
+    ),
+  );
+}
+
+test('every rich output of the executed notebooks has a type the classic Notebook shows in an untrusted notebook', () => {
+  const dir = join(__dirname, '..', '..', 'notebooks');
+  const hidden = readdirSync(dir)
+    .filter((f) => f.endsWith('.ipynb'))
+    .flatMap((f) => hiddenWhenUntrusted(parseNotebook(readFileSync(join(dir, f), 'utf8'), f), f));
+  assert.deepEqual(hidden, [], 'simulated-data notices and claims summaries must not vanish in Notebook 6.4 (npm run reproduce regenerates the notebooks)');
+  const markdownOnly: Notebook = { nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [
+    { cell_type: 'code', id: 'x', metadata: {}, source: '', execution_count: 1, outputs: [{ output_type: 'display_data', data: { 'text/markdown': '**Simulated data.**' }, metadata: {} }] },
+  ] };
+  assert.deepEqual(hiddenWhenUntrusted(markdownOnly, 'x.ipynb'), ['x.ipynb#0:0 (text/markdown)'], 'a Markdown-only output is caught');
+});
