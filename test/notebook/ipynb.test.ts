@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { kernelSpec } from '../../scripts/kernel';
@@ -180,4 +180,30 @@ test('every rich output of the executed notebooks has a type the classic Noteboo
     { cell_type: 'code', id: 'x', metadata: {}, source: '', execution_count: 1, outputs: [{ output_type: 'display_data', data: { 'text/markdown': '**Simulated data.**' }, metadata: {} }] },
   ] };
   assert.deepEqual(hiddenWhenUntrusted(markdownOnly, 'x.ipynb'), ['x.ipynb#0:0 (text/markdown)'], 'a Markdown-only output is caught');
+});
+
+/**
+ * Every `lib/...` or `docs/...` path a notebook's cell names (in its prose, its comments or a
+ * `../dist/lib/...` import) that is neither a file, a `.ts` module, nor a folder: a reader told to look
+ * in a file that is not there. Data paths are left out: outputs and optional inputs are absent by design.
+ */
+function missingReferences(source: string, where: string, root: string): string[] {
+  return [...source.matchAll(/(?<![\w.-])(?:\.\.\/dist\/)?((?:lib|docs)\/[\w./-]*\w)/g)]
+    .map((m) => m[1]!)
+    .filter((p) => !['', '.ts', '/index.ts'].some((ext) => existsSync(join(root, p + ext))))
+    .map((p) => `${where}: ${p}`);
+}
+
+test('every lib/ and docs/ path a notebook names exists', () => {
+  const root = join(__dirname, '..', '..');
+  const dir = join(root, 'notebooks');
+  const missing = readdirSync(dir)
+    .filter((f) => f.endsWith('.ipynb'))
+    .flatMap((f) => parseNotebook(readFileSync(join(dir, f), 'utf8'), f).cells.flatMap((c, i) => missingReferences(cellSource(c), `${f} cell ${i}`, root)));
+  assert.deepEqual(missing, []);
+  assert.deepEqual(
+    missingReferences('see `lib/psi/no-such-file.ts`, docs/cli.md and "../dist/lib/kst"', 'x', root),
+    ['x: lib/psi/no-such-file.ts'],
+    'a path that is not there is caught, one that is passes',
+  );
 });
