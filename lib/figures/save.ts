@@ -165,6 +165,22 @@ export async function renderFigure(html: string, size: { width: number; height: 
 }
 
 /**
+ * The interactive page an executed notebook links to. A headless run (`npm run reproduce`) writing the
+ * project's own `figures/` links the report's copy, `report/figures/<name>.html`: `figures/*.html` are
+ * git-ignored (each inlines plotly), so in a clone the executed notebooks — in Jupyter, nbconvert or
+ * GitHub — would link a file that is not there, while report/ is committed and the same run rebuilds
+ * it. An interactive session, or any other folder, links the file just written.
+ * @example
+ * interactivePage('f', '/p/figures/f.html', '/p', '/p/figures', {}); // => '/p/report/figures/f.html'
+ * interactivePage('f', '/p/figures/f.html', '/p', '/p/figures', { KSTBENCH_INTERACTIVE: '1' }); // => '/p/figures/f.html'
+ * interactivePage('f', '/p/tmp/x/f.html', '/p', '/p/tmp/x', {}); // => '/p/tmp/x/f.html'
+ */
+export function interactivePage(name: string, written: string, root: string, dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const headless = env['KSTBENCH_INTERACTIVE'] !== '1';
+  return headless && dir === join(root, 'figures') ? join(root, 'report', 'figures', `${name}.html`) : written;
+}
+
+/**
  * Saves a plotly figure as `figures/<name>.html` (self-contained, interactive), `<name>.svg` and
  * `<name>.png` (exported in headless Chromium, the PNG at PNG_SCALE ×) and the sidecar `<name>.json` (its `FigureManifest`:
  * title, trace count and types, for checking the exports), all written together atomically, and returns
@@ -200,8 +216,9 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
     { path: files.png, data: png },
     { path: files.json, data: `${JSON.stringify(manifest, null, 2)}\n` },
   ]);
-  const link = relative(options.notebookDir ?? join(root, 'notebooks'), files.html).split('\\').join('/');
-  const shown = relative(root, files.html).split('\\').join('/');
+  const page = interactivePage(name, files.html, root, dir);
+  const link = relative(options.notebookDir ?? join(root, 'notebooks'), page).split('\\').join('/');
+  const shown = relative(root, page).split('\\').join('/');
   return {
     name,
     files,

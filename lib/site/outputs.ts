@@ -106,7 +106,8 @@ export function linkCellReferences(html: string): string {
 
 /**
  * Where a link written in a notebook (relative to notebooks/) points in the report: another notebook →
- * its page; a figure's interactive page (`../figures/<name>.html`) → the report's copy of that figure
+ * its page; a figure's interactive page (`../figures/<name>.html`, or the report's own copy
+ * `../report/figures/<name>.html` that `npm run reproduce` links) → the report's copy of that figure
  * (see `figureLinkTarget`); a web address or an anchor → unchanged; anything else → null (not part of
  * the report, so shown as text rather than as a dead link).
  */
@@ -117,7 +118,7 @@ export function rewriteNotebookLink(href: string, figureTarget: (name: string) =
   const resolved = posix.normalize(posix.join('notebooks', path));
   const nb = /^notebooks\/([^/]+)\.ipynb$/.exec(resolved);
   if (nb) return `${nb[1]}.html${hash ? `#${hash}` : ''}`;
-  const fig = /^figures\/([^/]+)\.(html|svg|png)$/.exec(resolved);
+  const fig = /^(?:report\/)?figures\/([^/]+)\.(html|svg|png)$/.exec(resolved);
   if (fig) return figureTarget(fig[1]!);
   return null;
 }

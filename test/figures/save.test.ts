@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
-import { canonicalSvg, decodeDataUrl, figureBundle, figureManifest, saveFigure } from '../../lib/figures/save';
+import { canonicalSvg, decodeDataUrl, figureBundle, figureManifest, interactivePage, saveFigure } from '../../lib/figures/save';
 import { SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
 
 
@@ -136,4 +136,14 @@ test('figureBundle: PNG at the figure size, the plotly spec with keys sorted, a 
   assert.deepEqual(plotly['config'], { displaylogo: false });
   // No title in the layout: the figure's name stands in.
   assert.equal(figureBundle('f2', { data: [] }, Buffer.alloc(0), { width: 1, height: 1 }).data['text/plain'], '[figure f2: f2]');
+});
+
+test('interactivePage: a headless run into the project links the committed report copy; a session or another folder the file it wrote', () => {
+  // figures/*.html are git-ignored, so a clone's executed notebooks could not open a link into figures/.
+  const root = join('/', 'p');
+  const written = join(root, 'figures', 'f.html');
+  assert.equal(interactivePage('f', written, root, join(root, 'figures'), {}), join(root, 'report', 'figures', 'f.html'));
+  assert.equal(interactivePage('f', written, root, join(root, 'figures'), { KSTBENCH_INTERACTIVE: '1', KSTBENCH_SAVE_OUTPUTS: 'project' }), written);
+  const scratch = join(root, 'tmp', 'notebook-outputs', 'figures');
+  assert.equal(interactivePage('f', join(scratch, 'f.html'), root, scratch, {}), join(scratch, 'f.html'));
 });

@@ -207,3 +207,27 @@ test('every lib/ and docs/ path a notebook names exists', () => {
     'a path that is not there is caught, one that is passes',
   );
 });
+
+test('every "Interactive version" link of the executed notebooks opens a committed page', () => {
+  // figures/*.html are git-ignored (each inlines plotly): a link there is dead in a clone, in Jupyter,
+  // nbconvert's HTML or GitHub. report/ is committed and has a page for every figure.
+  const root = join(__dirname, '..', '..');
+  const dir = join(root, 'notebooks');
+  const links = readdirSync(dir)
+    .filter((f) => f.endsWith('.ipynb'))
+    .flatMap((f) =>
+      parseNotebook(readFileSync(join(dir, f), 'utf8'), f).cells.flatMap((c) =>
+        (c.cell_type === 'code' ? (c.outputs ?? []) : []).flatMap((o) => {
+          const md = o.data?.['text/markdown'];
+          const text = Array.isArray(md) ? md.join('') : typeof md === 'string' ? md : '';
+          return [...text.matchAll(/^Interactive version: \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => ({ file: f, href: m[1]! }));
+        }),
+      ),
+    );
+  assert.ok(links.length >= 10, `only ${links.length} interactive links found`);
+  const dead = links.filter(({ href }) => {
+    const target = join(dir, href);
+    return !target.startsWith(join(root, 'report') + '/') || !existsSync(target);
+  });
+  assert.deepEqual(dead.map(({ file, href }) => `${file}: ${href}`), []);
+});
