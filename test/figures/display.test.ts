@@ -4,7 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { inNotebook, showBundle, showHtml, showMarkdown, showSvg } from '../../lib/figures/display';
+import { SHOWN_UNTRUSTED } from '../support/classic-notebook';
 
 type Message = { data: Record<string, unknown>; metadata: Record<string, unknown> };
 const jupyter = require('tslab/dist/jupyter') as { lastWriteDisplayData: ((msg: Message, update: boolean) => void) | null };
@@ -49,11 +51,6 @@ test('inside a cell each helper sends one output of its MIME type; a bundle is o
   ]);
 });
 
-// What Notebook 6.4 (notebook/static/notebook/js/outputarea.js) shows of an untrusted notebook: the
-// types in `OutputArea.safe_outputs`, and HTML after sanitising; any other type is skipped for the
-// next type of the bundle, so a bundle with none of these shows nothing at all.
-const SHOWN_UNTRUSTED = ['text/plain', 'text/latex', 'image/png', 'image/jpeg', 'image/gif', 'text/html'];
-
 test('Markdown carries its text as text/plain, so the classic Notebook shows it in an untrusted notebook', () => {
   const notice = '**Simulated data.** All 2,400 responses in this input come from the seeded simulated respondent.';
   const [shown] = inCell(() => showMarkdown(notice));
@@ -62,4 +59,14 @@ test('Markdown carries its text as text/plain, so the classic Notebook shows it 
     SHOWN_UNTRUSTED.some((type) => shown!.data[type] === notice),
     `the bundle ${JSON.stringify(Object.keys(shown!.data))} has no type an untrusted classic Notebook shows`,
   );
+});
+
+const OUTPUTAREA_JS = '/usr/lib/python3/dist-packages/notebook/static/notebook/js/outputarea.js';
+
+test('SHOWN_UNTRUSTED is what the installed classic Notebook trusts (its safe_outputs, plus sanitised HTML)', { skip: !existsSync(OUTPUTAREA_JS) && 'Debian\'s jupyter-notebook is not installed' }, () => {
+  const js = readFileSync(OUTPUTAREA_JS, 'utf8');
+  const mime = new Map([...js.matchAll(/var (MIME_[A-Z]+) = '([^']+)';/g)].map((m) => [m[1]!, m[2]!]));
+  const safe = [...js.matchAll(/OutputArea\.safe_outputs\[(MIME_[A-Z]+)\] = true;/g)].map((m) => mime.get(m[1]!));
+  assert.ok(/type===MIME_HTML \|\| type==='text\/svg'/.test(js), 'untrusted HTML is still sanitised and shown');
+  assert.deepEqual([...safe, 'text/html'].sort(), [...SHOWN_UNTRUSTED].sort());
 });

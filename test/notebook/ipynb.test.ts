@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { kernelSpec } from '../../scripts/kernel';
 import { InputError } from '../../lib/errors';
+import { SHOWN_UNTRUSTED } from '../support/classic-notebook';
 import { cellSource, cellTags, parseNotebook, serializeNotebook, splitLinesKeepEnds, type Notebook } from '../../lib/notebook/ipynb';
 
 test('splitLinesKeepEnds behaves like Python str.splitlines(True)', () => {
@@ -153,11 +154,6 @@ test('notebooks 04, 06 and 10 each have predict-then-check exercises with collap
     assert.equal(solutions, checks, `${file}: one solution per exercise`);
   }
 });
-
-// Notebook 6.4 shows an untrusted notebook's outputs only in these types (OutputArea.safe_outputs in
-// notebook/static/notebook/js/outputarea.js), HTML after sanitising; a notebook from a clone is never
-// trusted, and an output with none of them shows nothing at all (text/markdown alone is dropped).
-const SHOWN_UNTRUSTED = ['text/plain', 'text/latex', 'image/png', 'image/jpeg', 'image/gif', 'text/html'];
 
 /** `file#cell-index:output-index` of every rich output the classic Notebook would drop from an untrusted notebook. */
 function hiddenWhenUntrusted(nb: Notebook, file: string): string[] {
