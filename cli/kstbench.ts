@@ -169,12 +169,14 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
     let answerTimer: NodeJS.Timeout | undefined;
     const stop = (signal: NodeJS.Signals, why: 'signal' | 'busy' | 'second'): void => {
       if (stopped) return;
-      stopped = { signal, why };
+      // After the exit code came the command is done (only the code cache's save is left): the
+      // worker is still stopped, but the run's code and output stand.
+      if (code === undefined) stopped = { signal, why };
       clearTimeout(answerTimer);
       void worker.terminate();
     };
     const onSignal = (signal: NodeJS.Signals): void => {
-      if (graceful && !forwarded) {
+      if (graceful && !forwarded && code === undefined) {
         forwarded = true;
         worker.postMessage({ kstbenchSignal: signal } satisfies SignalMessage);
         answerTimer = setTimeout(() => stop(signal, 'busy'), SIGNAL_ANSWER_MS);

@@ -5,13 +5,14 @@
  * through) runs its new text; entries of modules this run did not load are kept unless their file is
  * gone; a torn cache file is ignored and made anew; a cache that cannot be
  * written changes nothing of the run; stack traces name the module's own lines, with the cache and
- * without. And the built CLI gives the same output with its cache as without.
+ * without. And the built CLI gives the same output with its cache as without; a SIGINT during its
+ * save (the command done) keeps the command's exit code and output and removes the save's temporary.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { kstbench, ROOT, tempDir } from '../support/cli';
 import { readCodeCache } from '../../cli/code-cache';
 
@@ -176,3 +177,65 @@ test('the built CLI writes its code cache on the first run, reads it on the next
   assert.equal(statSync(spaceCache).mtimeMs, written.mtimeMs, 'the second run found every module cached and wrote nothing');
   assert.deepEqual(readFileSync(spaceCache), written.bytes);
 });
+
+/**
+ * A preload (`node -r`, which runs in the worker thread too) that holds the code cache's save at its
+ * rename, in the worker only, and creates `$STALL_MARKER` once it holds: so a test's signal lands
+ * inside the save for certain. It stubs nothing the CLI computes: the command, its output and the
+ * cache's staging run as they do; only the rename of a `.bin` under `$XDG_CACHE_HOME` waits (up to
+ * 10 s, in Atomics.wait, which the worker's termination interrupts).
+ */
+const STALL_AT_CACHE_RENAME = `
+const fs = require('node:fs');
+if (!require('node:worker_threads').isMainThread) {
+  const rename = fs.renameSync;
+  fs.renameSync = function (from, to) {
+    if (String(to).startsWith(process.env.XDG_CACHE_HOME) && String(to).endsWith('.bin')) {
+      fs.writeFileSync(process.env.STALL_MARKER, String(from));
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000);
+    }
+    return rename.apply(this, arguments);
+  };
+}
+`;
+
+/** Runs `space --out` with an empty code cache, SIGINT `signals` times once its save holds; what the run left. */
+async function interruptCacheSave(signals: number) {
+  const dir = tempDir('kstbench-code-cache-signal-');
+  const stub = join(dir, 'stall.js');
+  writeFileSync(stub, STALL_AT_CACHE_RENAME);
+  const marker = join(dir, 'stalled');
+  const out = join(dir, 'out.jsonl');
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const env = { ...process.env, ...WITHOUT_NODE_OPTIONS, XDG_CACHE_HOME: join(dir, 'xdg'), STALL_MARKER: marker };
+  const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(marker)) {
+    assert.ok(Date.now() < deadline, `the save never held: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const staged = readFileSync(marker, 'utf8');
+  assert.ok(existsSync(staged), 'the cache was staged in its temporary when the signal came');
+  for (let i = 0; i < signals; i++) {
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const sent = Date.now();
+  const code = await exited;
+  return { code, ms: Date.now() - sent, stderr, out, staged, cacheFolder: dirname(staged) };
+}
+
+for (const signals of [1, 2]) {
+  test(`SIGINT ×${signals} during the code cache's save (the command done) keeps the command's exit and output, and leaves no temporary`, async () => {
+    const r = await interruptCacheSave(signals);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '', 'no "stopped by SIGINT" line: the output was written');
+    assert.ok(r.ms < 1000, `took ${r.ms} ms after the signal`);
+    assert.equal(readFileSync(r.out, 'utf8').trimEnd().split('\n').length, 7, 'the output is whole');
+    assert.equal(existsSync(r.staged), false, 'the temporary of the cut save was removed');
+    assert.deepEqual(readdirSync(r.cacheFolder), [], 'and no cache file was half-written');
+  });
+}
