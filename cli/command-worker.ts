@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { useCodeCache } from './code-cache';
+import { codeCacheDir, codeCacheRoot, useCodeCache } from './code-cache';
 import type { CommandWorkerData } from './thread';
 
 /**
@@ -10,7 +10,7 @@ import type { CommandWorkerData } from './thread';
  * signal during the save then stops only the save (the main thread keeps the command's exit code).
  */
 const { name, argv } = workerData as CommandWorkerData;
-const saveCodeCache = useCodeCache(name);
+const saveCodeCache = useCodeCache(name, codeCacheDir(), codeCacheRoot());
 void import('./kstbench')
   .then(({ runCommand }) => runCommand(name, argv))
   .then((code) => {

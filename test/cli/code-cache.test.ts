@@ -11,10 +11,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kstbench, ROOT, tempDir } from '../support/cli';
-import { readCodeCache } from '../../cli/code-cache';
+import { CODE_CACHE_UNUSED_MS, pruneCodeCaches, readCodeCache } from '../../cli/code-cache';
 
 const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
 
@@ -26,10 +26,11 @@ const WITHOUT_NODE_OPTIONS: NodeJS.ProcessEnv = { NODE_OPTIONS: undefined };
  * A node process that loads `dist/m.js` of `dir` through the code cache in `dir/cache` (so the
  * module counts as one of dist/'s) and prints what it exports, or the stack of what it threw.
  */
-function load(dir: string, env: NodeJS.ProcessEnv = {}, codeCache = CODE_CACHE): { code: number | null; stdout: string; stderr: string } {
+function load(dir: string, env: NodeJS.ProcessEnv = {}, codeCache = CODE_CACHE, pruneUnder?: string): { code: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(CODE_CACHE), 'run `npm run build` before this test');
+  const prune = pruneUnder === undefined ? '' : `, ${JSON.stringify(pruneUnder)}`;
   const script = [
-    `const save = require(${JSON.stringify(codeCache)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
+    `const save = require(${JSON.stringify(codeCache)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))}${prune});`,
     `try { process.stdout.write(String(require(${JSON.stringify(join(dir, 'dist', 'm.js'))}).value)); } catch (e) { process.stdout.write(e.stack); }`,
     'save();',
   ].join('\n');
@@ -239,3 +240,63 @@ for (const signals of [1, 2]) {
     assert.deepEqual(readdirSync(r.cacheFolder), [], 'and no cache file was half-written');
   });
 }
+
+/** codeCacheDir() as a CLI process started with `execArgv` and `env` computes it. */
+function cacheDirOf(execArgv: string[], env: NodeJS.ProcessEnv): string {
+  const r = spawnSync(process.execPath, [...execArgv, '-p', `require(${JSON.stringify(CODE_CACHE)}).codeCacheDir()`], { encoding: 'utf8', env: { ...process.env, ...WITHOUT_NODE_OPTIONS, ...env } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('a V8 flag set of its own (--max-old-space-size, on the command line or in NODE_OPTIONS) has a cache folder of its own, so alternating runs rewrite nothing', () => {
+  const xdg = tempDir('kstbench-code-cache-flags-');
+  const env = { XDG_CACHE_HOME: xdg };
+  const plain = cacheDirOf([], env);
+  assert.equal(cacheDirOf([], env), plain);
+  assert.notEqual(cacheDirOf(['--max-old-space-size=300'], env), plain);
+  const flagged = cacheDirOf([], { ...env, NODE_OPTIONS: '--max-old-space-size=300' });
+  assert.notEqual(flagged, plain);
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const run = (nodeOptions: string | undefined) => kstbench(['space', '--count', '--domain', domain], { env: { ...env, NODE_OPTIONS: nodeOptions } });
+  assert.equal(run(undefined).code, 0);
+  const written = statSync(join(plain, 'space.bin')).mtimeMs;
+  assert.deepEqual(run('--max-old-space-size=300'), run(undefined));
+  assert.ok(existsSync(join(flagged, 'space.bin')), 'the flagged run wrote its own file');
+  assert.equal(run(undefined).code, 0);
+  assert.equal(statSync(join(plain, 'space.bin')).mtimeMs, written, 'the runs without the flag still found their file valid');
+});
+
+test('a cache write removes the cache folders (other installs, Node versions, flag sets) nothing wrote for 30 days, and keeps the rest', () => {
+  const root = join(tempDir('kstbench-code-cache-prune-'), 'code-cache');
+  const old = (Date.now() - CODE_CACHE_UNUSED_MS - 24 * 3600 * 1000) / 1000;
+  const folder = (install: string, name: string, mtime: number): string => {
+    const dir = join(root, install, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'space.bin'), 'x');
+    utimesSync(join(dir, 'space.bin'), mtime, mtime);
+    utimesSync(dir, mtime, mtime);
+    return dir;
+  };
+  const recent = (Date.now() - 24 * 3600 * 1000) / 1000;
+  folder('a', 'v18.0.0-x64-1', old);
+  folder('a', 'v20.0.0-x64-2', recent);
+  folder('gone', 'v20.0.0-x64-2', old);
+  const oldButWritten = folder('b', 'v20.0.0-x64-3', old);
+  writeFileSync(join(oldButWritten, 'study.bin'), 'a file written now');
+  // This run's module and cache folder under the root too (as 'mine/dist' and 'mine/cache'): the
+  // folder it writes is kept even when old (it is written now anyway).
+  const dir = join(root, 'mine');
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'm.js'), 'exports.value = 9;\n');
+  mkdirSync(join(dir, 'cache'));
+  utimesSync(join(dir, 'cache'), old, old);
+  assert.deepEqual(load(dir, {}, CODE_CACHE, root), { code: 0, stdout: '9', stderr: '' });
+  const left = readdirSync(root).sort().flatMap((install) => readdirSync(join(root, install)).sort().map((f) => `${install}/${f}`));
+  assert.deepEqual(left, ['a/v20.0.0-x64-2', 'b/v20.0.0-x64-3', 'mine/cache', 'mine/dist']);
+  assert.ok(existsSync(cacheFile(dir)));
+  // Nothing is pruned without a write (every module cached) nor without a root.
+  folder('c', 'v16.0.0-x64-4', old);
+  assert.equal(load(dir, {}, CODE_CACHE, root).stdout, '9');
+  assert.ok(existsSync(join(root, 'c')));
+  pruneCodeCaches(join(root, 'missing'), join(root, 'missing', 'x'));
+});
