@@ -165,7 +165,8 @@ test("a stack trace names the module's own line and column, with the cache and w
 
 test('the built CLI writes its code cache on the first run, reads it on the next, and prints the same', () => {
   const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-  const spaceCache = join((require(CODE_CACHE) as { codeCacheDir(): string }).codeCacheDir(), 'space.bin');
+  // The folder the CLI's children use (its name holds their V8 flags, which this process's may not match).
+  const spaceCache = join(cacheDirOf([], {}), 'space.bin');
   assert.ok(!spaceCache.startsWith(join(ROOT, 'dist')), 'the cache is not under dist/, which notebook kernels watch');
   // Removed first, so that only this run can have written it (the worker installed the hook).
   rmSync(spaceCache, { force: true });
@@ -226,7 +227,7 @@ async function interruptCacheSave(signals: number) {
   }
   const sent = Date.now();
   const code = await exited;
-  return { code, ms: Date.now() - sent, stderr, out, staged, cacheFolder: dirname(staged) };
+  return { code, ms: Date.now() - sent, stderr, out, staged, cacheFolder: dirname(staged), dir };
 }
 
 for (const signals of [1, 2]) {
@@ -238,6 +239,7 @@ for (const signals of [1, 2]) {
     assert.equal(readFileSync(r.out, 'utf8').trimEnd().split('\n').length, 7, 'the output is whole');
     assert.equal(existsSync(r.staged), false, 'the temporary of the cut save was removed');
     assert.deepEqual(readdirSync(r.cacheFolder), [], 'and no cache file was half-written');
+    rmSync(r.dir, { recursive: true, force: true });
   });
 }
 
@@ -264,6 +266,7 @@ test('a V8 flag set of its own (--max-old-space-size, on the command line or in 
   assert.ok(existsSync(join(flagged, 'space.bin')), 'the flagged run wrote its own file');
   assert.equal(run(undefined).code, 0);
   assert.equal(statSync(join(plain, 'space.bin')).mtimeMs, written, 'the runs without the flag still found their file valid');
+  rmSync(xdg, { recursive: true, force: true });
 });
 
 test('a cache write removes the cache folders (other installs, Node versions, flag sets) nothing wrote for 30 days, and keeps the rest', () => {
@@ -299,4 +302,5 @@ test('a cache write removes the cache folders (other installs, Node versions, fl
   assert.equal(load(dir, {}, CODE_CACHE, root).stdout, '9');
   assert.ok(existsSync(join(root, 'c')));
   pruneCodeCaches(join(root, 'missing'), join(root, 'missing', 'x'));
+  rmSync(dirname(root), { recursive: true, force: true });
 });
