@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
 import vm from 'node:vm';
 import { writeFileAtomic } from '../lib/io/atomic';
 
@@ -16,7 +17,7 @@ import { writeFileAtomic } from '../lib/io/atomic';
  * the largest single cost of a short command after node's own start (docs/startup.md has the profile
  * and the before/after figures).
  *
- * - Where: one file per command and Node version in the user's own cache folder (codeCacheDir), not a
+ * - Where: one file per command, Node version and V8 flag set in the user's own cache folder (codeCacheDir), not a
  *   shared temporary folder, which would be a new way in, and not dist/, which notebook kernels watch.
  *   A rebuild's new content invalidates an entry (its hash); `rm -rf ~/.cache/kstbench` clears it all.
  * - What is checked: each module's entry carries the SHA-1 of the exact string compiled (the CommonJS
@@ -58,18 +59,72 @@ const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname
 const WRAPPER_TAIL = '\n})';
 const LINE_OFFSET = -1;
 
+/** The user's folder of every install's code caches: `$XDG_CACHE_HOME` (else `~/.cache`) `/kstbench/code-cache`. */
+export function codeCacheRoot(): string {
+  return join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'kstbench', 'code-cache');
+}
+
 /**
- * The cache folder of this install and Node version, in the user's cache folder
- * (`$XDG_CACHE_HOME`, else `~/.cache`): `kstbench/code-cache/<install>/<node>-<arch>`, where
- * `<install>` names the compiled tree (this file is dist/cli/code-cache.js) by a hash of its path.
+ * The cache folder of this install, Node version and V8 flag set, under codeCacheRoot():
+ * `<install>/<node>-<arch>-<flags>`, where `<install>` names the compiled tree (this file is
+ * dist/cli/code-cache.js) by a hash of its path and `<flags>` is V8's cachedDataVersionTag (its version
+ * and the flags its code cache depends on, `--max-old-space-size` among them, from the command line or
+ * NODE_OPTIONS): V8 rejects data made under other flags, so runs that alternate flag sets would
+ * otherwise reject and rewrite each other's file every time.
  * Not under dist/: a notebook kernel (tslab) watches dist/ for the library's declarations, and a
  * folder or file appearing there while a notebook runs made its next cell fail ("Unexpected pending
  * rebuildTimer"; `npm ci && npm run reproduce` on a fresh clone, where notebook 03 runs the CLI).
  */
 export function codeCacheDir(): string {
   const install = createHash('sha1').update(join(__dirname, '..')).digest('hex').slice(0, 16);
-  const base = process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
-  return join(base, 'kstbench', 'code-cache', install, `${process.version}-${process.arch}`);
+  return join(codeCacheRoot(), install, `${process.version}-${process.arch}-${cachedDataVersionTag().toString(16)}`);
+}
+
+/** How long a cache folder no run wrote stays before a write elsewhere under the root removes it. */
+export const CODE_CACHE_UNUSED_MS = 30 * 24 * 3600 * 1000;
+
+/** The newest modification time of a folder and its files (0 when it cannot be read). */
+function newestChange(dir: string): number {
+  try {
+    return Math.max(statSync(dir).mtimeMs, ...readdirSync(dir).map((f) => statSync(join(dir, f)).mtimeMs));
+  } catch {
+    return 0; // gone or changing under us: leave it to the next write
+  }
+}
+
+/**
+ * Removes the cache folders under `root` (`<install>/<folder>`, other installs, Node versions and flag
+ * sets) other than `keep` that nothing wrote for `unusedMs`, and install folders left empty; called
+ * when a cache file is written, which is rare. Safe beside concurrent runs: a reader whose file
+ * vanishes finds no cache and compiles, a writer whose folder vanishes fails its write, which is
+ * silent; every error here is ignored. A folder in use whose every module hit for 30 days (nothing
+ * rewrote it) costs one first run again.
+ */
+export function pruneCodeCaches(root: string, keep: string, now = Date.now(), unusedMs = CODE_CACHE_UNUSED_MS): void {
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  for (const install of list(root)) {
+    const installDir = join(root, install);
+    for (const folder of list(installDir)) {
+      const dir = join(installDir, folder);
+      if (dir === keep || now - newestChange(dir) <= unusedMs) continue;
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // A concurrent run wrote into it meanwhile (ENOTEMPTY): it is in use.
+      }
+    }
+    try {
+      if (list(installDir).length === 0) rmdirSync(installDir);
+    } catch {
+      // Not empty after all, or gone.
+    }
+  }
 }
 
 const sha1 = (data: string | Buffer): string => createHash('sha1').update(data).digest('base64');
@@ -145,9 +200,10 @@ const eligible = (filename: string, content: string): boolean =>
 
 /**
  * Compiles this thread's modules from then on through the cache file of `command`, and returns the
- * function that writes it when some module had no usable data (call it after the command's work).
+ * function that writes it when some module had no usable data (call it after the command's work),
+ * then prunes the unused cache folders under `pruneUnder` (pruneCodeCaches), when given.
  */
-export function useCodeCache(command: string, dir = codeCacheDir()): () => void {
+export function useCodeCache(command: string, dir = codeCacheDir(), pruneUnder?: string): () => void {
   // Source maps and coverage (NODE_V8_COVERAGE: c8, node --test's) hook Node's own compile.
   if (process.sourceMapsEnabled || process.env.NODE_V8_COVERAGE) return () => {};
   const file = join(dir, `${command}.bin`);
@@ -194,5 +250,6 @@ export function useCodeCache(command: string, dir = codeCacheDir()): () => void 
     // Made anew for the modules found in the cache too: they hold the functions this run compiled since.
     for (const [name, { sha1: source, script }] of loaded) modules.set(name, { sha1: source, data: script.createCachedData() });
     writeCodeCache(file, modules);
+    if (pruneUnder !== undefined) pruneCodeCaches(pruneUnder, dir);
   };
 }

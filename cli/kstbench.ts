@@ -153,7 +153,9 @@ function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'sign
  * terminated (V8 stops it even inside a tight loop, so any command ends within a second), every
  * temporary file it had listed is removed, and the command exits 130 saying so. A worker that
  * registered a graceful handler (cli/thread.ts) gets the first signal instead, and is terminated only
- * when it does not answer within SIGNAL_ANSWER_MS or on a second signal.
+ * when it does not answer within SIGNAL_ANSWER_MS or on a second signal. A signal after the worker
+ * posted its exit code (only the code cache's save is left, cli/command-worker.ts) stops the worker
+ * and keeps that code: the command's output was written.
  */
 function runInWorker(name: string, argv: string[]): Promise<number> {
   // Run from its TypeScript source (a test importing cli/kstbench.ts), this module still starts the
@@ -169,12 +171,14 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
     let answerTimer: NodeJS.Timeout | undefined;
     const stop = (signal: NodeJS.Signals, why: 'signal' | 'busy' | 'second'): void => {
       if (stopped) return;
-      stopped = { signal, why };
+      // After the exit code came the command is done (only the code cache's save is left): the
+      // worker is still stopped, but the run's code and output stand.
+      if (code === undefined) stopped = { signal, why };
       clearTimeout(answerTimer);
       void worker.terminate();
     };
     const onSignal = (signal: NodeJS.Signals): void => {
-      if (graceful && !forwarded) {
+      if (graceful && !forwarded && code === undefined) {
         forwarded = true;
         worker.postMessage({ kstbenchSignal: signal } satisfies SignalMessage);
         answerTimer = setTimeout(() => stop(signal, 'busy'), SIGNAL_ANSWER_MS);

@@ -1,7 +1,8 @@
 /**
  * Enforces the import direction of ARCHITECTURE.md: every lib/ module may import its own folder and
  * the layers below it, never a layer above; no import cycle between modules; no runtime `require` of
- * project code (lib/, cli/, scripts/; third-party packages such as the model SDKs may be required lazily); the simulators reach the collector only
+ * project code (lib/, cli/, scripts/; third-party packages such as the model SDKs may be required lazily), and
+ * an `import()` of it only in a file ARCHITECTURE.md names as doing so; the simulators reach the collector only
  * through the provider registry and the report layer only through the paper-model correspondence.
  * Imports are read from the source text (static `import`/`export … from`, `import('…')`, `require('…')`),
  * type-only imports included: a type is a dependency too.
@@ -206,4 +207,14 @@ test('simulators: only the provider registry builds them as providers, only the 
 test('lib/psi is pure: no random numbers, no simulator', () => {
   const impure = tsFiles(join(LIB, 'psi')).filter((f) => /from 'seedrandom'|require\('seedrandom'\)/.test(readFileSync(f, 'utf8')));
   assert.deepEqual(impure.map((f) => relative(ROOT, f)), []);
+});
+
+test("every file that import()s project code is one ARCHITECTURE.md names as doing so", () => {
+  const page = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const bullet = page.slice(page.indexOf('- **No `require` of project code**')).split('\n- ')[0]!;
+  const files = ['lib', 'cli', 'scripts'].flatMap((dir) => tsFiles(join(ROOT, dir)));
+  // `typeof import('…')` is a type, not a load.
+  const importing = files.filter((file) => /(?<!typeof )\bimport\(\s*['"`]\.{1,2}\//.test(stripComments(readFileSync(file, 'utf8')))).map((file) => relative(ROOT, file));
+  assert.ok(importing.includes('cli/kstbench.ts'), 'the dispatcher import()s its commands (the scan finds them)');
+  assert.deepEqual(importing.filter((file) => !bullet.includes(`\`${file}\``)), [], 'name these in ARCHITECTURE.md');
 });

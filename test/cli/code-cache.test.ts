@@ -5,15 +5,16 @@
  * through) runs its new text; entries of modules this run did not load are kept unless their file is
  * gone; a torn cache file is ignored and made anew; a cache that cannot be
  * written changes nothing of the run; stack traces name the module's own lines, with the cache and
- * without. And the built CLI gives the same output with its cache as without.
+ * without. And the built CLI gives the same output with its cache as without; a SIGINT during its
+ * save (the command done) keeps the command's exit code and output and removes the save's temporary.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { kstbench, ROOT, tempDir } from '../support/cli';
-import { readCodeCache } from '../../cli/code-cache';
+import { CODE_CACHE_UNUSED_MS, pruneCodeCaches, readCodeCache } from '../../cli/code-cache';
 
 const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
 
@@ -25,10 +26,11 @@ const WITHOUT_NODE_OPTIONS: NodeJS.ProcessEnv = { NODE_OPTIONS: undefined };
  * A node process that loads `dist/m.js` of `dir` through the code cache in `dir/cache` (so the
  * module counts as one of dist/'s) and prints what it exports, or the stack of what it threw.
  */
-function load(dir: string, env: NodeJS.ProcessEnv = {}, codeCache = CODE_CACHE): { code: number | null; stdout: string; stderr: string } {
+function load(dir: string, env: NodeJS.ProcessEnv = {}, codeCache = CODE_CACHE, pruneUnder?: string): { code: number | null; stdout: string; stderr: string } {
   assert.ok(existsSync(CODE_CACHE), 'run `npm run build` before this test');
+  const prune = pruneUnder === undefined ? '' : `, ${JSON.stringify(pruneUnder)}`;
   const script = [
-    `const save = require(${JSON.stringify(codeCache)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))});`,
+    `const save = require(${JSON.stringify(codeCache)}).useCodeCache('test', ${JSON.stringify(join(dir, 'cache'))}${prune});`,
     `try { process.stdout.write(String(require(${JSON.stringify(join(dir, 'dist', 'm.js'))}).value)); } catch (e) { process.stdout.write(e.stack); }`,
     'save();',
   ].join('\n');
@@ -163,7 +165,8 @@ test("a stack trace names the module's own line and column, with the cache and w
 
 test('the built CLI writes its code cache on the first run, reads it on the next, and prints the same', () => {
   const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-  const spaceCache = join((require(CODE_CACHE) as { codeCacheDir(): string }).codeCacheDir(), 'space.bin');
+  // The folder the CLI's children use (its name holds their V8 flags, which this process's may not match).
+  const spaceCache = join(cacheDirOf([], {}), 'space.bin');
   assert.ok(!spaceCache.startsWith(join(ROOT, 'dist')), 'the cache is not under dist/, which notebook kernels watch');
   // Removed first, so that only this run can have written it (the worker installed the hook).
   rmSync(spaceCache, { force: true });
@@ -175,4 +178,129 @@ test('the built CLI writes its code cache on the first run, reads it on the next
   assert.deepEqual(kstbench(['space', '--domain', domain], { env: WITHOUT_NODE_OPTIONS }), first);
   assert.equal(statSync(spaceCache).mtimeMs, written.mtimeMs, 'the second run found every module cached and wrote nothing');
   assert.deepEqual(readFileSync(spaceCache), written.bytes);
+});
+
+/**
+ * A preload (`node -r`, which runs in the worker thread too) that holds the code cache's save at its
+ * rename, in the worker only, and creates `$STALL_MARKER` once it holds: so a test's signal lands
+ * inside the save for certain. It stubs nothing the CLI computes: the command, its output and the
+ * cache's staging run as they do; only the rename of a `.bin` under `$XDG_CACHE_HOME` waits (up to
+ * 10 s, in Atomics.wait, which the worker's termination interrupts).
+ */
+const STALL_AT_CACHE_RENAME = `
+const fs = require('node:fs');
+if (!require('node:worker_threads').isMainThread) {
+  const rename = fs.renameSync;
+  fs.renameSync = function (from, to) {
+    if (String(to).startsWith(process.env.XDG_CACHE_HOME) && String(to).endsWith('.bin')) {
+      fs.writeFileSync(process.env.STALL_MARKER, String(from));
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000);
+    }
+    return rename.apply(this, arguments);
+  };
+}
+`;
+
+/** Runs `space --out` with an empty code cache, SIGINT `signals` times once its save holds; what the run left. */
+async function interruptCacheSave(signals: number) {
+  const dir = tempDir('kstbench-code-cache-signal-');
+  const stub = join(dir, 'stall.js');
+  writeFileSync(stub, STALL_AT_CACHE_RENAME);
+  const marker = join(dir, 'stalled');
+  const out = join(dir, 'out.jsonl');
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const env = { ...process.env, ...WITHOUT_NODE_OPTIONS, XDG_CACHE_HOME: join(dir, 'xdg'), STALL_MARKER: marker };
+  const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(marker)) {
+    assert.ok(Date.now() < deadline, `the save never held: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const staged = readFileSync(marker, 'utf8');
+  assert.ok(existsSync(staged), 'the cache was staged in its temporary when the signal came');
+  for (let i = 0; i < signals; i++) {
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const sent = Date.now();
+  const code = await exited;
+  return { code, ms: Date.now() - sent, stderr, out, staged, cacheFolder: dirname(staged), dir };
+}
+
+for (const signals of [1, 2]) {
+  test(`SIGINT ×${signals} during the code cache's save (the command done) keeps the command's exit and output, and leaves no temporary`, async () => {
+    const r = await interruptCacheSave(signals);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '', 'no "stopped by SIGINT" line: the output was written');
+    assert.ok(r.ms < 1000, `took ${r.ms} ms after the signal`);
+    assert.equal(readFileSync(r.out, 'utf8').trimEnd().split('\n').length, 7, 'the output is whole');
+    assert.equal(existsSync(r.staged), false, 'the temporary of the cut save was removed');
+    assert.deepEqual(readdirSync(r.cacheFolder), [], 'and no cache file was half-written');
+    rmSync(r.dir, { recursive: true, force: true });
+  });
+}
+
+/** codeCacheDir() as a CLI process started with `execArgv` and `env` computes it. */
+function cacheDirOf(execArgv: string[], env: NodeJS.ProcessEnv): string {
+  const r = spawnSync(process.execPath, [...execArgv, '-p', `require(${JSON.stringify(CODE_CACHE)}).codeCacheDir()`], { encoding: 'utf8', env: { ...process.env, ...WITHOUT_NODE_OPTIONS, ...env } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('a V8 flag set of its own (--max-old-space-size, on the command line or in NODE_OPTIONS) has a cache folder of its own, so alternating runs rewrite nothing', () => {
+  const xdg = tempDir('kstbench-code-cache-flags-');
+  const env = { XDG_CACHE_HOME: xdg };
+  const plain = cacheDirOf([], env);
+  assert.equal(cacheDirOf([], env), plain);
+  assert.notEqual(cacheDirOf(['--max-old-space-size=300'], env), plain);
+  const flagged = cacheDirOf([], { ...env, NODE_OPTIONS: '--max-old-space-size=300' });
+  assert.notEqual(flagged, plain);
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const run = (nodeOptions: string | undefined) => kstbench(['space', '--count', '--domain', domain], { env: { ...env, NODE_OPTIONS: nodeOptions } });
+  assert.equal(run(undefined).code, 0);
+  const written = statSync(join(plain, 'space.bin')).mtimeMs;
+  assert.deepEqual(run('--max-old-space-size=300'), run(undefined));
+  assert.ok(existsSync(join(flagged, 'space.bin')), 'the flagged run wrote its own file');
+  assert.equal(run(undefined).code, 0);
+  assert.equal(statSync(join(plain, 'space.bin')).mtimeMs, written, 'the runs without the flag still found their file valid');
+  rmSync(xdg, { recursive: true, force: true });
+});
+
+test('a cache write removes the cache folders (other installs, Node versions, flag sets) nothing wrote for 30 days, and keeps the rest', () => {
+  const root = join(tempDir('kstbench-code-cache-prune-'), 'code-cache');
+  const old = (Date.now() - CODE_CACHE_UNUSED_MS - 24 * 3600 * 1000) / 1000;
+  const folder = (install: string, name: string, mtime: number): string => {
+    const dir = join(root, install, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'space.bin'), 'x');
+    utimesSync(join(dir, 'space.bin'), mtime, mtime);
+    utimesSync(dir, mtime, mtime);
+    return dir;
+  };
+  const recent = (Date.now() - 24 * 3600 * 1000) / 1000;
+  folder('a', 'v18.0.0-x64-1', old);
+  folder('a', 'v20.0.0-x64-2', recent);
+  folder('gone', 'v20.0.0-x64-2', old);
+  const oldButWritten = folder('b', 'v20.0.0-x64-3', old);
+  writeFileSync(join(oldButWritten, 'study.bin'), 'a file written now');
+  // This run's module and cache folder under the root too (as 'mine/dist' and 'mine/cache'): the
+  // folder it writes is kept even when old (it is written now anyway).
+  const dir = join(root, 'mine');
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'm.js'), 'exports.value = 9;\n');
+  mkdirSync(join(dir, 'cache'));
+  utimesSync(join(dir, 'cache'), old, old);
+  assert.deepEqual(load(dir, {}, CODE_CACHE, root), { code: 0, stdout: '9', stderr: '' });
+  const left = readdirSync(root).sort().flatMap((install) => readdirSync(join(root, install)).sort().map((f) => `${install}/${f}`));
+  assert.deepEqual(left, ['a/v20.0.0-x64-2', 'b/v20.0.0-x64-3', 'mine/cache', 'mine/dist']);
+  assert.ok(existsSync(cacheFile(dir)));
+  // Nothing is pruned without a write (every module cached) nor without a root.
+  folder('c', 'v16.0.0-x64-4', old);
+  assert.equal(load(dir, {}, CODE_CACHE, root).stdout, '9');
+  assert.ok(existsSync(join(root, 'c')));
+  pruneCodeCaches(join(root, 'missing'), join(root, 'missing', 'x'));
+  rmSync(dirname(root), { recursive: true, force: true });
 });
