@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
 import { scoreResponse } from '../../lib/psi/score';
 import { buildRegenerationPrompt } from '../../lib/psi/regeneration';
@@ -100,6 +101,40 @@ test('bad input: unknown scenario and missing round-1 file are InputErrors namin
   try {
     await assert.rejects(collectPsi(params(dir, { scenarios: ['S99'] })), /unknown scenario "S99"/);
     await assert.rejects(collectPsi(params(dir, { round: 2 })), /round1\.jsonl: round-1 records not found/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('round 2 on your own round-1 file: no case of the models is an empty design; none selected is complete, not "deterministic" for a real model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-own-'));
+  try {
+    // A user's round-1 file: shipped S03 answers, re-labelled as a real model's.
+    const mine = lines(join(courseDir, 'round1.jsonl'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r['scenario'] === 'S03' && r['model'] === 'simulated:sim-tutor-a')
+      .map((r) => ({ ...r, run_id: `mine-${String(r['variant'])}`, model: 'openai-compatible:tutor-x', simulated: false, scores: undefined }));
+    const file = join(dir, 'mine.jsonl');
+    writeFileSync(file, mine.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const real = (model: string, round1File: string, over: Partial<PsiCollectParams> = {}) =>
+      params(join(dir, 'out'), { models: [model], baseUrl: 'http://127.0.0.1:9/v1', round: 2, round1File, ...over });
+    // A mistyped model and an empty file: refused before anything is written (no round2.jsonl).
+    await assert.rejects(collectPsi(real('openai-compatible:tutor-y', file)), (err: unknown) => {
+      assert.ok(err instanceof EmptyDesignError, String(err));
+      assert.match(err.message, /mine\.jsonl: no valid defective round-1 record of openai-compatible:tutor-y.*round-1 models: openai-compatible:tutor-x\)$/);
+      return true;
+    });
+    await assert.rejects(collectPsi(real('openai-compatible:tutor-x', empty)), /empty\.jsonl: no valid defective round-1 record .*round-1 models: none\)$/);
+    assert.equal(existsSync(join(dir, 'out', 'round2.jsonl')), false);
+    // The model's defective case exists but is above a threshold of 0: a complete round of 0 cells,
+    // which a real model's run must not call simulated/deterministic.
+    const none = await collectPsi(real('openai-compatible:tutor-x', file, { threshold: 0 }));
+    assert.equal(none.status, 'complete');
+    assert.equal(none.total, 0);
+    assert.equal(none.selection?.considered, 1);
+    assert.equal(none.deterministic, false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
