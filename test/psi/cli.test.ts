@@ -48,6 +48,12 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   const noCourse = kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', join(dir, 'none')]);
   assert.equal(noCourse.code, 1);
   assert.match(noCourse.stderr, /scenarios\.json: cannot read/);
+  const blankFile = join(dir, 'blank.md');
+  writeFileSync(blankFile, ' \n\n\t\n');
+  const blank = kstbench(['psi', 'score', '--scenario', 'S01', '--text', blankFile, '--course', FIXTURE_DIR]);
+  assert.equal(blank.code, 1, blank.stdout);
+  assert.match(blank.stderr, /blank\.md: the response file is empty/);
+  assert.equal(blank.stdout, '');
   assert.equal(kstbench(['psi', 'score', '--text', textFile]).code, 2);
   assert.equal(kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--delta', 'high']).code, 2);
   assert.equal(kstbench(['psi', 'frobnicate']).code, 2);
