@@ -5,7 +5,7 @@ import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
 import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
-import { checkUniqueJobs, EmptyDesignError, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
+import { checkFingerprint, checkUniqueJobs, EmptyDesignError, readRunJson, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { storePaths } from './store';
@@ -369,13 +369,26 @@ function psiCollection(params: PsiCollectParams, design: PsiDesign, targets: Res
   };
 }
 
+/** Refuses a store holding a run of another design (the runner's check, on this design's own fingerprint keys). */
+function refuseOtherRun(design: PsiDesign): void {
+  const run = storePaths(design.storeDir).run;
+  const before = readRunJson(run)?.['fingerprint'] as Record<string, unknown> | undefined;
+  if (before === undefined) return;
+  // The runner adds keys of its own (the models' settings); compare the design's keys only.
+  const same = Object.fromEntries(Object.keys(design.fingerprint).map((k) => [k, before[k]]));
+  checkFingerprint(run, { fingerprint: same }, design.fingerprint);
+}
+
 /** Runs one round; returns the runner's result plus the round file and the selection counts of round 2. */
 export async function collectPsi(rawParams: PsiCollectParams) {
   const { params, targets } = resolveTargets(rawParams, rawParams.createProvider === undefined);
   const design = preparePsiDesign(params);
   const { selection, outFile } = design;
   if (design.jobs.length === 0) {
-    // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design.
+    // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design. The
+    // runner, which refuses another design's directory, is not called, so refuse it here: emptying the
+    // round2.jsonl of a run with another threshold would drop its (paid) regenerations from the file.
+    refuseOtherRun(design);
     writeFileAtomic(outFile, '');
     // Deterministic (the label "simulated, deterministic") only when every model is a simulated tutor.
     const deterministic = params.models.every((m) => parseModelSpec(m).provider === 'simulated');

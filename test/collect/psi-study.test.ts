@@ -140,6 +140,29 @@ test('round 2 on your own round-1 file: no case of the models is an empty design
   }
 });
 
+test('round 2 selecting nothing in a directory that holds another threshold\'s round 2 is refused; its round2.jsonl is kept', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-zero-'));
+  try {
+    const subset = ['S01', 'S02', 'S03'];
+    const one = { scenarios: subset, models: ['simulated:sim-tutor-a'] };
+    await collectPsi(params(dir, one));
+    const all = await collectPsi(params(dir, { ...one, round: 2, threshold: 1 }));
+    assert.equal(all.total, 3);
+    const before = readFileSync(join(dir, 'round2.jsonl'), 'utf8');
+    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run with threshold=1, but this command has threshold=0/);
+    assert.equal(readFileSync(join(dir, 'round2.jsonl'), 'utf8'), before, 'the earlier regenerations stay in round2.jsonl');
+    // The same selection of nothing in a fresh directory is a complete round with an empty file.
+    const fresh = join(dir, 'fresh');
+    await collectPsi(params(fresh, one));
+    const none = await collectPsi(params(fresh, { ...one, round: 2, threshold: 0 }));
+    assert.deepEqual([none.status, none.total, readFileSync(join(fresh, 'round2.jsonl'), 'utf8')], ['complete', 0, '']);
+    // ... and re-running it there is a resume, not another design.
+    assert.equal((await collectPsi(params(fresh, { ...one, round: 2, threshold: 0 }))).status, 'complete');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('extractAnswer: JSON answer objects from real providers, plain text from the simulation', () => {
   assert.equal(extractAnswer('{"answer": "Use // and %."}'), 'Use // and %.');
   assert.equal(extractAnswer('Use // and %.'), 'Use // and %.');
