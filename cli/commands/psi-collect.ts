@@ -28,7 +28,8 @@ prompt and re-scores the answers. Resumable: re-running the same command skips f
 
 Files in --out DIR:
   round1.jsonl / round2.jsonl   one PSI record per cell (run_id, round, scenario, variant, model,
-                                simulated, status valid|missing, text, scores; round 2: parent_run_id)
+                                simulated, status valid|invalid|missing, text, scores of a valid
+                                answer; invalid: reason; round 2: parent_run_id)
   runs/round<N>/                collector store (responses.jsonl, attempts.jsonl, run.json)
 
 Options:
@@ -66,8 +67,10 @@ Simulated tutors (simulated:sim-tutor-a … sim-tutor-d) are behavioural simulat
 their records say "simulated": true.
 
 Exit codes: 0 complete, 1 bad input or an OS error (named with its path), 2 usage error (also an
-empty design), 3 quota stop (re-run to resume), 4 run failed (circuit breaker, deterministic
-failures, every call failed, pre-flight refused; the fix is printed), 130 interrupted (re-run).
+empty design, e.g. round 2 on a round-1 file with no valid defective case of --models), 3 quota stop
+(re-run to resume), 4 run failed (circuit breaker, deterministic failures, every call failed,
+pre-flight refused; the fix is printed), 5 incomplete (some cells missing after their retries:
+re-run with --retry-missing), 130 interrupted (re-run).
 `;
 
 /** The --scenarios list: undefined for all; an empty or repeated entry is a usage error. */

@@ -1,3 +1,4 @@
+import { InputError } from '../../lib/errors';
 import { readInputText } from '../../lib/io/read';
 import { getScenario, loadPsiCourse, scoreResponse } from '../../lib/psi';
 import { parseOptions, required, subcommandGroup, UsageError, type Command, type Subcommand, type SubcommandTable } from '../common';
@@ -23,7 +24,8 @@ Options:
   --delta X          δ_opt of the knowledge-distance sub-score, in [0, 1] (default 0.65)
   -h, --help         show this help
 
-Exit codes: 0 ok, 1 bad input (unknown scenario, unreadable file, invalid course data), 2 usage error.
+Exit codes: 0 ok, 1 bad input (unknown scenario, unreadable or empty response file, invalid course
+data), 2 usage error.
 `;
 
 const SCORE_FLAGS = {
@@ -48,6 +50,9 @@ const score: Subcommand = {
     const course = loadPsiCourse(values.course ?? 'data/raw/psi');
     const scenario = getScenario(course, scenarioId);
     const text = readInputText(textFile, 'response file');
+    // An empty answer is no answer (the collector records it as missing, the record loader refuses it
+    // as valid); scored, it would print PSI ≈ 0.5 with exit 0.
+    if (text.trim() === '') throw new InputError(`${textFile}: the response file is empty (only white space): there is no answer to score`, { file: textFile });
     const result = scoreResponse(text, scenario, course, { deltaOpt });
     const out = { scenario: scenario.id, variant, psi: result.psi, subscores: result.subscores, evidence: result.evidence };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

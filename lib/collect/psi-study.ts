@@ -5,7 +5,7 @@ import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
 import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
-import { checkUniqueJobs, EmptyDesignError, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
+import { checkFingerprint, checkUniqueJobs, EmptyDesignError, readRunJson, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { storePaths } from './store';
@@ -253,6 +253,28 @@ interface PsiDesign {
   outFile: string;
 }
 
+/**
+ * Round 2's jobs from the round-1 file. A file with no scorable defective round-1 case of the given
+ * models (empty, another model's records, a model name mistyped) is an empty design: regenerating
+ * nothing would otherwise be reported as a complete run. A selection of zero among such cases (all
+ * at or above the threshold) is a result, not an error.
+ */
+function round2Design(params: PsiCollectParams, course: PsiCourse, scenarios: readonly Scenario[]) {
+  const file = params.round1File ?? join(params.outDir, 'round1.jsonl');
+  if (!existsSync(file)) throw new InputError(`${file}: round-1 records not found (run round 1 first or pass --round1)`, { file });
+  const round1 = psi.loadPsiRecords(file, course);
+  const wanted = new Set(scenarios.map((s) => s.id));
+  const r2 = round2Jobs(course, round1.filter((r) => wanted.has(r.scenario)), params.models, params.seed, params.threshold);
+  if (r2.considered === 0) {
+    const inFile = [...new Set(round1.filter((r) => r.round === 1).map((r) => r.model))].sort();
+    throw new EmptyDesignError(
+      `${file}: no valid defective round-1 record of ${params.models.join(', ')}${params.scenarios ? ` in scenarios ${params.scenarios.join(', ')}` : ''}, so there is nothing to regenerate (the file's round-1 models: ${inFile.length === 0 ? 'none' : inFile.join(', ')})`,
+      { file },
+    );
+  }
+  return { ...r2, round1Hash: createHash('sha256').update(readFileSync(file)).digest('hex') };
+}
+
 /** Loads the course and builds one round's jobs; refuses empty and duplicate designs. Writes nothing. */
 function preparePsiDesign(params: PsiCollectParams): PsiDesign {
   if (params.models.length === 0) throw new EmptyDesignError('--models is empty: the design has no cell', { item: 'models' });
@@ -286,15 +308,11 @@ function preparePsiDesign(params: PsiCollectParams): PsiDesign {
   if (params.round === 1) {
     jobs = round1Jobs(course, scenarios, params.models, params.seed);
   } else {
-    const file = params.round1File ?? join(params.outDir, 'round1.jsonl');
-    if (!existsSync(file)) throw new InputError(`${file}: round-1 records not found (run round 1 first or pass --round1)`, { file });
-    const round1 = psi.loadPsiRecords(file, course);
-    const wanted = new Set(scenarios.map((s) => s.id));
-    const r2 = round2Jobs(course, round1.filter((r) => wanted.has(r.scenario)), params.models, params.seed, params.threshold);
+    const r2 = round2Design(params, course, scenarios);
     jobs = r2.jobs;
     selection = { perModel: r2.perModel, considered: r2.considered };
     fingerprint['threshold'] = params.threshold ?? psi.DEFAULT_WEAK_THRESHOLD;
-    fingerprint['round1'] = createHash('sha256').update(readFileSync(file)).digest('hex');
+    fingerprint['round1'] = r2.round1Hash;
   }
   checkUniqueJobs(jobs);
   return {
@@ -351,15 +369,30 @@ function psiCollection(params: PsiCollectParams, design: PsiDesign, targets: Res
   };
 }
 
+/** Refuses a store holding a run of another design (the runner's check, on this design's own fingerprint keys). */
+function refuseOtherRun(design: PsiDesign): void {
+  const run = storePaths(design.storeDir).run;
+  const before = readRunJson(run)?.['fingerprint'] as Record<string, unknown> | undefined;
+  if (before === undefined) return;
+  // The runner adds keys of its own (the models' settings); compare the design's keys only.
+  const same = Object.fromEntries(Object.keys(design.fingerprint).map((k) => [k, before[k]]));
+  checkFingerprint(run, { fingerprint: same }, design.fingerprint);
+}
+
 /** Runs one round; returns the runner's result plus the round file and the selection counts of round 2. */
 export async function collectPsi(rawParams: PsiCollectParams) {
   const { params, targets } = resolveTargets(rawParams, rawParams.createProvider === undefined);
   const design = preparePsiDesign(params);
   const { selection, outFile } = design;
   if (design.jobs.length === 0) {
-    // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design.
+    // Round 2 with no weak case selected: nothing to regenerate is a result, not an empty design. The
+    // runner, which refuses another design's directory, is not called, so refuse it here: emptying the
+    // round2.jsonl of a run with another threshold would drop its (paid) regenerations from the file.
+    refuseOtherRun(design);
     writeFileAtomic(outFile, '');
-    return { status: 'complete' as const, total: 0, resumed: 0, written: {}, pending: 0, attempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic: true };
+    // Deterministic (the label "simulated, deterministic") only when every model is a simulated tutor.
+    const deterministic = params.models.every((m) => parseModelSpec(m).provider === 'simulated');
+    return { status: 'complete' as const, total: 0, resumed: 0, written: {}, pending: 0, attempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic };
   }
   const dispatch = { ...params, maxRetries: params.maxRetries ?? 5 };
   const result = await runStudyCollection(psiCollection(params, design, targets), dispatch, targets, {

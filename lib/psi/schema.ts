@@ -264,8 +264,8 @@ export function getScenario(course: PsiCourse, id: string): Scenario {
 
 
 /**
- * Validates parsed JSONL lines as PSI records: schema, unique run_id, and (with a course) a known
- * scenario. InputError names file, line and run_id.
+ * Validates parsed JSONL lines as PSI records: schema, non-empty text for a `valid` record, unique
+ * run_id, and (with a course) a known scenario. InputError names file, line and run_id.
  */
 export function parsePsiRecords(
   lines: ReadonlyArray<{ line: number; value: unknown }>,
@@ -282,6 +282,14 @@ export function parsePsiRecords(
       throw new InputError(`${file}:${line}${item}: ${formatPath(issue.path)}: ${issue.message}`, { file, line });
     }
     const r = parsed.data;
+    if (r.status === 'valid' && r.text.trim() === '') {
+      // An empty answer is no answer (the collector records it as `missing`); scored, it would enter
+      // every table with S_KD 0.35, S_TV 1, S_CL 1 as if the tutor had said something.
+      throw new InputError(
+        `${file}:${line} (run_id "${r.run_id}"): text: empty, but status is "valid" (an empty response is no answer: give it status "missing", or "invalid" with a reason)`,
+        { file, line, item: r.run_id },
+      );
+    }
     const prev = seen.get(r.run_id);
     if (prev !== undefined) {
       throw new InputError(`${file}:${line}: duplicate run_id "${r.run_id}" (first on line ${prev})`, {

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
 import { scoreResponse } from '../../lib/psi/score';
 import { buildRegenerationPrompt } from '../../lib/psi/regeneration';
@@ -100,6 +101,63 @@ test('bad input: unknown scenario and missing round-1 file are InputErrors namin
   try {
     await assert.rejects(collectPsi(params(dir, { scenarios: ['S99'] })), /unknown scenario "S99"/);
     await assert.rejects(collectPsi(params(dir, { round: 2 })), /round1\.jsonl: round-1 records not found/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('round 2 on your own round-1 file: no case of the models is an empty design; none selected is complete, not "deterministic" for a real model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-own-'));
+  try {
+    // A user's round-1 file: shipped S03 answers, re-labelled as a real model's.
+    const mine = lines(join(courseDir, 'round1.jsonl'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r['scenario'] === 'S03' && r['model'] === 'simulated:sim-tutor-a')
+      .map((r) => ({ ...r, run_id: `mine-${String(r['variant'])}`, model: 'openai-compatible:tutor-x', simulated: false, scores: undefined }));
+    const file = join(dir, 'mine.jsonl');
+    writeFileSync(file, mine.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const real = (model: string, round1File: string, over: Partial<PsiCollectParams> = {}) =>
+      params(join(dir, 'out'), { models: [model], baseUrl: 'http://127.0.0.1:9/v1', round: 2, round1File, ...over });
+    // A mistyped model and an empty file: refused before anything is written (no round2.jsonl).
+    await assert.rejects(collectPsi(real('openai-compatible:tutor-y', file)), (err: unknown) => {
+      assert.ok(err instanceof EmptyDesignError, String(err));
+      assert.match(err.message, /mine\.jsonl: no valid defective round-1 record of openai-compatible:tutor-y.*round-1 models: openai-compatible:tutor-x\)$/);
+      return true;
+    });
+    await assert.rejects(collectPsi(real('openai-compatible:tutor-x', empty)), /empty\.jsonl: no valid defective round-1 record .*round-1 models: none\)$/);
+    assert.equal(existsSync(join(dir, 'out', 'round2.jsonl')), false);
+    // The model's defective case exists but is above a threshold of 0: a complete round of 0 cells,
+    // which a real model's run must not call simulated/deterministic.
+    const none = await collectPsi(real('openai-compatible:tutor-x', file, { threshold: 0 }));
+    assert.equal(none.status, 'complete');
+    assert.equal(none.total, 0);
+    assert.equal(none.selection?.considered, 1);
+    assert.equal(none.deterministic, false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('round 2 selecting nothing in a directory that holds another threshold\'s round 2 is refused; its round2.jsonl is kept', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-zero-'));
+  try {
+    const subset = ['S01', 'S02', 'S03'];
+    const one = { scenarios: subset, models: ['simulated:sim-tutor-a'] };
+    await collectPsi(params(dir, one));
+    const all = await collectPsi(params(dir, { ...one, round: 2, threshold: 1 }));
+    assert.equal(all.total, 3);
+    const before = readFileSync(join(dir, 'round2.jsonl'), 'utf8');
+    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run with threshold=1, but this command has threshold=0/);
+    assert.equal(readFileSync(join(dir, 'round2.jsonl'), 'utf8'), before, 'the earlier regenerations stay in round2.jsonl');
+    // The same selection of nothing in a fresh directory is a complete round with an empty file.
+    const fresh = join(dir, 'fresh');
+    await collectPsi(params(fresh, one));
+    const none = await collectPsi(params(fresh, { ...one, round: 2, threshold: 0 }));
+    assert.deepEqual([none.status, none.total, readFileSync(join(fresh, 'round2.jsonl'), 'utf8')], ['complete', 0, '']);
+    // ... and re-running it there is a resume, not another design.
+    assert.equal((await collectPsi(params(fresh, { ...one, round: 2, threshold: 0 }))).status, 'complete');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

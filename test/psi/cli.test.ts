@@ -48,6 +48,12 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   const noCourse = kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', join(dir, 'none')]);
   assert.equal(noCourse.code, 1);
   assert.match(noCourse.stderr, /scenarios\.json: cannot read/);
+  const blankFile = join(dir, 'blank.md');
+  writeFileSync(blankFile, ' \n\n\t\n');
+  const blank = kstbench(['psi', 'score', '--scenario', 'S01', '--text', blankFile, '--course', FIXTURE_DIR]);
+  assert.equal(blank.code, 1, blank.stdout);
+  assert.match(blank.stderr, /blank\.md: the response file is empty/);
+  assert.equal(blank.stdout, '');
   assert.equal(kstbench(['psi', 'score', '--text', textFile]).code, 2);
   assert.equal(kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--delta', 'high']).code, 2);
   assert.equal(kstbench(['psi', 'frobnicate']).code, 2);
@@ -55,4 +61,26 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--scenario ID/);
   assert.match(kstbench(['psi', '--help']).stdout, /score/);
+});
+
+/** The exit codes an "Exit codes:" paragraph of a --help text names ("0 complete, 1 bad input, …"). */
+function documentedExitCodes(helpText: string): number[] {
+  const paragraph = helpText.slice(helpText.indexOf('Exit codes:')).split('\n\n')[0]!;
+  return [...paragraph.matchAll(/(?:^|[:,] *|\n)(\d+) [a-z]/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+}
+
+test('psi collect: --help documents every exit code of the collector it shares with kstbench collect; round 2 with nothing to regenerate exits 2', () => {
+  const psiHelp = kstbench(['psi', 'collect', '--help']);
+  const collectHelp = kstbench(['collect', '--help']);
+  assert.equal(psiHelp.code, 0);
+  // Both commands end through cli/commands/collect.ts reportRun, so an incomplete run (5) is possible in both.
+  assert.deepEqual(documentedExitCodes(collectHelp.stdout), [0, 1, 2, 3, 4, 5, 130]);
+  assert.deepEqual(documentedExitCodes(psiHelp.stdout), documentedExitCodes(collectHelp.stdout));
+  const empty = join(dir, 'empty-round1.jsonl');
+  writeFileSync(empty, '');
+  const out = join(dir, 'r2-out');
+  const r = kstbench(['psi', 'collect', '--round', '2', '--round1', empty, '--models', 'simulated:sim-tutor-a', '--out', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /empty-round1\.jsonl: no valid defective round-1 record of simulated:sim-tutor-a/);
+  assert.equal(r.stdout, '');
 });

@@ -113,6 +113,11 @@ test('records: schema, duplicate run ids, unknown scenario and round-2 parent ar
   throwsInput(() => parsePsiRecords([{ line: 3, value: { ...good, scenario: 'S09' } }], 'r.jsonl', course), /r\.jsonl:3/, /"S09"/);
   throwsInput(() => parsePsiRecords([{ line: 1, value: { ...good, round: 2 } }], 'r.jsonl'), /parent_run_id/);
   throwsInput(() => parsePsiRecords([{ line: 1, value: { ...good, variant: 'noisy' } }], 'r.jsonl'), /r\.jsonl:1 \(run_id "r1"\): variant/);
+  // An empty (or blank) text marked valid would be scored as an answer; the same record marked
+  // missing or invalid is accepted (never scored).
+  throwsInput(() => parsePsiRecords([{ line: 4, value: { ...good, text: ' \n\t' } }], 'r.jsonl'), /r\.jsonl:4 \(run_id "r1"\): text: empty, but status is "valid"/);
+  assert.equal(parsePsiRecords([{ line: 1, value: { ...good, text: '', status: 'missing' } }], 'r.jsonl').length, 1);
+  assert.equal(parsePsiRecords([{ line: 1, value: { ...good, text: '', status: 'invalid', reason: 'refusal' } }], 'r.jsonl').length, 1);
   throwsInput(
     () => parsePsiRecords([{ line: 1, value: { ...good, scores: { psi: 2, kd: 0, tv: 0, sd: 0, ef: 0, cl: 0, ra: 0 } } }], 'r.jsonl'),
     /scores\.psi/,
