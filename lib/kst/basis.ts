@@ -384,6 +384,17 @@ function renumbered(model: BasisModel, order: Int32Array, position: Int32Array):
 
 /** Splits charged to the budget at once: a call per split would cost more than the split itself. */
 const BUDGET_BATCH = 1 << 16;
+/**
+ * The first charge comes after 256 splits, then every BUDGET_BATCH. Why: V8 optimises a walk's loop
+ * while it runs (on-stack replacement) with the type feedback gathered so far, and a call that has
+ * never run with feedback deoptimises the optimised loop when it first runs, which then runs
+ * unoptimised until it is compiled again (on frac3 each compile took 5–20 ms CPU, in every
+ * `kstbench space` process). The charge must run after the function's feedback is allocated (V8
+ * allocates it lazily, after some bytecode ran: a charge at the first split recorded nothing) and
+ * before the loop is optimised (thousands of splits): with 256, node 20's first walk of frac3 is
+ * compiled once (`node --trace-deopt`). Only speed depends on it, never the result.
+ */
+const FIRST_CHARGE = 256;
 
 /** Charges `splits` steps of the walk to its budget (throws a BudgetError past it). */
 type Charge = (splits: number) => void;
@@ -550,6 +561,7 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   const leaf = new Uint32Array(words);
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   let from = 0;
   for (;;) {
@@ -579,9 +591,10 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       from = x + 1;
       continue;
     }
-    if (++splits === BUDGET_BATCH) {
+    if (++splits === chargeAt) {
       charge(splits);
       splits = 0;
+      chargeAt = BUDGET_BATCH;
     }
     if (d + 1 === levels.capacity) {
       growLevels(levels, Math.min(n + 2, levels.capacity * 2), bw, words);
@@ -664,16 +677,18 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
   let r0 = all[0]!, r1 = all[1]!, r2 = all[2]!, t0 = 0, t1 = 0, t2 = 0, o0 = 0, o1 = 0, o2 = 0;
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   for (;;) {
     // Next undecided item of reach: the lowest, as every item of reach below the last split item is
     // taken (an "out" branch drops that item from reach, an "in" branch takes it).
-    let x: number;
-    let f = r0 & ~t0;
-    if (f !== 0) x = 31 - Math.clz32(f & -f);
-    else if ((f = r1 & ~t1) !== 0) x = 63 - Math.clz32(f & -f);
-    else if ((f = r2 & ~t2) !== 0) x = 95 - Math.clz32(f & -f);
-    else {
+    // The three words' undecided items are computed on every step and the lowest picked by one
+    // expression: an operation met only once the walk reaches the third word would deoptimise the
+    // loop V8 optimised before (see FIRST_CHARGE).
+    const f0 = r0 & ~t0, f1 = r1 & ~t1, f2 = r2 & ~t2;
+    const f = f0 !== 0 ? f0 : f1 !== 0 ? f1 : f2;
+    let x = (f0 !== 0 ? 31 : f1 !== 0 ? 63 : 95) - Math.clz32(f & -f);
+    if (f === 0) {
       count++;
       if (visit) {
         leaf[0] = o0;
@@ -682,49 +697,52 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
         visit(leaf);
       }
       if (d === 0) break;
-      // Back to the level that split: its item goes in, and that level goes on after it.
+      // Back to the level that split: its item goes in (below), and that level goes on after it.
       d--;
       x = itemAt[d]!;
       const s = d * 9;
       r0 = saved[s]!; r1 = saved[s + 1]!; r2 = saved[s + 2]!;
-      t0 = saved[s + 3]! | notion[x * 3]!; t1 = saved[s + 4]! | notion[x * 3 + 1]!; t2 = saved[s + 5]! | notion[x * 3 + 2]!;
-      o0 = saved[s + 6]! | original[x * 3]!; o1 = saved[s + 7]! | original[x * 3 + 1]!; o2 = saved[s + 8]! | original[x * 3 + 2]!;
-      continue;
-    }
-    if (++splits === BUDGET_BATCH) {
-      charge(splits);
-      splits = 0;
-    }
-    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block table; feasible iff taken ⊆ M'.
-    const a = d * bw;
-    const a1 = a + bw;
-    let q0 = 0, q1 = 0, q2 = 0;
-    for (let j = 0; j < bw; j++) {
-      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
-      if (word === 0) continue;
-      // The four bytes of the word: blocks 4j … 4j + 3, 256 entries of three words each.
-      let e = j * 3072 + (word & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 768 + ((word >>> 8) & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 1536 + ((word >>> 16) & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 2304 + (word >>> 24) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-    }
-    if (((t0 & ~q0) | (t1 & ~q1) | (t2 & ~q2)) === 0) {
-      const s = d * 9;
-      saved[s] = r0; saved[s + 1] = r1; saved[s + 2] = r2;
-      saved[s + 3] = t0; saved[s + 4] = t1; saved[s + 5] = t2;
-      saved[s + 6] = o0; saved[s + 7] = o1; saved[s + 8] = o2;
-      itemAt[d] = x;
-      d++;
-      r0 = q0; r1 = q1; r2 = q2;
+      t0 = saved[s + 3]!; t1 = saved[s + 4]!; t2 = saved[s + 5]!;
+      o0 = saved[s + 6]!; o1 = saved[s + 7]!; o2 = saved[s + 8]!;
     } else {
-      // Branch "x in" continues at this level, with x's whole notion (see walkWords).
-      t0 |= notion[x * 3]!; t1 |= notion[x * 3 + 1]!; t2 |= notion[x * 3 + 2]!;
-      o0 |= original[x * 3]!; o1 |= original[x * 3 + 1]!; o2 |= original[x * 3 + 2]!;
+      if (++splits === chargeAt) {
+        charge(splits);
+        splits = 0;
+        chargeAt = BUDGET_BATCH;
+      }
+      // Branch "x out": A' = A \ column[x], M' = ∪A' from the block table; feasible iff taken ⊆ M'.
+      const a = d * bw;
+      const a1 = a + bw;
+      let q0 = 0, q1 = 0, q2 = 0;
+      for (let j = 0; j < bw; j++) {
+        const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+        if (word === 0) continue;
+        // The four bytes of the word: blocks 4j … 4j + 3, 256 entries of three words each.
+        let e = j * 3072 + (word & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 768 + ((word >>> 8) & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 1536 + ((word >>> 16) & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 2304 + (word >>> 24) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+      }
+      if (((t0 & ~q0) | (t1 & ~q1) | (t2 & ~q2)) === 0) {
+        const s = d * 9;
+        saved[s] = r0; saved[s + 1] = r1; saved[s + 2] = r2;
+        saved[s + 3] = t0; saved[s + 4] = t1; saved[s + 5] = t2;
+        saved[s + 6] = o0; saved[s + 7] = o1; saved[s + 8] = o2;
+        itemAt[d] = x;
+        d++;
+        r0 = q0; r1 = q1; r2 = q2;
+        continue;
+      }
     }
+    // x goes in with its whole notion (see walkWords): back at the level that split on it, or here
+    // when its "out" branch is infeasible. One code path for both, so that the rare infeasible
+    // branch does not deoptimise the loop V8 optimised before it first ran (see FIRST_CHARGE).
+    t0 |= notion[x * 3]!; t1 |= notion[x * 3 + 1]!; t2 |= notion[x * 3 + 2]!;
+    o0 |= original[x * 3]!; o1 |= original[x * 3 + 1]!; o2 |= original[x * 3 + 2]!;
   }
   charge(splits);
   return count;
@@ -749,6 +767,7 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
   const leaf = new Uint32Array(1);
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   let a = 0;
   let from = 0;
@@ -774,9 +793,10 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
       continue;
     }
     const x = 31 - Math.clz32(free & -free);
-    if (++splits === BUDGET_BATCH) {
+    if (++splits === chargeAt) {
       charge(splits);
       splits = 0;
+      chargeAt = BUDGET_BATCH;
     }
     // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
     const a1 = a + bw;
