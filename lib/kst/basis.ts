@@ -774,6 +774,7 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
   let taken = 0;
   for (;;) {
     const free = from >= 32 ? 0 : reach & ~taken & ~((1 << from) - 1);
+    let x: number;
     if (free === 0) {
       count++;
       if (visit) {
@@ -783,38 +784,42 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
         visit(leaf);
       }
       if (d === 0) break;
-      // Back to the level that split: its item goes in, and that level goes on after it.
+      // Back to the level that split: its item goes in (below), and that level goes on after it.
       d--;
       a -= bw;
-      const x = itemAt[d]!;
+      x = itemAt[d]!;
       reach = reachAt[d]!;
-      taken = takenAt[d]! | notionOf[x]!;
-      from = x + 1;
-      continue;
+      taken = takenAt[d]!;
+    } else {
+      x = 31 - Math.clz32(free & -free);
+      if (++splits === chargeAt) {
+        charge(splits);
+        splits = 0;
+        chargeAt = BUDGET_BATCH;
+      }
+      // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
+      const a1 = a + bw;
+      let reach1 = 0;
+      for (let j = 0; j < bw; j++) {
+        const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+        if (word === 0) continue;
+        const o = j << 10;
+        reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
+      }
+      if ((taken & ~reach1) === 0) {
+        reachAt[d] = reach;
+        takenAt[d] = taken;
+        itemAt[d] = x;
+        d++;
+        a = a1;
+        reach = reach1;
+        from = x + 1;
+        continue;
+      }
     }
-    const x = 31 - Math.clz32(free & -free);
-    if (++splits === chargeAt) {
-      charge(splits);
-      splits = 0;
-      chargeAt = BUDGET_BATCH;
-    }
-    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
-    const a1 = a + bw;
-    let reach1 = 0;
-    for (let j = 0; j < bw; j++) {
-      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
-      if (word === 0) continue;
-      const o = j << 10;
-      reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
-    }
-    if ((taken & ~reach1) === 0) {
-      reachAt[d] = reach;
-      takenAt[d] = taken;
-      itemAt[d] = x;
-      d++;
-      a = a1;
-      reach = reach1;
-    } else taken |= notionOf[x]!; // Branch "x in" continues at this level, with x's whole notion (see walkWords).
+    // x goes in with its whole notion (see walkWords): back at the level that split on it, or here
+    // when its "out" branch is infeasible; one code path for both (see walkThreeWords).
+    taken |= notionOf[x]!;
     from = x + 1;
   }
   charge(splits);
