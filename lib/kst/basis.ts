@@ -833,18 +833,10 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
  */
 export function atomCodes(model: BasisModel): Uint8Array[] {
   const { n, words, m, basis } = model;
-  // b is an atom at x unless some other element c ∋ x lies inside b: every item of every c ⊊ b is 2.
-  // One subset test per pair (m² · words), not one per pair and item.
   const rows: Uint8Array[] = [];
   const below = new Uint32Array(words);
   for (let b = 0; b < m; b++) {
-    below.fill(0);
-    for (let c = 0; c < m; c++) {
-      if (c === b) continue;
-      let inside = true;
-      for (let w = 0; w < words && inside; w++) if ((basis[c * words + w]! & ~basis[b * words + w]!) !== 0) inside = false;
-      if (inside) for (let w = 0; w < words; w++) below[w]! |= basis[c * words + w]!;
-    }
+    unionBelow(model, b, below);
     const row = new Uint8Array(n);
     for (let x = 0; x < n; x++) {
       const bit = 1 << (x & 31);
@@ -855,10 +847,32 @@ export function atomCodes(model: BasisModel): Uint8Array[] {
   return rows;
 }
 
+/**
+ * Writes into `below` the union of the other basis elements inside element b: b is an atom exactly at
+ * its items outside it (an item of some c ⊊ b has c inside b). One subset test per pair (m · words).
+ */
+function unionBelow(model: BasisModel, b: number, below: Uint32Array): void {
+  const { words, m, basis } = model;
+  below.fill(0);
+  for (let c = 0; c < m; c++) {
+    if (c === b) continue;
+    let inside = true;
+    for (let w = 0; w < words && inside; w++) if ((basis[c * words + w]! & ~basis[b * words + w]!) !== 0) inside = false;
+    if (inside) for (let w = 0; w < words; w++) below[w]! |= basis[c * words + w]!;
+  }
+}
+
 /** For each item, the basis elements that are atoms at it (its routes), by basis index. */
 export function atomsByItem(model: BasisModel): number[][] {
-  const codes = atomCodes(model);
-  const out: number[][] = Array.from({ length: model.n }, () => []);
-  codes.forEach((row, b) => row.forEach((code, x) => code === 1 && out[x]!.push(b)));
+  const { n, words, m, basis } = model;
+  const out: number[][] = Array.from({ length: n }, () => []);
+  const below = new Uint32Array(words);
+  // Straight from the bitsets (no row of codes per element): loading a domain file asks this three times.
+  for (let b = 0; b < m; b++) {
+    unionBelow(model, b, below);
+    for (let w = 0; w < words; w++) {
+      for (let atoms = basis[b * words + w]! & ~below[w]!; atoms !== 0; atoms &= atoms - 1) out[w * 32 + 31 - Math.clz32(atoms & -atoms)]!.push(b);
+    }
+  }
   return out;
 }
