@@ -663,7 +663,9 @@ function threeWordTables(model: BasisModel, order: Int32Array | undefined): Thre
  * The walk for 33–96 items (see walkWords), with the three words of reach, taken set and taken set in
  * original indices held in local integers, and the union of the available elements read from the
  * block table straight into them: no call, no array write per split but the available set's. Level d
- * keeps the nine words it returns to in saved[9d ..].
+ * keeps the nine words it returns to in saved[9d ..]. The three words' undecided items are computed
+ * on every step and the lowest picked by one expression: an operation met only once the walk reaches
+ * the third word would deoptimise the loop V8 optimised before (see FIRST_CHARGE).
  */
 function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined, charge: Charge): number {
   const { n, words, m, basisWords: bw } = model;
@@ -681,10 +683,7 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
   let d = 0;
   for (;;) {
     // Next undecided item of reach: the lowest, as every item of reach below the last split item is
-    // taken (an "out" branch drops that item from reach, an "in" branch takes it).
-    // The three words' undecided items are computed on every step and the lowest picked by one
-    // expression: an operation met only once the walk reaches the third word would deoptimise the
-    // loop V8 optimised before (see FIRST_CHARGE).
+    // taken (an "out" branch drops that item from reach, an "in" branch takes it). All three words.
     const f0 = r0 & ~t0, f1 = r1 & ~t1, f2 = r2 & ~t2;
     const f = f0 !== 0 ? f0 : f1 !== 0 ? f1 : f2;
     let x = (f0 !== 0 ? 31 : f1 !== 0 ? 63 : 95) - Math.clz32(f & -f);
