@@ -51,12 +51,15 @@ export const command = flagCommand(help, flags, async (parsed) => {
   const maxStates = parsed.values['max-states'] ?? DEFAULT_WORK_BUDGET;
   const budget = workBudget(maxStates);
   const domain = loadDomain(file);
+  // The one line of --count and --check goes straight to fd 1, as the streamed space does (stdoutSink):
+  // a command runs in a worker thread, whose process.stdout hands each write to the main thread
+  // through a message port, and setting that up cost about 6 ms CPU of a --count's profile.
   if (parsed.values.count) {
-    process.stdout.write(`${countStatesExact(domain, budget)}\n`);
+    stdoutSink().write(`${countStatesExact(domain, budget)}\n`);
     return 0;
   }
   if (parsed.values.check) {
-    process.stdout.write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
+    stdoutSink().write(`${JSON.stringify(checkSpace(domain, parsed.values['max-states'] === undefined ? {} : { maxStates: budget.limit }))}\n`);
     return 0;
   }
   // One rule for both formats (docs/cli.md, "--max-states"): the space is streamed exactly when
