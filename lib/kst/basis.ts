@@ -302,7 +302,7 @@ function scratchFor(model: BasisModel, size: number): Uint32Array {
  * by byte tables; above, each level also keeps its taken set in original indices.
  *
  * The walk runs on an explicit stack (its depth can reach the number of items, and 20,000 nested calls
- * overflow Node's stack), and every split is charged to `budget` as it goes (in batches of 65,536), so
+ * overflow Node's stack), and every split is charged to `budget` as it goes (after 256, then in batches of 65,536), so
  * a walk past the budget stops with a BudgetError naming its flag.
  */
 export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void, budget: WorkBudget = UNLIMITED, what = 'the union-closure walk'): number {
