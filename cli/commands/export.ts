@@ -6,6 +6,7 @@ import { walkSpace, type WalkedSpace } from '../../lib/kst/space';
 import { EXPORT_FORMATS, EXPORT_WHATS, exportStructure, type ExportWhat } from '../../lib/kst-io/convert';
 import { MATRIX_FORMATS, type MatrixFormat } from '../../lib/kst-io/formats';
 import { openFileSink, stdoutSink } from '../../lib/kst-io/sink';
+import { consumingSink } from '../../lib/kst-io/stream';
 import { flagCommand, required, UsageError } from '../common';
 import { flag } from '../flags';
 
@@ -57,7 +58,7 @@ export const command = flagCommand(help, flags, async (parsed) => {
   }
   const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
   try {
-    exportStructure(domain, what as ExportWhat, format as MatrixFormat, (c) => sink.write(c), parsed.values.comment, space);
+    exportStructure(domain, what as ExportWhat, format as MatrixFormat, consumingSink((c) => sink.write(c)), parsed.values.comment, space);
     sink.commit();
   } catch (err) {
     sink.abort();

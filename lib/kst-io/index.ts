@@ -6,7 +6,7 @@ export { MATRIX_FORMATS, SRBT_STRUCTS, detectFormat, formatMatrix, formatMatrixC
 export type { MatrixFormat, ParsedMatrix, SrbtStruct } from './formats';
 export { EXPORT_FORMATS, EXPORT_WHATS, STRUCTURE_KINDS, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions } from './convert';
 export type { ExportWhat, ImportOptions, ItemDescriptions, StructureKind } from './convert';
-export { streamStates, writeSpaceJsonLines } from './stream';
+export { consumingSink, streamStates, writeSpaceJsonLines } from './stream';
 export type { ChunkSink } from './stream';
 export { openFileSink, stdoutSink } from './sink';
 export type { FileSink } from './sink';

@@ -302,7 +302,7 @@ function scratchFor(model: BasisModel, size: number): Uint32Array {
  * by byte tables; above, each level also keeps its taken set in original indices.
  *
  * The walk runs on an explicit stack (its depth can reach the number of items, and 20,000 nested calls
- * overflow Node's stack), and every split is charged to `budget` as it goes (in batches of 65,536), so
+ * overflow Node's stack), and every split is charged to `budget` as it goes (after 256, then in batches of 65,536), so
  * a walk past the budget stops with a BudgetError naming its flag.
  */
 export function forEachUnionState(model: BasisModel, visit: (state: Uint32Array) => void, budget: WorkBudget = UNLIMITED, what = 'the union-closure walk'): number {
@@ -384,6 +384,17 @@ function renumbered(model: BasisModel, order: Int32Array, position: Int32Array):
 
 /** Splits charged to the budget at once: a call per split would cost more than the split itself. */
 const BUDGET_BATCH = 1 << 16;
+/**
+ * The first charge comes after 256 splits, then every BUDGET_BATCH. Why: V8 optimises a walk's loop
+ * while it runs (on-stack replacement) with the type feedback gathered so far, and a call that has
+ * never run with feedback deoptimises the optimised loop when it first runs, which then runs
+ * unoptimised until it is compiled again (on frac3 each compile took 5–20 ms CPU, in every
+ * `kstbench space` process). The charge must run after the function's feedback is allocated (V8
+ * allocates it lazily, after some bytecode ran: a charge at the first split recorded nothing) and
+ * before the loop is optimised (thousands of splits): with 256, node 20's first walk of frac3 is
+ * compiled once (`node --trace-deopt`). Only speed depends on it, never the result.
+ */
+const FIRST_CHARGE = 256;
 
 /** Charges `splits` steps of the walk to its budget (throws a BudgetError past it). */
 type Charge = (splits: number) => void;
@@ -550,6 +561,7 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
   const leaf = new Uint32Array(words);
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   let from = 0;
   for (;;) {
@@ -579,9 +591,10 @@ function walkWords(model: BasisModel, visit: ((state: Uint32Array) => void) | un
       from = x + 1;
       continue;
     }
-    if (++splits === BUDGET_BATCH) {
+    if (++splits === chargeAt) {
       charge(splits);
       splits = 0;
+      chargeAt = BUDGET_BATCH;
     }
     if (d + 1 === levels.capacity) {
       growLevels(levels, Math.min(n + 2, levels.capacity * 2), bw, words);
@@ -650,7 +663,9 @@ function threeWordTables(model: BasisModel, order: Int32Array | undefined): Thre
  * The walk for 33–96 items (see walkWords), with the three words of reach, taken set and taken set in
  * original indices held in local integers, and the union of the available elements read from the
  * block table straight into them: no call, no array write per split but the available set's. Level d
- * keeps the nine words it returns to in saved[9d ..].
+ * keeps the nine words it returns to in saved[9d ..]. The three words' undecided items are computed
+ * on every step and the lowest picked by one expression: an operation met only once the walk reaches
+ * the third word would deoptimise the loop V8 optimised before (see FIRST_CHARGE).
  */
 function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void) | undefined, order: Int32Array | undefined, charge: Charge): number {
   const { n, words, m, basisWords: bw } = model;
@@ -664,16 +679,15 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
   let r0 = all[0]!, r1 = all[1]!, r2 = all[2]!, t0 = 0, t1 = 0, t2 = 0, o0 = 0, o1 = 0, o2 = 0;
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   for (;;) {
     // Next undecided item of reach: the lowest, as every item of reach below the last split item is
-    // taken (an "out" branch drops that item from reach, an "in" branch takes it).
-    let x: number;
-    let f = r0 & ~t0;
-    if (f !== 0) x = 31 - Math.clz32(f & -f);
-    else if ((f = r1 & ~t1) !== 0) x = 63 - Math.clz32(f & -f);
-    else if ((f = r2 & ~t2) !== 0) x = 95 - Math.clz32(f & -f);
-    else {
+    // taken (an "out" branch drops that item from reach, an "in" branch takes it). All three words.
+    const f0 = r0 & ~t0, f1 = r1 & ~t1, f2 = r2 & ~t2;
+    const f = f0 !== 0 ? f0 : f1 !== 0 ? f1 : f2;
+    let x = (f0 !== 0 ? 31 : f1 !== 0 ? 63 : 95) - Math.clz32(f & -f);
+    if (f === 0) {
       count++;
       if (visit) {
         leaf[0] = o0;
@@ -682,49 +696,52 @@ function walkThreeWords(model: BasisModel, visit: ((state: Uint32Array) => void)
         visit(leaf);
       }
       if (d === 0) break;
-      // Back to the level that split: its item goes in, and that level goes on after it.
+      // Back to the level that split: its item goes in (below), and that level goes on after it.
       d--;
       x = itemAt[d]!;
       const s = d * 9;
       r0 = saved[s]!; r1 = saved[s + 1]!; r2 = saved[s + 2]!;
-      t0 = saved[s + 3]! | notion[x * 3]!; t1 = saved[s + 4]! | notion[x * 3 + 1]!; t2 = saved[s + 5]! | notion[x * 3 + 2]!;
-      o0 = saved[s + 6]! | original[x * 3]!; o1 = saved[s + 7]! | original[x * 3 + 1]!; o2 = saved[s + 8]! | original[x * 3 + 2]!;
-      continue;
-    }
-    if (++splits === BUDGET_BATCH) {
-      charge(splits);
-      splits = 0;
-    }
-    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block table; feasible iff taken ⊆ M'.
-    const a = d * bw;
-    const a1 = a + bw;
-    let q0 = 0, q1 = 0, q2 = 0;
-    for (let j = 0; j < bw; j++) {
-      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
-      if (word === 0) continue;
-      // The four bytes of the word: blocks 4j … 4j + 3, 256 entries of three words each.
-      let e = j * 3072 + (word & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 768 + ((word >>> 8) & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 1536 + ((word >>> 16) & 255) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-      e = j * 3072 + 2304 + (word >>> 24) * 3;
-      q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
-    }
-    if (((t0 & ~q0) | (t1 & ~q1) | (t2 & ~q2)) === 0) {
-      const s = d * 9;
-      saved[s] = r0; saved[s + 1] = r1; saved[s + 2] = r2;
-      saved[s + 3] = t0; saved[s + 4] = t1; saved[s + 5] = t2;
-      saved[s + 6] = o0; saved[s + 7] = o1; saved[s + 8] = o2;
-      itemAt[d] = x;
-      d++;
-      r0 = q0; r1 = q1; r2 = q2;
+      t0 = saved[s + 3]!; t1 = saved[s + 4]!; t2 = saved[s + 5]!;
+      o0 = saved[s + 6]!; o1 = saved[s + 7]!; o2 = saved[s + 8]!;
     } else {
-      // Branch "x in" continues at this level, with x's whole notion (see walkWords).
-      t0 |= notion[x * 3]!; t1 |= notion[x * 3 + 1]!; t2 |= notion[x * 3 + 2]!;
-      o0 |= original[x * 3]!; o1 |= original[x * 3 + 1]!; o2 |= original[x * 3 + 2]!;
+      if (++splits === chargeAt) {
+        charge(splits);
+        splits = 0;
+        chargeAt = BUDGET_BATCH;
+      }
+      // Branch "x out": A' = A \ column[x], M' = ∪A' from the block table; feasible iff taken ⊆ M'.
+      const a = d * bw;
+      const a1 = a + bw;
+      let q0 = 0, q1 = 0, q2 = 0;
+      for (let j = 0; j < bw; j++) {
+        const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+        if (word === 0) continue;
+        // The four bytes of the word: blocks 4j … 4j + 3, 256 entries of three words each.
+        let e = j * 3072 + (word & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 768 + ((word >>> 8) & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 1536 + ((word >>> 16) & 255) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+        e = j * 3072 + 2304 + (word >>> 24) * 3;
+        q0 |= table[e]!; q1 |= table[e + 1]!; q2 |= table[e + 2]!;
+      }
+      if (((t0 & ~q0) | (t1 & ~q1) | (t2 & ~q2)) === 0) {
+        const s = d * 9;
+        saved[s] = r0; saved[s + 1] = r1; saved[s + 2] = r2;
+        saved[s + 3] = t0; saved[s + 4] = t1; saved[s + 5] = t2;
+        saved[s + 6] = o0; saved[s + 7] = o1; saved[s + 8] = o2;
+        itemAt[d] = x;
+        d++;
+        r0 = q0; r1 = q1; r2 = q2;
+        continue;
+      }
     }
+    // x goes in with its whole notion (see walkWords): back at the level that split on it, or here
+    // when its "out" branch is infeasible. One code path for both, so that the rare infeasible
+    // branch does not deoptimise the loop V8 optimised before it first ran (see FIRST_CHARGE).
+    t0 |= notion[x * 3]!; t1 |= notion[x * 3 + 1]!; t2 |= notion[x * 3 + 2]!;
+    o0 |= original[x * 3]!; o1 |= original[x * 3 + 1]!; o2 |= original[x * 3 + 2]!;
   }
   charge(splits);
   return count;
@@ -749,12 +766,14 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
   const leaf = new Uint32Array(1);
   let count = 0;
   let splits = 0;
+  let chargeAt = FIRST_CHARGE;
   let d = 0;
   let a = 0;
   let from = 0;
   let taken = 0;
   for (;;) {
     const free = from >= 32 ? 0 : reach & ~taken & ~((1 << from) - 1);
+    let x: number;
     if (free === 0) {
       count++;
       if (visit) {
@@ -764,37 +783,42 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
         visit(leaf);
       }
       if (d === 0) break;
-      // Back to the level that split: its item goes in, and that level goes on after it.
+      // Back to the level that split: its item goes in (below), and that level goes on after it.
       d--;
       a -= bw;
-      const x = itemAt[d]!;
+      x = itemAt[d]!;
       reach = reachAt[d]!;
-      taken = takenAt[d]! | notionOf[x]!;
-      from = x + 1;
-      continue;
+      taken = takenAt[d]!;
+    } else {
+      x = 31 - Math.clz32(free & -free);
+      if (++splits === chargeAt) {
+        charge(splits);
+        splits = 0;
+        chargeAt = BUDGET_BATCH;
+      }
+      // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
+      const a1 = a + bw;
+      let reach1 = 0;
+      for (let j = 0; j < bw; j++) {
+        const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
+        if (word === 0) continue;
+        const o = j << 10;
+        reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
+      }
+      if ((taken & ~reach1) === 0) {
+        reachAt[d] = reach;
+        takenAt[d] = taken;
+        itemAt[d] = x;
+        d++;
+        a = a1;
+        reach = reach1;
+        from = x + 1;
+        continue;
+      }
     }
-    const x = 31 - Math.clz32(free & -free);
-    if (++splits === BUDGET_BATCH) {
-      charge(splits);
-      splits = 0;
-    }
-    // Branch "x out": A' = A \ column[x], M' = ∪A' from the block tables; feasible iff taken ⊆ M'.
-    const a1 = a + bw;
-    let reach1 = 0;
-    for (let j = 0; j < bw; j++) {
-      const word = (available[a1 + j] = available[a + j]! & ~column[x * bw + j]!);
-      if (word === 0) continue;
-      const o = j << 10;
-      reach1 |= table[o + (word & 255)]! | table[o + 256 + ((word >>> 8) & 255)]! | table[o + 512 + ((word >>> 16) & 255)]! | table[o + 768 + (word >>> 24)]!;
-    }
-    if ((taken & ~reach1) === 0) {
-      reachAt[d] = reach;
-      takenAt[d] = taken;
-      itemAt[d] = x;
-      d++;
-      a = a1;
-      reach = reach1;
-    } else taken |= notionOf[x]!; // Branch "x in" continues at this level, with x's whole notion (see walkWords).
+    // x goes in with its whole notion (see walkWords): back at the level that split on it, or here
+    // when its "out" branch is infeasible; one code path for both (see walkThreeWords).
+    taken |= notionOf[x]!;
     from = x + 1;
   }
   charge(splits);
@@ -808,18 +832,10 @@ function walkOneWord(model: BasisModel, visit: ((state: Uint32Array) => void) | 
  */
 export function atomCodes(model: BasisModel): Uint8Array[] {
   const { n, words, m, basis } = model;
-  // b is an atom at x unless some other element c ∋ x lies inside b: every item of every c ⊊ b is 2.
-  // One subset test per pair (m² · words), not one per pair and item.
   const rows: Uint8Array[] = [];
   const below = new Uint32Array(words);
   for (let b = 0; b < m; b++) {
-    below.fill(0);
-    for (let c = 0; c < m; c++) {
-      if (c === b) continue;
-      let inside = true;
-      for (let w = 0; w < words && inside; w++) if ((basis[c * words + w]! & ~basis[b * words + w]!) !== 0) inside = false;
-      if (inside) for (let w = 0; w < words; w++) below[w]! |= basis[c * words + w]!;
-    }
+    unionBelow(model, b, below);
     const row = new Uint8Array(n);
     for (let x = 0; x < n; x++) {
       const bit = 1 << (x & 31);
@@ -830,10 +846,32 @@ export function atomCodes(model: BasisModel): Uint8Array[] {
   return rows;
 }
 
+/**
+ * Writes into `below` the union of the other basis elements inside element b: b is an atom exactly at
+ * its items outside it (an item of some c ⊊ b has c inside b). One subset test per pair (m · words).
+ */
+function unionBelow(model: BasisModel, b: number, below: Uint32Array): void {
+  const { words, m, basis } = model;
+  below.fill(0);
+  for (let c = 0; c < m; c++) {
+    if (c === b) continue;
+    let inside = true;
+    for (let w = 0; w < words && inside; w++) if ((basis[c * words + w]! & ~basis[b * words + w]!) !== 0) inside = false;
+    if (inside) for (let w = 0; w < words; w++) below[w]! |= basis[c * words + w]!;
+  }
+}
+
 /** For each item, the basis elements that are atoms at it (its routes), by basis index. */
 export function atomsByItem(model: BasisModel): number[][] {
-  const codes = atomCodes(model);
-  const out: number[][] = Array.from({ length: model.n }, () => []);
-  codes.forEach((row, b) => row.forEach((code, x) => code === 1 && out[x]!.push(b)));
+  const { n, words, m, basis } = model;
+  const out: number[][] = Array.from({ length: n }, () => []);
+  const below = new Uint32Array(words);
+  // Straight from the bitsets (no row of codes per element): loading a domain file asks this three times.
+  for (let b = 0; b < m; b++) {
+    unionBelow(model, b, below);
+    for (let w = 0; w < words; w++) {
+      for (let atoms = basis[b * words + w]! & ~below[w]!; atoms !== 0; atoms &= atoms - 1) out[w * 32 + 31 - Math.clz32(atoms & -atoms)]!.push(b);
+    }
+  }
   return out;
 }

@@ -254,7 +254,7 @@ test('a walk as deep as 10,000 items runs on its own stack: the first states com
   // state k holds item n − 1 − i for each bit i of k.
   const n = 10_000;
   const model = basisModel(n, singletons(n));
-  // Charged in batches of 65,536 splits: a budget of 1,000 stops the walk after one batch.
+  // Charged after 256 splits, then in batches of 65,536: a budget of 1,000 stops the walk at the second charge.
   const budget = workBudget(1_000);
   const seen: number[][] = [];
   assert.throws(
@@ -290,7 +290,7 @@ test('the work budget stops a union-closure walk from inside, in both walks, and
       (err: unknown) => err instanceof BudgetError && /--max-states 100000/.test((err as Error).message),
       `${n} items`,
     );
-    // Charged in batches of 65,536 splits: it stops within a batch of the limit, long before 2^n states.
+    // Charged after 256 splits, then in batches of 65,536: it stops within a batch of the limit, long before 2^n states.
     assert.ok(visited > 100_000 - 65_536 && visited <= 100_000 + 65_536, `${n} items: stopped after ${visited} states`);
     assert.throws(() => countUnionStates(model, workBudget(100_000)), BudgetError);
   }

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import { buildDomain } from '../../lib/kst';
-import { basisModel, innerFringeFromBasis } from '../../lib/kst/basis';
+import seedrandom from 'seedrandom';
+import { atomCodes, atomsByItem, basisModel, innerFringeFromBasis } from '../../lib/kst/basis';
 import { emptyBits } from '../../lib/kst/bitset';
 import {
   basisFromBasis,
@@ -87,4 +88,32 @@ test('checkLearningSpace: first state without inner fringe, state count, and the
   const good = basisModel(3, [bits(0), bits(1), bits(1, 2)]);
   assert.deepEqual(checkLearningSpace(good, inner(good)), { wellGraded: true, states: 6 });
   assert.deepEqual(checkLearningSpace(good, inner(good), 5), { wellGraded: undefined, reason: "6 states exceed the check's limit of 5" });
+});
+
+test('property: atoms and derived cover pairs equal their definitions on seeded random bases of 1 to 80 items', () => {
+  const rng = seedrandom('forms-atoms-covers');
+  const has = (bits: Uint32Array, x: number): boolean => ((bits[x >>> 5]! >>> (x & 31)) & 1) === 1;
+  const within = (c: Uint32Array, b: Uint32Array): boolean => c.every((w, i) => (w & ~b[i]!) === 0);
+  for (let t = 0; t < 300; t++) {
+    const n = 1 + Math.floor(rng() * (t % 3 === 0 ? 80 : 12));
+    const p = rng() * 0.6;
+    const elements = Array.from({ length: 1 + Math.floor(rng() * 20) }, () => {
+      const e = new Uint32Array(Math.ceil(n / 32));
+      for (let x = 0; x < n; x++) if (rng() < p) e[x >>> 5]! |= 1 << (x & 31);
+      return e;
+    });
+    const model = basisModel(n, elements);
+    // b is an atom at x: x ∈ b and no other element containing x lies inside b.
+    const atoms = Array.from({ length: n }, (_, x) =>
+      elements.flatMap((b, i) => (has(b, x) && !elements.some((c, j) => j !== i && has(c, x) && within(c, b)) ? [i] : [])),
+    );
+    assert.deepEqual(atomsByItem(model), atoms, `case ${t}: atoms`);
+    assert.deepEqual(atomCodes(model).map((row) => [...row]), elements.map((b, i) => Array.from({ length: n }, (_, x) => (!has(b, x) ? 0 : atoms[x]!.includes(i) ? 1 : 2))), `case ${t}: codes`);
+    // p below q: p lies in every atom at q and q not in every atom at p; a cover has no r between.
+    const rows = necessaryRows(model);
+    const below = (a: number, b: number): boolean => a !== b && has(rows[b]!, a) && !has(rows[a]!, b);
+    const covers: Array<[number, number]> = [];
+    for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) if (below(a, b) && !Array.from({ length: n }, (_, r) => r).some((r) => below(a, r) && below(r, b))) covers.push([a, b]);
+    assert.deepEqual(derivedCoverPairs(model), covers, `case ${t}: cover pairs`);
+  }
 });
