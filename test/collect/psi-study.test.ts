@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectPsi, extractAnswer, psiRunId, round1Jobs, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { collectPsi, extractAnswer, psiRunId, round1Jobs, round2Jobs, type PsiCollectParams } from '../../lib/collect/psi-study';
 import { fixtureCourse, fixtureCourseAs, STATISTICS_COURSE } from '../psi/helpers';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
@@ -21,6 +22,17 @@ function params(outDir: string, over: Partial<PsiCollectParams> = {}): PsiCollec
 function lines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
 }
+
+test('the shipped course\'s prompts are byte for byte those of the code before scenarios.json stated the course', () => {
+  // sha256 of every request (run ID, system, user) of round 1 (240) and of the round 2 the shipped round 1
+  // selects (63), as the prompts were when they were hard-coded for introductory Python (commit 800d530).
+  const digest = (jobs: ReturnType<typeof round1Jobs>) =>
+    createHash('sha256').update(jobs.map((j) => { const r = j.request(); return `${j.runId}\n${r.system}\n${r.user}`; }).join('\n\0\n')).digest('hex');
+  const r1 = round1Jobs(course, course.scenarios, MODELS, '1');
+  const r2 = round2Jobs(course, loadPsiRecords(join(courseDir, 'round1.jsonl'), course), MODELS, '1', undefined).jobs;
+  assert.deepEqual([r1.length, digest(r1)], [240, '3d062f83c528eef8338ad3fcf8e3b9fb978bb196544056e3c825efc6f77d8066']);
+  assert.deepEqual([r2.length, digest(r2)], [63, '633cf1f687d8969b8c5820338773074615541feff68cf896bd152d5120767daa']);
+});
 
 test('round-1 prompts name the course of scenarios.json (a statistics course of 12 weeks), or no subject when it states none', () => {
   const stats = fixtureCourseAs(STATISTICS_COURSE);
