@@ -26,7 +26,7 @@ import type { PsiCourse, PsiRecord, Scenario, Variant } from '../psi/schema';
 import { scoreResponse } from '../psi/score';
 
 /** What made the round-2 prompts: lib/psi's buildRegenerationPrompt unless another builder is named. */
-export type RegenerationBuilder = (scenario: Scenario, variant: Variant, round1Text: string, scoring: ScoringSummary) => { system: string; user: string };
+export type RegenerationBuilder = (course: PsiCourse, scenario: Scenario, variant: Variant, round1Text: string, scoring: ScoringSummary) => { system: string; user: string };
 
 
 interface Rebuilt {
@@ -66,12 +66,12 @@ function rebuildAll(course: PsiCourse, round1: readonly PsiRecord[], round2: rea
     if (JSON.stringify(recorded) !== JSON.stringify(checklist)) return failed(out.length, `${where}: its recorded checklist is not the one the diagnosis of its round-1 response gives`);
     let user: string;
     try {
-      user = build(scenario, r.variant, parent.text, scoring).user;
+      user = build(course, scenario, r.variant, parent.text, scoring).user;
     } catch (e) {
       if (e instanceof InputError) return failed(out.length, `${where}: ${e.message}`);
       throw e;
     }
-    out.push({ where, user, context: formatStudentContext(scenario, r.variant), parentText: parent.text, scoring, weaknesses, checklist });
+    out.push({ where, user, context: formatStudentContext(course, scenario, r.variant), parentText: parent.text, scoring, weaknesses, checklist });
   }
   return out;
 }

@@ -37,12 +37,14 @@ export const ANSWER_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
-/** System prompt of round 1 (the round-2 system prompt comes from buildRegenerationPrompt). */
-export const ROUND1_SYSTEM = [
-  'You are a patient tutor for an introductory Python course.',
-  "Answer the student's question in Markdown, taking into account what the student has already learned",
-  'and where the course currently is. Reply with the answer to the student only.',
-].join(' ');
+/** System prompt of round 1, opening with the course's tutor role (round 2's comes from buildRegenerationPrompt). */
+export function round1System(course: PsiCourse): string {
+  return [
+    psi.tutorRole(course),
+    "Answer the student's question in Markdown, taking into account what the student has already learned",
+    'and where the course currently is. Reply with the answer to the student only.',
+  ].join(' ');
+}
 
 export interface PsiCellMeta {
   round: 1 | 2;
@@ -78,8 +80,8 @@ export function round1Jobs(
           model,
           meta: { round: 1, scenario: s.id, variant },
           request: () => ({
-            system: ROUND1_SYSTEM,
-            user: psi.formatStudentContext(s, variant),
+            system: round1System(course),
+            user: psi.formatStudentContext(course, s, variant),
             schemaName: 'tutor_answer',
             jsonSchema: ANSWER_SCHEMA,
             context: { kind: 'psi', scenario: s.id, variant, round: 1, seed },
@@ -113,7 +115,7 @@ export function round2Jobs(
     });
   const selection = psi.selectWeakCases(scored, threshold === undefined ? {} : { threshold });
   const jobs = selection.selected.map((c): Job<PsiCellMeta> => {
-    const prompt = psi.buildRegenerationPrompt(c.scenario, c.variant, c.record.text, c.scoring!);
+    const prompt = psi.buildRegenerationPrompt(course, c.scenario, c.variant, c.record.text, c.scoring!);
     return {
       runId: psiRunId(2, c.scenario.id, c.variant, c.model),
       model: c.model,

@@ -17,6 +17,7 @@ export type { PsiParameters, SubscoreName, Subscores } from './parameters';
 export {
   BLOOM_LEVELS,
   COURSE_WEEKS,
+  CourseInfoSchema,
   DEFECT_CATEGORIES,
   PsiRecordSchema,
   RecordedScoresSchema,
@@ -31,7 +32,7 @@ export {
   parsePsiScenarios,
   parsePsiTaxonomy,
 } from './schema';
-export type { DefectCategory, MemoryItem, PsiCourse, PsiRecord, PsiTaxonomy, RecordedScores, Scenario, Variant } from './schema';
+export type { CourseInfo, DefectCategory, MemoryItem, PsiCourse, PsiRecord, PsiTaxonomy, RecordedScores, Scenario, Variant } from './schema';
 export { isPythonBlock, propositions, segment } from './text';
 export type { CodeBlock, Proposition } from './text';
 export { findConcepts, keywordPattern } from './concepts';
@@ -54,7 +55,7 @@ export { DEFAULT_WEAK_THRESHOLD, selectWeakCases } from './selection';
 export type { SelectionCandidate, WeakCaseOptions, WeakCaseSelection } from './selection';
 export { DEFAULT_SEVERITY_CUTOFFS, diagnose, improvementChecklist, subscoreLabel } from './diagnosis';
 export type { SeverityCutoffs, Severity, Weakness } from './diagnosis';
-export { buildRegenerationPrompt, formatStudentContext, questionFor } from './regeneration';
+export { buildRegenerationPrompt, formatStudentContext, questionFor, tutorRole } from './regeneration';
 export type { ScoringSummary } from './regeneration';
 export {
   defectiveShifts,

@@ -1,7 +1,7 @@
 import { diagnose, improvementChecklist, subscoreLabel, type SeverityCutoffs, type Weakness } from './diagnosis';
 import { SUBSCORES, type Subscores } from './parameters';
 import { InputError } from '../errors';
-import { BLOOM_LEVELS, VARIANTS, type Scenario, type Variant } from './schema';
+import { BLOOM_LEVELS, VARIANTS, type PsiCourse, type Scenario, type Variant } from './schema';
 import type { PsiEvidence } from './score';
 
 /** The scoring a regeneration prompt reports: composite, six sub-scores, and evidence if available. */
@@ -26,14 +26,33 @@ export function questionFor(scenario: Scenario, variant: Variant): string {
 }
 
 /**
- * The learner context given to a tutor: course week, learning objective, target cognitive level,
- * mastered concepts, recently practised concepts, and the student's question for `variant`.
+ * The tutor's role, the opening sentence of the round-1 and round-2 system prompts: "You are a patient
+ * tutor for <course.info.tutor_for>." (default "a course in <name>"). A course whose scenarios.json
+ * states no `course` gets the role with no subject: better no subject than another course's.
+ * @example
+ * tutorRole({ info: { name: 'introductory statistics', weeks: 12 } } as never); // => 'You are a patient tutor for a course in introductory statistics.'
+ * tutorRole({} as never); // => 'You are a patient tutor.'
+ */
+export function tutorRole(course: Pick<PsiCourse, 'info'>): string {
+  const info = course.info;
+  return info === undefined ? 'You are a patient tutor.' : `You are a patient tutor for ${info.tutor_for ?? `a course in ${info.name}`}.`;
+}
+
+/** The context's first line: the course's name, and the week out of its length (no subject if unstated). */
+function courseLine(course: Pick<PsiCourse, 'info'>, scenario: Scenario): string {
+  const info = course.info;
+  return info === undefined ? `Course week: ${scenario.week}.` : `Course: ${info.name}, week ${scenario.week} of ${info.weeks}.`;
+}
+
+/**
+ * The learner context given to a tutor: the course and its week, learning objective, target cognitive
+ * level, mastered concepts, recently practised concepts, and the student's question for `variant`.
  * Shared by round-1 prompts and part (a) of the regeneration prompt so both show the same context.
  */
-export function formatStudentContext(scenario: Scenario, variant: Variant): string {
+export function formatStudentContext(course: Pick<PsiCourse, 'info'>, scenario: Scenario, variant: Variant): string {
   const recent = scenario.learner.memory.map((m) => `${m.concept} (${m.days_since_exposure} days ago)`).join(', ');
   return [
-    `Course: introductory Python programming, week ${scenario.week} of 15.`,
+    courseLine(course, scenario),
     `Learning objective: ${scenario.learning_objective}`,
     `Target cognitive level: ${BLOOM_LEVELS[scenario.target_bloom - 1]} (Bloom level ${scenario.target_bloom}).`,
     `Concepts the student has already learned: ${scenario.learner.known_concepts.join(', ') || '(none yet)'}.`,
@@ -44,8 +63,7 @@ export function formatStudentContext(scenario: Scenario, variant: Variant): stri
   ].join('\n');
 }
 
-const SYSTEM_PROMPT = [
-  'You are a patient tutor for an introductory Python course.',
+const REGENERATION_TASK = [
   'You will see a student question, your earlier answer, and an automatic evaluation of how well that answer fits',
   "this student's knowledge and the course sequence. Write an improved answer addressed to the student.",
   'Fix every item of the checklist while keeping the answer correct; reply with the new answer only.',
@@ -55,9 +73,11 @@ const SYSTEM_PROMPT = [
  * Builds the PSI-guided regeneration prompt. The user message has five parts, in this order:
  * (a) the original student context and question, (b) the round-1 response, (c) the overall PSI and
  * all six sub-scores, (d) a structured diagnosis (sub-score, severity, issue), (e) the improvement
- * checklist. Weaknesses are computed with `diagnose` unless given.
+ * checklist. The system prompt opens with the course's `tutorRole`. Weaknesses are computed with
+ * `diagnose` unless given.
  */
 export function buildRegenerationPrompt(
+  course: Pick<PsiCourse, 'info'>,
   scenario: Scenario,
   variant: Variant,
   round1Text: string,
@@ -74,7 +94,7 @@ export function buildRegenerationPrompt(
   const items = checklist.length === 0 ? ['- [ ] Keep the answer as clear and well-sequenced as it is.'] : checklist.map((c) => `- [ ] ${c}`);
   const user = [
     '## (a) Student context and question',
-    formatStudentContext(scenario, variant),
+    formatStudentContext(course, scenario, variant),
     '',
     '## (b) Your previous answer (round 1)',
     round1Text,
@@ -91,5 +111,5 @@ export function buildRegenerationPrompt(
     '',
     'Now write the improved answer to the student.',
   ].join('\n');
-  return { system: SYSTEM_PROMPT, user, weaknesses, checklist };
+  return { system: `${tutorRole(course)} ${REGENERATION_TASK}`, user, weaknesses, checklist };
 }

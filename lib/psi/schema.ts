@@ -12,8 +12,23 @@ import { surmiseRelation } from '../kst/relation';
 import { SUM_TOLERANCE } from './parameters';
 import { PsiRecordSchema, type PsiRecord } from '../records/psi-record';
 
-/** Number of course weeks (CSCI 150 is a 15-week course). */
+/**
+ * Number of course weeks when scenarios.json states none (CSCI 150, the paper's course, is a 15-week
+ * course); a course that states `course.weeks` is bounded by its own count instead.
+ */
 export const COURSE_WEEKS = 15;
+
+/**
+ * What the tutor prompts say about the course: scenarios.json's `course` (lib/psi/README.md, data
+ * contract). `name` and `weeks` give the context line "Course: <name>, week N of <weeks>."; `tutor_for`
+ * completes the system prompts' "You are a patient tutor for <tutor_for>." (default "a course in <name>").
+ */
+export const CourseInfoSchema = z.strictObject({
+  name: z.string().trim().min(1),
+  weeks: z.int().min(1),
+  tutor_for: z.string().trim().min(1).optional(),
+});
+export type CourseInfo = z.infer<typeof CourseInfoSchema>;
 
 /** Defect categories of the defective prompts (paper §IV-A). */
 export const DEFECT_CATEGORIES = [
@@ -68,10 +83,11 @@ function readText(file: string, what: string): string {
 /**
  * Parses the PSI concept taxonomy. KST structure (schema, duplicate/unknown IDs, self-loops, cycles) is
  * validated by lib/kst `parseDomain`; on top of that every component must have a non-empty `keywords`
- * list and an integer `week` in 1..15, and no keyword may belong to two components (a shared keyword
- * would make concept detection ambiguous). Keywords are lower-cased (matching is case-insensitive).
+ * list and an integer `week` in 1..`weeks` (the course's length, default 15), and no keyword may belong
+ * to two components (a shared keyword would make concept detection ambiguous). Keywords are lower-cased
+ * (matching is case-insensitive).
  */
-export function parsePsiTaxonomy(text: string, file: string): PsiTaxonomy {
+export function parsePsiTaxonomy(text: string, file: string, courseWeeks: number = COURSE_WEEKS): PsiTaxonomy {
   const domain = parseDomain(text, file);
   const keywords = new Map<string, readonly string[]>();
   const weeks = new Map<string, number>();
@@ -80,9 +96,9 @@ export function parsePsiTaxonomy(text: string, file: string): PsiTaxonomy {
     if (!c.keywords || c.keywords.length === 0) {
       throw new InputError(`${file}: component "${c.id}" (components[${i}]) has no keywords`, { file, item: c.id });
     }
-    if (c.week === undefined || !Number.isInteger(c.week) || c.week < 1 || c.week > COURSE_WEEKS) {
+    if (c.week === undefined || !Number.isInteger(c.week) || c.week < 1 || c.week > courseWeeks) {
       throw new InputError(
-        `${file}: component "${c.id}" (components[${i}]) needs an integer "week" in 1..${COURSE_WEEKS}, got ${String(c.week)}`,
+        `${file}: component "${c.id}" (components[${i}]) needs an integer "week" in 1..${courseWeeks}, got ${String(c.week)}`,
         { file, item: c.id },
       );
     }
@@ -104,8 +120,8 @@ export function parsePsiTaxonomy(text: string, file: string): PsiTaxonomy {
   return { ...domain, keywords, weeks, closure };
 }
 
-export function loadPsiTaxonomy(file: string): PsiTaxonomy {
-  return parsePsiTaxonomy(readText(file, 'taxonomy file'), file);
+export function loadPsiTaxonomy(file: string, courseWeeks: number = COURSE_WEEKS): PsiTaxonomy {
+  return parsePsiTaxonomy(readText(file, 'taxonomy file'), file, courseWeeks);
 }
 
 const MemoryItemSchema = z.strictObject({
@@ -118,7 +134,8 @@ const MemoryItemSchema = z.strictObject({
 /** One scenario as stored in scenarios.json (see the PSI data contract in lib/psi/README.md). */
 export const ScenarioSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be an ID such as "S01"'),
-  week: z.int().min(1).max(COURSE_WEEKS),
+  // The upper bound is the course's length, checked in parsePsiScenarios.
+  week: z.int().min(1),
   title: z.string().trim().min(1),
   target_bloom: z.int().min(1, 'Bloom level must be 1..6').max(6, 'Bloom level must be 1..6'),
   learning_objective: z.string().trim().min(1),
@@ -139,6 +156,7 @@ export type MemoryItem = z.infer<typeof MemoryItemSchema>;
 const ScenarioFileSchema = z.object({
   source: z.string().trim().min(1),
   taxonomy: z.string().trim().min(1).default('taxonomy.json'),
+  course: CourseInfoSchema.optional(),
   scenarios: z.array(z.unknown()).min(1),
 });
 
@@ -151,21 +169,14 @@ export interface PsiCourse {
   source: string;
   /** The scenarios file the course was loaded from (set by loadPsiCourse; used in error messages). */
   file?: string;
+  /** scenarios.json's `course`: the name and length the tutor prompts state (absent: prompts name no subject). */
+  info?: CourseInfo;
 }
 
-/**
- * Parses scenarios.json against a taxonomy. Throws InputError naming the file, the scenario id and the
- * item for: schema violations (including a Bloom level outside 1..6 and an unknown defect category),
- * duplicate scenario ids, unknown concepts in objective_concepts / known_concepts / memory, a memory
- * concept listed twice or not among the known concepts, importance weights not summing to 1 (±1e-9),
- * and known concepts that are not prerequisite-closed (not a knowledge state of the taxonomy).
- */
-export function parsePsiScenarios(
-  text: string,
-  file: string,
-  taxonomy: PsiTaxonomy,
-): { source: string; taxonomyFile: string; scenarios: Scenario[] } {
-  const json = parseJson(text, file);
+type ScenarioFile = z.infer<typeof ScenarioFileSchema>;
+
+/** The top level of scenarios.json (source, taxonomy, course, the raw scenario list), or InputError. */
+function parseScenarioFile(json: unknown, file: string): ScenarioFile {
   const top = ScenarioFileSchema.safeParse(json);
   if (!top.success) {
     const issue = top.error.issues[0]!;
@@ -174,8 +185,29 @@ export function parsePsiScenarios(
       item: formatPath(issue.path),
     });
   }
+  return top.data;
+}
+
+/**
+ * Parses scenarios.json against a taxonomy. Throws InputError naming the file, the scenario id and the
+ * item for: schema violations (including a Bloom level outside 1..6, an unknown defect category and a
+ * week past the course's length), duplicate scenario ids, unknown concepts in objective_concepts /
+ * known_concepts / memory, a memory concept listed twice or not among the known concepts, importance
+ * weights not summing to 1 (±1e-9), and known concepts that are not prerequisite-closed (not a
+ * knowledge state of the taxonomy).
+ */
+export function parsePsiScenarios(
+  text: string,
+  file: string,
+  taxonomy: PsiTaxonomy,
+): { source: string; taxonomyFile: string; info?: CourseInfo; scenarios: Scenario[] } {
+  return scenariosOf(parseScenarioFile(parseJson(text, file), file), file, taxonomy);
+}
+
+function scenariosOf(top: ScenarioFile, file: string, taxonomy: PsiTaxonomy): { source: string; taxonomyFile: string; info?: CourseInfo; scenarios: Scenario[] } {
+  const weeks = top.course?.weeks ?? COURSE_WEEKS;
   const seen = new Set<string>();
-  const scenarios = top.data.scenarios.map((raw, i) => {
+  const scenarios = top.scenarios.map((raw, i) => {
     const label =
       raw && typeof raw === 'object' && typeof (raw as { id?: unknown }).id === 'string'
         ? `scenario "${(raw as { id: string }).id}" (scenarios[${i}])`
@@ -189,12 +221,16 @@ export function parsePsiScenarios(
       });
     }
     const s = parsed.data;
+    if (s.week > weeks) {
+      const how = top.course ? 'course.weeks' : `the default; a longer course states "course": { "name": …, "weeks": N }`;
+      throw new InputError(`${file}: ${label}: week: ${s.week} is past the course's ${weeks} weeks (${how})`, { file, item: label });
+    }
     if (seen.has(s.id)) throw new InputError(`${file}: duplicate scenario id "${s.id}" at scenarios[${i}]`, { file, item: s.id });
     seen.add(s.id);
     checkScenarioConcepts(s, i, file, taxonomy);
     return s;
   });
-  return { source: top.data.source, taxonomyFile: top.data.taxonomy, scenarios };
+  return { source: top.source, taxonomyFile: top.taxonomy, ...(top.course === undefined ? {} : { info: top.course }), scenarios };
 }
 
 function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: PsiTaxonomy): void {
@@ -227,8 +263,15 @@ function checkScenarioConcepts(s: Scenario, i: number, file: string, taxonomy: P
 }
 
 /** Builds a course from already-parsed parts (tests, notebooks). */
-export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], source = '', file?: string): PsiCourse {
-  return { taxonomy, scenarios, scenarioById: new Map(scenarios.map((s) => [s.id, s])), source, ...(file === undefined ? {} : { file }) };
+export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], source = '', file?: string, info?: CourseInfo): PsiCourse {
+  return {
+    taxonomy,
+    scenarios,
+    scenarioById: new Map(scenarios.map((s) => [s.id, s])),
+    source,
+    ...(file === undefined ? {} : { file }),
+    ...(info === undefined ? {} : { info }),
+  };
 }
 
 /**
@@ -242,11 +285,11 @@ export function makePsiCourse(taxonomy: PsiTaxonomy, scenarios: Scenario[], sour
 export function loadPsiCourse(dir: string): PsiCourse {
   const scenariosFile = join(dir, 'scenarios.json');
   const text = readText(scenariosFile, 'scenarios file');
-  const json = parseJson(text, scenariosFile) as { taxonomy?: unknown };
-  const taxonomyName = typeof json?.taxonomy === 'string' && json.taxonomy.trim() !== '' ? json.taxonomy : 'taxonomy.json';
-  const taxonomy = loadPsiTaxonomy(join(dir, taxonomyName));
-  const parsed = parsePsiScenarios(text, scenariosFile, taxonomy);
-  return makePsiCourse(taxonomy, parsed.scenarios, parsed.source, scenariosFile);
+  const top = parseScenarioFile(parseJson(text, scenariosFile), scenariosFile);
+  // The taxonomy's weeks are bounded by the course's length, which scenarios.json states.
+  const taxonomy = loadPsiTaxonomy(join(dir, top.taxonomy), top.course?.weeks ?? COURSE_WEEKS);
+  const parsed = scenariosOf(top, scenariosFile, taxonomy);
+  return makePsiCourse(taxonomy, parsed.scenarios, parsed.source, scenariosFile, parsed.info);
 }
 
 /** Looks a scenario up or throws InputError naming it (and the scenarios file, when known). */

@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectPsi, extractAnswer, psiRunId, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { collectPsi, extractAnswer, psiRunId, round1Jobs, round2Jobs, type PsiCollectParams } from '../../lib/collect/psi-study';
+import { fixtureCourse, fixtureCourseAs, STATISTICS_COURSE } from '../psi/helpers';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { loadPsiCourse, loadPsiRecords } from '../../lib/psi/schema';
 import { scoreResponse } from '../../lib/psi/score';
@@ -20,6 +22,29 @@ function params(outDir: string, over: Partial<PsiCollectParams> = {}): PsiCollec
 function lines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
 }
+
+test('the shipped course\'s prompts are byte for byte those of the code before scenarios.json stated the course', () => {
+  // sha256 of every request (run ID, system, user) of round 1 (240) and of the round 2 the shipped round 1
+  // selects (63), as the prompts were when they were hard-coded for introductory Python (commit 800d530).
+  const digest = (jobs: ReturnType<typeof round1Jobs>) =>
+    createHash('sha256').update(jobs.map((j) => { const r = j.request(); return `${j.runId}\n${r.system}\n${r.user}`; }).join('\n\0\n')).digest('hex');
+  const r1 = round1Jobs(course, course.scenarios, MODELS, '1');
+  const r2 = round2Jobs(course, loadPsiRecords(join(courseDir, 'round1.jsonl'), course), MODELS, '1', undefined).jobs;
+  assert.deepEqual([r1.length, digest(r1)], [240, '3d062f83c528eef8338ad3fcf8e3b9fb978bb196544056e3c825efc6f77d8066']);
+  assert.deepEqual([r2.length, digest(r2)], [63, '633cf1f687d8969b8c5820338773074615541feff68cf896bd152d5120767daa']);
+});
+
+test('round-1 prompts name the course of scenarios.json (a statistics course of 12 weeks), or no subject when it states none', () => {
+  const stats = fixtureCourseAs(STATISTICS_COURSE);
+  const [job] = round1Jobs(stats, stats.scenarios, ['simulated:sim-tutor-a'], '1');
+  const request = job!.request();
+  assert.match(request.system, /^You are a patient tutor for a first-year statistics course\. Answer the student's question/);
+  assert.equal(request.user.split('\n')[0], `Course: introductory statistics, week ${stats.scenarios[0]!.week} of 12.`);
+  assert.doesNotMatch(request.system + request.user, /Python|of 15/);
+  const plain = round1Jobs(fixtureCourse(), fixtureCourse().scenarios, ['simulated:sim-tutor-a'], '1')[0]!.request();
+  assert.match(plain.system, /^You are a patient tutor\. Answer/);
+  assert.equal(plain.user.split('\n')[0], `Course week: ${stats.scenarios[0]!.week}.`);
+});
 
 test('round 1 and round 2 on a subset: complete, valid records, byte-identical when re-run', async () => {
   const dirs = [mkdtempSync(join(tmpdir(), 'psi-a-')), mkdtempSync(join(tmpdir(), 'psi-b-'))];
@@ -54,7 +79,7 @@ test('round 1 and round 2 on a subset: complete, valid records, byte-identical w
       // parent's text (fresh scoring → diagnosis → checklist) and compare item by item.
       const parent = round1.find((p) => p.run_id === r.parent_run_id)!;
       const parentScenario = course.scenarioById.get(parent.scenario)!;
-      const expected = buildRegenerationPrompt(parentScenario, parent.variant, parent.text, scoreResponse(parent.text, parentScenario, course)).checklist;
+      const expected = buildRegenerationPrompt(course, parentScenario, parent.variant, parent.text, scoreResponse(parent.text, parentScenario, course)).checklist;
       assert.deepEqual((r as Record<string, unknown>)['checklist'], expected, `${r.run_id} checklist`);
     }
     // Resume: the same command again requests nothing and leaves the file unchanged.

@@ -91,6 +91,9 @@ export function assertReportRebuilds(out: string, project: string, page: string)
   assert.equal(check.status, 0, check.stderr);
 }
 
+/** The PSI part's course, another name than the shipped course's: the notebooks' prompts must show it. */
+export const OWN_PSI_COURSE = { name: 'programming for data analysis', weeks: 15, tutor_for: 'a data-analysis programming course' };
+
 /**
  * Gives a study of `fractionsStudy` a PSI part of its own: eight scenarios of the shipped course (not
  * S13, so notebook 10 takes the rule's other branch) with the shipped taxonomy, both rounds collected
@@ -101,7 +104,7 @@ export function addPsiPart(dir: string): void {
   mkdirSync(psiDir, { recursive: true });
   const course = JSON.parse(readFileSync('data/raw/psi/scenarios.json', 'utf8')) as { scenarios: Array<{ id: string }> };
   const kept = ['S01', 'S02', 'S05', 'S08', 'S11', 'S17', 'S22', 'S27'];
-  writeFileSync(join(psiDir, 'scenarios.json'), JSON.stringify({ ...course, scenarios: course.scenarios.filter((s) => kept.includes(s.id)) }));
+  writeFileSync(join(psiDir, 'scenarios.json'), JSON.stringify({ ...course, course: OWN_PSI_COURSE, scenarios: course.scenarios.filter((s) => kept.includes(s.id)) }));
   cpSync('data/raw/psi/taxonomy.json', join(psiDir, 'taxonomy.json'));
   const models = 'simulated:sim-tutor-a,simulated:sim-tutor-d';
   for (const round of ['1', '2']) {

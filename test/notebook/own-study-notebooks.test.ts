@@ -21,7 +21,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPsiPart, assertReportRebuilds, fractionsStudy, ownStudyJob, OWN_ANALYSIS, outputsText, projectCopy, runJobsIn, tablesOf, type OwnStudyRun, type ReproduceResult } from './own-study-helpers';
+import { addPsiPart, assertReportRebuilds, OWN_PSI_COURSE, fractionsStudy, ownStudyJob, OWN_ANALYSIS, outputsText, projectCopy, runJobsIn, tablesOf, type OwnStudyRun, type ReproduceResult } from './own-study-helpers';
 
 let project: string;
 let kst: OwnStudyRun;
@@ -111,6 +111,10 @@ test('notebook 06 with the study\'s analysis settings; notebooks 10-13 on a PSI 
     assert.doesNotMatch(text, /stands (in )?for (\(paper model\)|ChatGPT|Qwen|Gemma|Gemini)|ChatGPT|Qwen 3|Gemma 4|Gemini|\(paper[ ,:)]|Ranking \(paper\)|\b62 lowest|paper δ_opt/, `${f}: nothing of the paper in the outputs`);
   }
   assert.match(outputsText(read('10-psi-scoring.ipynb')), /Why psi-r1-S01-standard-simulated_sim-tutor-a scored PSI/, 'no S13 in this course: its first scenario');
+  // The prompts shown (notebook 10's student context, notebook 12's regeneration prompt) name the study's own course.
+  assert.ok(outputsText(read('10-psi-scoring.ipynb')).includes(`Course: ${OWN_PSI_COURSE.name}, week 1 of ${OWN_PSI_COURSE.weeks}.`), 'notebook 10: the course of scenarios.json');
+  assert.ok(outputsText(read('12-psi-regeneration.ipynb')).includes(`You are a patient tutor for ${OWN_PSI_COURSE.tutor_for}.`), 'notebook 12: the course of scenarios.json');
+  for (const { f, text } of nbs) assert.doesNotMatch(text, /introductory Python/, `${f}: not the shipped course's name`);
   for (const f of ['11-psi-round1.ipynb', '12-psi-regeneration.ipynb']) assert.match(outputsText(read(f)), /No claims ledger: the study does not declare that it replicates \[PSI-2026\]/);
   const tables = tablesOf(out, 'psi-');
   assert.ok(tables.length >= 20, `the PSI tables are written (${tables.length})`);

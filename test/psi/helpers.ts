@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPsiCourse, parsePsiTaxonomy } from '../../lib/psi';
+import { loadPsiCourse, parsePsiTaxonomy, type PsiCourse } from '../../lib/psi';
 import type { RegenerationPair, ScoredRecord } from '../../lib/psi/aggregate';
 
 /** The hand-made fixture under test/fixtures/psi (7 concepts, scenarios S01 and S02). */
@@ -10,6 +11,27 @@ export const TAXONOMY_TEXT = readFileSync(join(FIXTURE_DIR, 'taxonomy.json'), 'u
 export const SCENARIOS_TEXT = readFileSync(join(FIXTURE_DIR, 'scenarios.json'), 'utf8');
 export const fixtureCourse = () => loadPsiCourse(FIXTURE_DIR);
 export const fixtureTaxonomy = () => parsePsiTaxonomy(TAXONOMY_TEXT, 'taxonomy.json');
+
+/** Another subject and length than the shipped course's (introductory Python, 15 weeks). */
+export const STATISTICS_COURSE = { name: 'introductory statistics', weeks: 12, tutor_for: 'a first-year statistics course' };
+
+/**
+ * The fixture course with scenarios.json's `course` set to `course` (and `edit` applied to the file's
+ * JSON), loaded by loadPsiCourse from a temporary folder as a user's own course would be.
+ */
+export function fixtureCourseAs(course: unknown, edit: (scenariosFile: any) => void = () => {}): PsiCourse { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const dir = mkdtempSync(join(tmpdir(), 'psi-course-'));
+  try {
+    const scenarios = JSON.parse(SCENARIOS_TEXT);
+    scenarios.course = course;
+    edit(scenarios);
+    writeFileSync(join(dir, 'scenarios.json'), JSON.stringify(scenarios));
+    writeFileSync(join(dir, 'taxonomy.json'), TAXONOMY_TEXT);
+    return loadPsiCourse(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** A short tutoring answer to fixture scenario S01 (target Apply; knows variables, print_function, strings, lists). */
 export const T1 = [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
 import { loadPsiCourse, parsePsiRecords, parsePsiScenarios, parsePsiTaxonomy } from '../../lib/psi';
-import { fixtureCourse, fixtureTaxonomy, SCENARIOS_TEXT, TAXONOMY_TEXT } from './helpers';
+import { fixtureCourse, fixtureCourseAs, fixtureTaxonomy, SCENARIOS_TEXT, STATISTICS_COURSE, TAXONOMY_TEXT } from './helpers';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 const taxonomyJson = (): Json => JSON.parse(TAXONOMY_TEXT);
@@ -122,4 +122,29 @@ test('records: schema, duplicate run ids, unknown scenario and round-2 parent ar
     () => parsePsiRecords([{ line: 1, value: { ...good, scores: { psi: 2, kd: 0, tv: 0, sd: 0, ef: 0, cl: 0, ra: 0 } } }], 'r.jsonl'),
     /scores\.psi/,
   );
+});
+
+test('course: scenarios.json states name and weeks; they reach PsiCourse.info and bound the weeks', () => {
+  assert.deepEqual(fixtureCourseAs(STATISTICS_COURSE).info, STATISTICS_COURSE);
+  assert.equal(fixtureCourse().info, undefined);
+  // A 20-week course may hold a week-18 scenario; the default 15 weeks refuse it, saying how to state a longer course.
+  const late = (s: Json) => { s.scenarios[0].week = 18; };
+  assert.equal(fixtureCourseAs({ name: 'statistics', weeks: 20 }, late).scenarios[0]!.week, 18);
+  throwsInput(() => fixtureCourseAs(undefined, late), /scenarios\.json: scenario "S01" \(scenarios\[0\]\): week: 18 is past the course's 15 weeks/, /"course"/);
+  throwsInput(() => fixtureCourseAs({ name: 'statistics', weeks: 17 }, late), /week: 18 is past the course's 17 weeks \(course\.weeks\)/);
+  // The taxonomy's weeks are bounded by the course's length too (the fixture introduces functions in week 10).
+  throwsInput(() => fixtureCourseAs({ name: 'statistics', weeks: 9 }), /taxonomy\.json: component "functions".*"week" in 1\.\.9, got 10/);
+});
+
+test('course: a malformed course field is an InputError naming the file and the field', () => {
+  for (const [course, field] of [
+    [{ name: 'statistics' }, /course\.weeks/],
+    [{ name: ' ', weeks: 12 }, /course\.name/],
+    [{ name: 'statistics', weeks: 0 }, /course\.weeks/],
+    [{ name: 'statistics', weeks: 12.5 }, /course\.weeks/],
+    [{ name: 'statistics', weeks: 12, tutor: 'x' }, /course/],
+    ['statistics', /course/],
+  ] as const) {
+    throwsInput(() => fixtureCourseAs(course), /scenarios\.json: invalid scenarios file at /, field);
+  }
 });

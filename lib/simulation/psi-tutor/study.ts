@@ -99,7 +99,7 @@ export function simulatePsiStudy(
   const selection = selectWeakCases(round1, options.threshold === undefined ? {} : { threshold: options.threshold });
   const round2 = selection.selected.map((c) => {
     const scenario = course.scenarioById.get(c.scenario)!;
-    const prompt = buildRegenerationPrompt(scenario, c.variant, c.text, { psi: c.psi, subscores: c.subscores, evidence: c.evidence });
+    const prompt = buildRegenerationPrompt(course, scenario, c.variant, c.text, { psi: c.psi, subscores: c.subscores, evidence: c.evidence });
     const profile = c.model.replace(/^simulated:/, '');
     const text = simulateTutorResponse(profile, { course, scenario, variant: c.variant, round: 2, checklist: prompt.checklist, seed }, habitsOf(profile));
     return scored(2, scenario, c.variant, c.model, text, course, c.run_id, cache);

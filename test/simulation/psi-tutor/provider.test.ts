@@ -78,7 +78,7 @@ test('round 2: a scaffolding checklist makes a concise answer add a worked examp
   for (const model of TUTOR_PROFILE_IDS) {
     const r1 = simulateTutorResponse(model, { ...req, round: 1 });
     const scoring = scoreResponse(r1, s, course);
-    const prompt = buildRegenerationPrompt(s, 'defective', r1, scoring);
+    const prompt = buildRegenerationPrompt(course, s, 'defective', r1, scoring);
     const checklist = [...prompt.checklist, 'Add at least one worked code example with its expected output.', 'Break the solution into numbered steps.'];
     const r2 = simulateTutorResponse(model, { ...req, round: 2, checklist });
     assert.equal(r2, simulateTutorResponse(model, { ...req, round: 2, checklist }), 'round 2 is deterministic too');
