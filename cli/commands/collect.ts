@@ -316,7 +316,11 @@ export function reportRun(name: string, result: EngineResult, resumeCommand: str
       process.stderr.write(
         `kstbench ${name}: FAILED: ${result.reason ?? 'run failed'}\n` +
           (result.remedy ? `  fix: ${result.remedy}\n` : '') +
-          `After fixing it, resume with (cells without a record are requested again):\n  ${resumeCommand}\n`,
+          // With no cell left without a record (every one ended `missing`), a plain re-run would
+          // request nothing: the command to print is the one that asks for the missing cells again.
+          (result.pending === 0
+            ? `After fixing it, request the missing cells again with:\n  ${withRetryMissing(resumeCommand)}\n`
+            : `After fixing it, resume with (cells without a record are requested again):\n  ${resumeCommand}\n`),
       );
       return EXIT_RUN_FAILED;
   }
