@@ -181,6 +181,8 @@ async function analyzeOnly(study: Study): Promise<number> {
   const r = analyzeStudy(study);
   const c = r.counts;
   say(`analysed ${c.responses} responses (${c.valid} valid, ${c.invalid} invalid, ${c.missing} missing)${c.simulated ? `, ${c.simulated} SIMULATED` : ''} -> ${study.paths.output}/analysis`);
+  const u = r.collection;
+  if (u) say(`WARNING: the collection is not complete (${u.dir}/run.json: ${u.status}${u.reason ? `, ${u.reason}` : ''}): the analysis covers only the responses recorded; the report says so`);
   return 0;
 }
 

@@ -153,6 +153,19 @@ function noticeHtml(r: StudyResults): string {
   return `<p class="notice"><strong>Simulated data.</strong> ${k.toLocaleString('en-US')} of ${r.counts.responses.toLocaleString('en-US')} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
 }
 
+/** The notice of a collection that did not complete (the analysis covers only what was recorded). */
+function unfinishedHtml(study: Study, r: StudyResults): string {
+  const c = r.collection;
+  if (!c) return '';
+  const reason = c.reason ? ` (${c.reason})` : '';
+  const cells = c.cells === null ? '' : ` of the ${c.cells.toLocaleString('en-US')} cells in its design`;
+  return (
+    `<p class="notice"><strong>Collection not complete.</strong> ${escapeHtml(c.dir)}/run.json says <code>${escapeHtml(c.status)}</code>${escapeHtml(reason)}. ` +
+    `Every number below covers only the ${r.counts.responses.toLocaleString('en-US')} responses recorded${cells} (${r.counts.missing.toLocaleString('en-US')} of them missing). ` +
+    `Finish it with <code>kstbench study collect ${escapeHtml(study.dir)}</code> (with <code>--retry-missing</code> for missing cells), then analyse again.</p>\n`
+  );
+}
+
 /** The report page (pure: results and the drawn SVGs in, HTML out). */
 export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<string, string>): string {
   const d = study.manifest.design;
@@ -177,6 +190,7 @@ export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<stri
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(r.title)}</h1>`,
     noticeHtml(r),
+    unfinishedHtml(study, r),
     p(design),
     `<nav>${nav}</nav>`,
     tablesHtml(r),
