@@ -149,8 +149,15 @@ figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #ee
 
 function noticeHtml(r: StudyResults): string {
   if (!r.simulated) return p(`All ${r.counts.responses.toLocaleString('en-US')} responses come from the models named below (collected or imported); none is simulated.`);
-  const k = r.counts.simulated;
-  return `<p class="notice"><strong>Simulated data.</strong> ${k.toLocaleString('en-US')} of ${r.counts.responses.toLocaleString('en-US')} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
+  const k = r.counts.simulated.toLocaleString('en-US');
+  const n = r.counts.responses.toLocaleString('en-US');
+  // With real models beside the simulated ones, their own rows are not a simulation: say that the
+  // pooled numbers mix the two (lib/report/simulated.ts words the notebooks' notice the same way).
+  const real = r.models.filter((m) => !m.startsWith('simulated:')).join(', ');
+  if (r.counts.simulated < r.counts.responses && real !== '') {
+    return `<p class="notice"><strong>Partly simulated data.</strong> ${k} of ${n} responses come from the simulated respondent (simulated:sim-…), not from a language model; the others from ${escapeHtml(real)}. Tables and figures marked SIMULATED include simulated responses: their pooled numbers mix them with the others, while the per-model rows of ${escapeHtml(real)} describe those models alone.</p>\n`;
+  }
+  return `<p class="notice"><strong>Simulated data.</strong> All ${n} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
 }
 
 /** The notice of a collection that did not complete (the analysis covers only what was recorded). */
