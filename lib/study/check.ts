@@ -1,6 +1,6 @@
 import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
 import { kstJobs } from '../collect/kst-study';
-import { loadPriceTable } from '../collect/prices';
+import { ASSUMED_OUTPUT_TOKENS, loadPriceTable } from '../collect/prices';
 import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
 import { readCompleted, storePaths } from '../collect/store';
 import { InputError } from '../errors';
@@ -184,9 +184,14 @@ export function formatCheck(study: Study, c: StudyCheck): string {
   for (const m of c.models) {
     const line = c.cost?.models.find((l) => l.model === m.spec);
     const where = m.spec.startsWith('simulated:') ? 'simulated respondent' : m.catalogue ? `catalogue ${m.catalogue}` : 'not in the catalogue';
-    lines.push(`  ${m.spec.padEnd(36)} ${where.padEnd(34)} ${String(line?.calls ?? 0).padStart(7)} calls  ${usd(line?.costUsd ?? null).padStart(9)} (≤ ${usd(line?.costUpperBoundUsd ?? null)})`);
+    const tokens = `${String(line?.inputTokens ?? 0).padStart(10)} in ${String(line?.outputTokensAssumed ?? 0).padStart(10)} out`;
+    lines.push(`  ${m.spec.padEnd(36)} ${where.padEnd(34)} ${String(line?.calls ?? 0).padStart(7)} calls ${tokens}  ${usd(line?.costUsd ?? null).padStart(9)} (≤ ${usd(line?.costUpperBoundUsd ?? null)})`);
     for (const n of m.notes) lines.push(`      note: ${n}`);
   }
-  if (c.cost) lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+  if (c.cost) {
+    lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+    // The tokens the estimate is made of, as the collector's dry run prints them (kstbench collect --dry-run).
+    lines.push(`  tokens: ${c.cost.inputTokens} input (prompt characters / 4), ${c.cost.outputTokensAssumed} output (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`);
+  }
   return `${lines.join('\n')}\nOK: nothing was sent or written.\n`;
 }

@@ -51,6 +51,11 @@ test('the good study passes the check, which counts cells and prices them', () =
   assert.equal(line.calls, 72);
   assert.ok(line.costUsd !== null && line.costUsd > 0, 'the catalogue prices the model');
   assert.match(formatCheck(study, c), /openai:gpt-5-mini\s+catalogue openai:gpt-5-mini\s+72 calls/);
+  // Calls and tokens are known before anything is spent: the tokens the estimate is made of are printed.
+  assert.ok(line.inputTokens > 0 && line.outputTokensAssumed > 0);
+  const text = formatCheck(study, c);
+  assert.match(text, new RegExp(`72 calls +${line.inputTokens} in +${line.outputTokensAssumed} out +\\$`));
+  assert.ok(text.includes(`  tokens: ${c.cost!.inputTokens} input (prompt characters / 4), ${c.cost!.outputTokensAssumed} output`), text);
 });
 
 test('an unknown model', () => {
