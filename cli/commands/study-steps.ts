@@ -1,7 +1,8 @@
 import { CONDITIONS, type Condition } from '../../lib/conditions';
 import { checkStudy, formatCheck } from '../../lib/study/check';
 import { initStudy } from '../../lib/study/init';
-import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
+import { MAX_ORDERS } from '../../lib/collect/caps';
+import { loadStudy, MAX_REPEATS, MAX_SAMPLE, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
 import { repeatDir, type Repeat } from '../../lib/study/repeats';
 import { parseOptions, UsageError } from '../common';
 import { flag } from '../flags';
@@ -68,9 +69,9 @@ const INIT_FLAGS = {
   responses: flag.path(),
   title: flag.string(),
   conditions: flag.string(),
-  orders: flag.int(1, 1000, 2),
-  repeats: flag.int(1, 1000, 2),
-  sample: flag.int(1, 10_000_000, 100),
+  orders: flag.int(1, MAX_ORDERS, 2),
+  repeats: flag.int(1, MAX_REPEATS, 2),
+  sample: flag.int(1, MAX_SAMPLE, 100),
   'sample-seed': flag.seed(),
   seed: flag.seed(),
   replicates: flag.string(),

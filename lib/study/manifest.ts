@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES } from '../collect/caps';
+import { MAX_TIMER_MS } from '../collect/providers/attempt';
 import { CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
@@ -29,6 +31,10 @@ export type PaperKey = (typeof PAPER_KEYS)[number];
 
 const Comment = z.union([z.string(), z.array(z.string())]).optional();
 const RelPath = z.string().trim().min(1, 'must be a non-empty path');
+/** Largest `design.repeats` and `design.states.sample` (the bounds of `study init`'s flags). */
+export const MAX_REPEATS = 1000;
+export const MAX_SAMPLE = 10_000_000;
+
 const Seed = z.union([z.string().min(1), z.number().int().nonnegative()]).transform((s) => String(s));
 
 /**
@@ -58,7 +64,7 @@ export const StatesDesignSchema = z.union([
   z.strictObject({
     $comment: Comment,
     /** Draws of `sampleStates` per domain (distinct states are collected once each). */
-    sample: z.int().positive(),
+    sample: z.int().positive().max(MAX_SAMPLE),
     seed: Seed,
   }),
 ]);
@@ -67,15 +73,17 @@ export const DesignSchema = z.strictObject({
   $comment: Comment,
   states: StatesDesignSchema.default('all'),
   conditions: z.array(z.enum(CONDITIONS)).default([...CONDITIONS]),
-  orders: z.int().positive().default(2),
+  // The bounds of `kstbench collect`'s flags (lib/collect/caps.ts): a value the CLI refuses would
+  // otherwise reach the dispatcher (a billion-slot pool, a timer Node cannot set).
+  orders: z.int().positive().max(MAX_ORDERS).default(2),
   /** Responses per cell (model, domain, state, condition, order). */
-  repeats: z.int().positive().default(1),
+  repeats: z.int().positive().max(MAX_REPEATS).default(1),
   /** Seed of the collector's cell shuffle and retry jitter. */
   seed: Seed.default('20260908'),
-  max_output_tokens: z.int().positive().default(16000),
-  concurrency: z.int().positive().default(4),
-  timeout_s: z.int().positive().default(600),
-  max_retries: z.int().nonnegative().default(5),
+  max_output_tokens: z.int().positive().max(MAX_OUTPUT_TOKENS).default(16000),
+  concurrency: z.int().positive().max(MAX_CONCURRENCY).default(4),
+  timeout_s: z.int().positive().max(Math.floor(MAX_TIMER_MS / 1000)).default(600),
+  max_retries: z.int().nonnegative().max(MAX_RETRIES).default(5),
 });
 export type StudyDesign = z.infer<typeof DesignSchema>;
 
