@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES } from '../collect/caps';
@@ -6,7 +6,8 @@ import { MAX_TIMER_MS } from '../collect/providers/attempt';
 import { CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { osInputError, isOsError } from '../io/os-error';
+import { isOsError } from '../io/os-error';
+import { readInputText } from '../io/read';
 import { buildDomain, parseDomain, type Domain } from '../kst';
 import { importStructure, MATRIX_FORMATS, readItemDescriptions, STRUCTURE_KINDS } from '../kst-io';
 
@@ -171,16 +172,10 @@ export function studyLocation(dirOrFile: string): { dir: string; file: string } 
 /** Reads and validates a study's manifest; InputError naming the file when it is missing or bad. */
 export function loadStudy(dirOrFile: string): Study {
   const { dir, file } = studyLocation(dirOrFile);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isOsError(err) && err.code === 'ENOENT') {
-      throw new InputError(`${file}: no study manifest here (create one with: kstbench study init ${dir})`, { file });
-    }
-    throw isOsError(err) ? osInputError(err) : err;
-  }
-  return studyFrom(dir, file, parseStudyManifest(text, file));
+  if (!existsSync(file)) throw new InputError(`${file}: no study manifest here (create one with: kstbench study init ${dir})`, { file });
+  // lib/io's reader names the file for every failure: a folder where study.json should be gave
+  // "cannot read (unknown path): EISDIR" through readFileSync, whose EISDIR carries no path.
+  return studyFrom(dir, file, parseStudyManifest(readInputText(file, 'study manifest'), file));
 }
 
 /** A Study from an already parsed manifest (used by `study init` before it writes). */

@@ -100,3 +100,13 @@ test('a folder without a manifest says how to make one', () => {
   const dir = tempDir('kstbench-study-');
   assert.throws(() => loadStudy(dir), /study\.json: no study manifest here \(create one with: kstbench study init /);
 });
+
+test('a study.json that is a folder is refused naming it (the OS error of reading a folder carries no path)', () => {
+  const dir = tempDir('kstbench-study-');
+  mkdirSync(join(dir, 'study.json'));
+  assert.throws(() => loadStudy(dir), (err: unknown) => {
+    assert.ok(err instanceof InputError);
+    assert.equal(err.message, `${join(dir, 'study.json')}: cannot read study manifest (EISDIR)`);
+    return true;
+  });
+});
