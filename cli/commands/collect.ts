@@ -112,12 +112,9 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_\-.,:/=@+%]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Caps of the counts that size the design and the dispatcher (each sizes an allocation or a loop). */
-export const MAX_ORDERS = 1000;
-export const MAX_CONCURRENCY = 1024;
-export const MAX_OUTPUT_TOKENS = 10_000_000;
-export const MAX_RETRIES = 100;
-export const MAX_TPM = 1_000_000_000_000;
+// Caps of the counts that size the design and the dispatcher: one home, shared with study.json.
+import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES, MAX_TPM } from '../../lib/collect/caps';
+export { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES, MAX_TPM };
 
 /** The flags shared by `collect` and `psi collect` for rate control and pre-flight. */
 export const RATE_FLAGS = {
@@ -316,7 +313,11 @@ export function reportRun(name: string, result: EngineResult, resumeCommand: str
       process.stderr.write(
         `kstbench ${name}: FAILED: ${result.reason ?? 'run failed'}\n` +
           (result.remedy ? `  fix: ${result.remedy}\n` : '') +
-          `After fixing it, resume with (cells without a record are requested again):\n  ${resumeCommand}\n`,
+          // With no cell left without a record (every one ended `missing`), a plain re-run would
+          // request nothing: the command to print is the one that asks for the missing cells again.
+          (result.pending === 0
+            ? `After fixing it, request the missing cells again with:\n  ${withRetryMissing(resumeCommand)}\n`
+            : `After fixing it, resume with (cells without a record are requested again):\n  ${resumeCommand}\n`),
       );
       return EXIT_RUN_FAILED;
   }

@@ -1,8 +1,9 @@
 import { CONDITIONS, type Condition } from '../../lib/conditions';
 import { checkStudy, formatCheck } from '../../lib/study/check';
 import { initStudy } from '../../lib/study/init';
-import { loadStudy, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
-import { repeatDir } from '../../lib/study/repeats';
+import { MAX_ORDERS } from '../../lib/collect/caps';
+import { loadStudy, MAX_REPEATS, MAX_SAMPLE, PAPER_KEYS, type PaperKey, type Study } from '../../lib/study/manifest';
+import { repeatDir, type Repeat } from '../../lib/study/repeats';
 import { parseOptions, UsageError } from '../common';
 import { flag } from '../flags';
 import type { Subcommand } from './study';
@@ -25,6 +26,16 @@ function parseStep(argv: string[], sub: string, help: string): Study | null {
   const parsed = parseOptions(argv, NO_FLAGS, help, true);
   if (!parsed) return null;
   return loadStudy(studyDir(parsed.positionals, sub));
+}
+
+/** The flags of the steps that collect (`study collect`, `study run`). */
+const COLLECT_FLAGS = { 'retry-missing': flag.boolean() } as const;
+
+/** A collecting step's study and whether `--retry-missing` was given (null after --help). */
+function parseCollectingStep(argv: string[], sub: string, help: string): { study: Study; retryMissing: boolean } | null {
+  const parsed = parseOptions(argv, COLLECT_FLAGS, help, true);
+  if (!parsed) return null;
+  return { study: loadStudy(studyDir(parsed.positionals, sub)), retryMissing: parsed.values['retry-missing'] === true };
 }
 
 const say = (line: string) => process.stderr.write(`kstbench study: ${line}\n`);
@@ -58,9 +69,9 @@ const INIT_FLAGS = {
   responses: flag.path(),
   title: flag.string(),
   conditions: flag.string(),
-  orders: flag.int(1, 1000, 2),
-  repeats: flag.int(1, 1000, 2),
-  sample: flag.int(1, 10_000_000, 100),
+  orders: flag.int(1, MAX_ORDERS, 2),
+  repeats: flag.int(1, MAX_REPEATS, 2),
+  sample: flag.int(1, MAX_SAMPLE, 100),
   'sample-seed': flag.seed(),
   seed: flag.seed(),
   replicates: flag.string(),
@@ -123,7 +134,7 @@ export const check: Subcommand = {
   },
 };
 
-const COLLECT_HELP = `Usage: kstbench study collect DIR
+const COLLECT_HELP = `Usage: kstbench study collect DIR [--retry-missing]
 
 Runs the check, then collects every cell of the design into the study's collection folder with the
 collector of 'kstbench collect' (resumable: re-run the same command after an interruption or quota
@@ -131,15 +142,20 @@ stop; completed cells are never requested again). With design.repeats > 1 each r
 into its own folder, collection/repeat-<k>, with its own recorded seed (collection/repeats.json).
 A study whose manifest names "responses" imports that table instead (every row checked first;
 nothing written on a bad row).
+
+Options:
+  --retry-missing   request cells whose final record is 'missing' again (the new record supersedes
+                    it); without it a re-run requests only cells that have no record
 `;
 
-async function collectOnly(study: Study): Promise<number> {
+async function collectOnly(study: Study, retryMissing: boolean): Promise<number> {
   const [{ collectStudy }, { reportRun, runShell }] = await Promise.all([import('../../lib/study/collect'), import('./collect')]);
-  const resume = `kstbench study collect ${study.dir}`;
+  const resume = `kstbench study collect ${study.dir}${retryMissing ? ' --retry-missing' : ''}`;
   return runShell('study collect', resume, async (shell) => {
-    const result = await collectStudy(study, shell.deps, (repeat, of) => {
+    const onRepeat = (repeat: Repeat, of: number) => {
       if (of > 1) say(`repeat ${repeat.repeat}/${of} -> ${repeatDir(study, repeat)} (collector seed ${repeat.collector_seed})`);
-    });
+    };
+    const result = await collectStudy(study, shell.deps, onRepeat, { retryMissing });
     if (result.kind === 'imported') {
       say(`imported ${result.rows} responses of ${result.models.length} model(s) from ${result.file} -> ${study.paths.collection}`);
       return 0;
@@ -153,10 +169,10 @@ async function collectOnly(study: Study): Promise<number> {
 
 export const collect: Subcommand = {
   help: COLLECT_HELP,
-  flags: NO_FLAGS,
+  flags: COLLECT_FLAGS,
   async run(argv) {
-    const study = parseStep(argv, 'collect', COLLECT_HELP);
-    return study ? collectOnly(study) : 0;
+    const step = parseCollectingStep(argv, 'collect', COLLECT_HELP);
+    return step ? collectOnly(step.study, step.retryMissing) : 0;
   },
 };
 
@@ -166,6 +182,8 @@ async function analyzeOnly(study: Study): Promise<number> {
   const r = analyzeStudy(study);
   const c = r.counts;
   say(`analysed ${c.responses} responses (${c.valid} valid, ${c.invalid} invalid, ${c.missing} missing)${c.simulated ? `, ${c.simulated} SIMULATED` : ''} -> ${study.paths.output}/analysis`);
+  const u = r.collection;
+  if (u) say(`WARNING: the collection is not complete (${u.dir}/run.json: ${u.status}${u.reason ? `, ${u.reason}` : ''}): the analysis covers only the responses recorded; the report says so`);
   return 0;
 }
 
@@ -209,24 +227,28 @@ export const report: Subcommand = {
   },
 };
 
-const RUN_HELP = `Usage: kstbench study run DIR
+const RUN_HELP = `Usage: kstbench study run DIR [--retry-missing]
 
 The whole study in one command: collect (or import; resumable), analyze, figures, report. Stops at
 the first step that did not do its job, with its exit code; re-running resumes the collection.
+
+Options:
+  --retry-missing   collect: request cells whose final record is 'missing' again
 `;
 
 export const run: Subcommand = {
   help: RUN_HELP,
-  flags: NO_FLAGS,
+  flags: COLLECT_FLAGS,
   async run(argv) {
-    const study = parseStep(argv, 'run', RUN_HELP);
-    if (!study) return 0;
+    const parsed = parseCollectingStep(argv, 'run', RUN_HELP);
+    if (!parsed) return 0;
+    const study = parsed.study;
     // The whole check first, so bad input is one line with nothing printed or written before it.
     checkStudy(study);
     const started = Date.now();
     const step = (name: string) => say(`step ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     step('1/4 collect');
-    const collected = await collectOnly(study);
+    const collected = await collectOnly(study, parsed.retryMissing);
     if (collected !== 0) return collected;
     step('2/4 analyze');
     await analyzeOnly(study);

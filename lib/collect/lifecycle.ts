@@ -25,8 +25,9 @@ import { Appender, acquireLock, readCompleted, repairTail, storePaths, type Stor
  * and the final status. A run ends
  * - `quota_stopped` / `interrupted` when a stop was requested;
  * - `failed` when a model's breaker opened, a cell failed deterministically (those cells keep no
- *   record and are requested again next time), every cell this run finished is `missing`, or the
- *   files could not be written;
+ *   record and are requested again next time), every cell this run finished is `missing`, every
+ *   cell of the design is `missing` (a re-run with nothing to request), or the files could not be
+ *   written;
  * - `complete` only when every cell of the design has a final record and none of the above holds.
  * If anything throws after run.json said `running`, run.json is rewritten `failed` with the reason.
  */
@@ -562,7 +563,7 @@ type StatusVerdict = { status: EngineResult['status']; reason?: string; remedy?:
 /**
  * The run's final status, by the rules of the module comment, first match wins: a requested stop; a
  * breaker that opened; a deterministic failure; every finished cell `missing`; cells still pending
- * (interrupted); some `missing` (incomplete); else complete.
+ * (interrupted); every cell `missing` (failed); some `missing` (incomplete); else complete.
  */
 export function finalStatus(end: RunEnd): StatusVerdict {
   const { stop, trips, deterministicFailures, written, records, total } = end;
@@ -594,6 +595,15 @@ export function finalStatus(end: RunEnd): StatusVerdict {
   // Every cell has a record, but some are `missing` (retries or the horizon ran out): not complete.
   const missing = records.filter((r) => r.status === 'missing').length;
   if (missing === 0) return { status: 'complete' };
+  // A re-run that finds every cell missing (no call ever succeeded) writes nothing new; the
+  // collection still has no answer at all, so it stays `failed`, not merely incomplete.
+  if (missing === total) {
+    return {
+      status: 'failed',
+      reason: `every one of the ${total} cells is missing (no call has succeeded yet)`,
+      remedy: 'see attempts.jsonl for the errors; fix the cause, then re-run with --retry-missing',
+    };
+  }
   return {
     status: 'incomplete',
     reason: `${missing} of ${total} cell(s) are missing (no answer within the retry horizon)`,

@@ -9,6 +9,8 @@ import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { readJsonl } from '../io/jsonl';
 import type { Domain } from '../kst';
+import { readRunJson } from '../collect/lifecycle';
+import type { RunFile } from '../records/run-file';
 import { modelComparison } from '../analysis/model-comparison';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomains, type Study } from './manifest';
@@ -93,6 +95,22 @@ function repeatSources(study: Study, domains: readonly Domain[]): RepeatSource[]
 }
 
 /**
+ * The first collection whose run.json says it did not complete, or undefined (every run complete, or
+ * an import, which has no run.json). Analysing a partial collection is allowed, but never silently.
+ */
+export function unfinishedCollection(sources: ReadonlyArray<Pick<RepeatSource, 'dir'>>): StudyResults['collection'] {
+  for (const s of sources) {
+    const run = readRunJson(join(s.dir, 'run.json')) as RunFile | null;
+    if (run === null || run.status === 'complete') continue;
+    const design = run['design'] as { size?: unknown } | undefined;
+    const cells = run.result?.total ?? (typeof design?.size === 'number' ? design.size : null);
+    const reason = run.status === 'running' ? 'the collecting process ended without a status (killed or crashed)' : (run.result?.reason ?? null);
+    return { dir: s.dir, status: run.status, reason, cells };
+  }
+  return undefined;
+}
+
+/**
  * Order agreement compares the orders of one cell within one repeat: with repeats, each record's state
  * key is tagged with its repeat so that pairs never mix repeats (the pairs of all repeats are pooled).
  */
@@ -118,6 +136,7 @@ export function analyzeStudy(study: Study): StudyResults {
   const { scored } = scoreKstResponses(records);
   const cell = figure3Cell(scored);
   const provenance = analysisProvenance(extracted, domains) as { inputs: StudyResults['inputs'] };
+  const unfinished = unfinishedCollection(sources);
   const results: StudyResults = StudyResultsSchema.parse({
     results_version: 1,
     title: study.manifest.title,
@@ -137,6 +156,7 @@ export function analyzeStudy(study: Study): StudyResults {
     graphs: graphVerdicts(sources, domains),
     figure3: cell ? { ...cell, rule: FIGURE3_RULE, models: modelComparison(scored, cell.domain, cell.condition) } : null,
     inputs: provenance.inputs,
+    ...(unfinished ? { collection: unfinished } : {}),
     ...(sources.length > 1 ? { repeats: sources.map((s) => ({ ...s.repeat, responses: (analysisProvenance(s.extracted, []) as { inputs: StudyResults['inputs'] }).inputs.responses })) } : {}),
     ...paperParts(study, records, sources, domains),
   });

@@ -1,6 +1,6 @@
 import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
 import { kstJobs } from '../collect/kst-study';
-import { loadPriceTable } from '../collect/prices';
+import { ASSUMED_OUTPUT_TOKENS, loadPriceTable } from '../collect/prices';
 import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
 import { readCompleted, storePaths } from '../collect/store';
 import { InputError } from '../errors';
@@ -34,6 +34,8 @@ export interface StudyCheck {
   cells: number;
   /** Null when the study imports its responses instead of collecting. */
   cost: DryRunReport | null;
+  /** What `--retry-missing` adds: the cells recorded `missing` (null for an import, or when there are none). */
+  retryMissing: DryRunReport | null;
   imported: { file: string; rows: number } | null;
   domainObjects: Domain[];
   samples: StateSample[] | null;
@@ -140,6 +142,7 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     });
   }
   let cost: DryRunReport | null = null;
+  let retryMissing: DryRunReport | null = null;
   if (!imported) {
     const specs = models.map((m) => m.spec);
     const jobs = kstJobs(domainObjects, {
@@ -151,11 +154,11 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     });
     // One dry run per repeat (each repeat is a collection directory of its own), summed.
     const prices = loadPriceTable();
-    const reports = studyRepeats(study).map((repeat) => {
-      const completed = readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true });
-      return dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false);
-    });
-    cost = sumDryRuns(reports);
+    const completedByRepeat = studyRepeats(study).map((repeat) => readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true }));
+    cost = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false)));
+    // Missing cells count as collected above; what asking for them again would cost is shown apart.
+    const withMissing = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false, true)));
+    if (withMissing.calls > cost.calls) retryMissing = withMissing;
   }
   return {
     domains: domainObjects.map((d) => ({ id: d.id, items: d.ids.length, states: perDomain.get(d.id)!, sampled: samples !== null })),
@@ -163,6 +166,7 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     cellsPerModel,
     cells: imported ? imported.rows : cellsPerModel * models.length,
     cost,
+    retryMissing,
     imported,
     domainObjects,
     samples,
@@ -184,9 +188,18 @@ export function formatCheck(study: Study, c: StudyCheck): string {
   for (const m of c.models) {
     const line = c.cost?.models.find((l) => l.model === m.spec);
     const where = m.spec.startsWith('simulated:') ? 'simulated respondent' : m.catalogue ? `catalogue ${m.catalogue}` : 'not in the catalogue';
-    lines.push(`  ${m.spec.padEnd(36)} ${where.padEnd(34)} ${String(line?.calls ?? 0).padStart(7)} calls  ${usd(line?.costUsd ?? null).padStart(9)} (≤ ${usd(line?.costUpperBoundUsd ?? null)})`);
+    const tokens = `${String(line?.inputTokens ?? 0).padStart(10)} in ${String(line?.outputTokensAssumed ?? 0).padStart(10)} out`;
+    lines.push(`  ${m.spec.padEnd(36)} ${where.padEnd(34)} ${String(line?.calls ?? 0).padStart(7)} calls ${tokens}  ${usd(line?.costUsd ?? null).padStart(9)} (≤ ${usd(line?.costUpperBoundUsd ?? null)})`);
     for (const n of m.notes) lines.push(`      note: ${n}`);
   }
-  if (c.cost) lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+  if (c.cost) {
+    lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+    // The tokens the estimate is made of, as the collector's dry run prints them (kstbench collect --dry-run).
+    lines.push(`  tokens: ${c.cost.inputTokens} input (prompt characters / 4), ${c.cost.outputTokensAssumed} output (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`);
+  }
+  if (c.cost && c.retryMissing) {
+    const extra = c.retryMissing.calls - c.cost.calls;
+    lines.push(`  missing: ${extra} collected cell(s) ended without an answer; 'kstbench study collect ${study.dir} --retry-missing' requests them again: ${c.retryMissing.calls} calls in all, estimated ${usd(c.retryMissing.costUsd)}, at most ${usd(c.retryMissing.costUpperBoundUsd)}`);
+  }
   return `${lines.join('\n')}\nOK: nothing was sent or written.\n`;
 }

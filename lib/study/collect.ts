@@ -44,13 +44,24 @@ export function prepareCollectorInputs(study: Study): { domainsDir: string; stat
   return { domainsDir, statesFile };
 }
 
+/** How this collection run treats cells already recorded. */
+export interface CollectStudyOptions {
+  /** `--retry-missing`: cells whose final record is `missing` are requested again (as `kstbench collect`). */
+  retryMissing?: boolean;
+}
+
 /**
  * Runs the check, then collects (or imports). The check throws before anything is written. With
  * repeats, each repeat is collected in turn into its own directory (lib/study/repeats.ts), after
  * `<collection>/repeats.json` records their seeds; a repeat that does not complete stops the run (the
  * same command resumes it, and the repeats already complete are not requested again).
  */
-export async function collectStudy(study: Study, deps: CollectDeps = {}, onRepeat?: (repeat: Repeat, of: number) => void): Promise<CollectStepResult> {
+export async function collectStudy(
+  study: Study,
+  deps: CollectDeps = {},
+  onRepeat?: (repeat: Repeat, of: number) => void,
+  options: CollectStudyOptions = {},
+): Promise<CollectStepResult> {
   const check = checkStudy(study, deps.env ?? process.env);
   if (study.manifest.responses) return { kind: 'imported', ...importStudyResponses(study, check.domainObjects) };
   const { domainsDir, statesFile } = prepareCollectorInputs(study);
@@ -62,7 +73,8 @@ export async function collectStudy(study: Study, deps: CollectDeps = {}, onRepea
     onRepeat?.(repeat, repeats.length);
     const dir = repeatDir(study, repeat);
     const factory = repeatProviderFactory(repeat, deps.createProvider);
-    const outcome = await collectKst({ ...collectParams(study, domainsDir, statesFile), outDir: dir, seed: repeat.collector_seed }, { ...deps, ...(factory ? { createProvider: factory } : {}) });
+    const params = { ...collectParams(study, domainsDir, statesFile), outDir: dir, seed: repeat.collector_seed, ...(options.retryMissing ? { retryMissing: true } : {}) };
+    const outcome = await collectKst(params, { ...deps, ...(factory ? { createProvider: factory } : {}) });
     done.push({ repeat, dir, outcome });
     if (outcome.status !== 'complete') break;
   }

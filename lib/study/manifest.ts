@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES } from '../collect/caps';
+import { MAX_TIMER_MS } from '../collect/providers/attempt';
 import { CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { osInputError, isOsError } from '../io/os-error';
+import { isOsError } from '../io/os-error';
+import { readInputText } from '../io/read';
 import { buildDomain, parseDomain, type Domain } from '../kst';
 import { importStructure, MATRIX_FORMATS, readItemDescriptions, STRUCTURE_KINDS } from '../kst-io';
 
@@ -29,6 +32,10 @@ export type PaperKey = (typeof PAPER_KEYS)[number];
 
 const Comment = z.union([z.string(), z.array(z.string())]).optional();
 const RelPath = z.string().trim().min(1, 'must be a non-empty path');
+/** Largest `design.repeats` and `design.states.sample` (the bounds of `study init`'s flags). */
+export const MAX_REPEATS = 1000;
+export const MAX_SAMPLE = 10_000_000;
+
 const Seed = z.union([z.string().min(1), z.number().int().nonnegative()]).transform((s) => String(s));
 
 /**
@@ -58,7 +65,7 @@ export const StatesDesignSchema = z.union([
   z.strictObject({
     $comment: Comment,
     /** Draws of `sampleStates` per domain (distinct states are collected once each). */
-    sample: z.int().positive(),
+    sample: z.int().positive().max(MAX_SAMPLE),
     seed: Seed,
   }),
 ]);
@@ -67,15 +74,17 @@ export const DesignSchema = z.strictObject({
   $comment: Comment,
   states: StatesDesignSchema.default('all'),
   conditions: z.array(z.enum(CONDITIONS)).default([...CONDITIONS]),
-  orders: z.int().positive().default(2),
+  // The bounds of `kstbench collect`'s flags (lib/collect/caps.ts): a value the CLI refuses would
+  // otherwise reach the dispatcher (a billion-slot pool, a timer Node cannot set).
+  orders: z.int().positive().max(MAX_ORDERS).default(2),
   /** Responses per cell (model, domain, state, condition, order). */
-  repeats: z.int().positive().default(1),
+  repeats: z.int().positive().max(MAX_REPEATS).default(1),
   /** Seed of the collector's cell shuffle and retry jitter. */
   seed: Seed.default('20260908'),
-  max_output_tokens: z.int().positive().default(16000),
-  concurrency: z.int().positive().default(4),
-  timeout_s: z.int().positive().default(600),
-  max_retries: z.int().nonnegative().default(5),
+  max_output_tokens: z.int().positive().max(MAX_OUTPUT_TOKENS).default(16000),
+  concurrency: z.int().positive().max(MAX_CONCURRENCY).default(4),
+  timeout_s: z.int().positive().max(Math.floor(MAX_TIMER_MS / 1000)).default(600),
+  max_retries: z.int().nonnegative().max(MAX_RETRIES).default(5),
 });
 export type StudyDesign = z.infer<typeof DesignSchema>;
 
@@ -163,16 +172,10 @@ export function studyLocation(dirOrFile: string): { dir: string; file: string } 
 /** Reads and validates a study's manifest; InputError naming the file when it is missing or bad. */
 export function loadStudy(dirOrFile: string): Study {
   const { dir, file } = studyLocation(dirOrFile);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isOsError(err) && err.code === 'ENOENT') {
-      throw new InputError(`${file}: no study manifest here (create one with: kstbench study init ${dir})`, { file });
-    }
-    throw isOsError(err) ? osInputError(err) : err;
-  }
-  return studyFrom(dir, file, parseStudyManifest(text, file));
+  if (!existsSync(file)) throw new InputError(`${file}: no study manifest here (create one with: kstbench study init ${dir})`, { file });
+  // lib/io's reader names the file for every failure: a folder where study.json should be gave
+  // "cannot read (unknown path): EISDIR" through readFileSync, whose EISDIR carries no path.
+  return studyFrom(dir, file, parseStudyManifest(readInputText(file, 'study manifest'), file));
 }
 
 /** A Study from an already parsed manifest (used by `study init` before it writes). */

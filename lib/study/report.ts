@@ -149,8 +149,28 @@ figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #ee
 
 function noticeHtml(r: StudyResults): string {
   if (!r.simulated) return p(`All ${r.counts.responses.toLocaleString('en-US')} responses come from the models named below (collected or imported); none is simulated.`);
-  const k = r.counts.simulated;
-  return `<p class="notice"><strong>Simulated data.</strong> ${k.toLocaleString('en-US')} of ${r.counts.responses.toLocaleString('en-US')} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
+  const k = r.counts.simulated.toLocaleString('en-US');
+  const n = r.counts.responses.toLocaleString('en-US');
+  // With real models beside the simulated ones, their own rows are not a simulation: say that the
+  // pooled numbers mix the two (lib/report/simulated.ts words the notebooks' notice the same way).
+  const real = r.models.filter((m) => !m.startsWith('simulated:')).join(', ');
+  if (r.counts.simulated < r.counts.responses && real !== '') {
+    return `<p class="notice"><strong>Partly simulated data.</strong> ${k} of ${n} responses come from the simulated respondent (simulated:sim-…), not from a language model; the others from ${escapeHtml(real)}. Tables and figures marked SIMULATED include simulated responses: their pooled numbers mix them with the others, while the per-model rows of ${escapeHtml(real)} describe those models alone.</p>\n`;
+  }
+  return `<p class="notice"><strong>Simulated data.</strong> All ${n} responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.</p>\n`;
+}
+
+/** The notice of a collection that did not complete (the analysis covers only what was recorded). */
+function unfinishedHtml(study: Study, r: StudyResults): string {
+  const c = r.collection;
+  if (!c) return '';
+  const reason = c.reason ? ` (${c.reason})` : '';
+  const cells = c.cells === null ? '' : ` of the ${c.cells.toLocaleString('en-US')} cells in its design`;
+  return (
+    `<p class="notice"><strong>Collection not complete.</strong> ${escapeHtml(c.dir)}/run.json says <code>${escapeHtml(c.status)}</code>${escapeHtml(reason)}. ` +
+    `Every number below covers only the ${r.counts.responses.toLocaleString('en-US')} responses recorded${cells} (${r.counts.missing.toLocaleString('en-US')} of them missing). ` +
+    `Finish it with <code>kstbench study collect ${escapeHtml(study.dir)}</code> (with <code>--retry-missing</code> for missing cells), then analyse again.</p>\n`
+  );
 }
 
 /** The report page (pure: results and the drawn SVGs in, HTML out). */
@@ -177,6 +197,7 @@ export function reportHtml(study: Study, r: StudyResults, svgs: ReadonlyMap<stri
     `<style>${STYLE}</style></head><body>`,
     `<h1>${escapeHtml(r.title)}</h1>`,
     noticeHtml(r),
+    unfinishedHtml(study, r),
     p(design),
     `<nav>${nav}</nav>`,
     tablesHtml(r),

@@ -65,6 +65,12 @@ export const StudyResultsSchema = z.strictObject({
   inputs: z.object({ responses: z.object({ file: z.string(), sha256: z.string() }), domains: z.array(z.object({ id: z.string(), file: z.string().nullable(), sha256: z.string().nullable() })) }),
   /** Only with design.repeats > 1: every repeat (lib/study/repeats.ts) and its responses file; `inputs.responses` is repeat 1's. */
   repeats: z.array(RepeatSchema.extend({ responses: z.object({ file: z.string(), sha256: z.string() }) })).optional(),
+  /**
+   * Only when a collection's run.json says it did not complete (failed, incomplete, interrupted,
+   * quota-stopped, or still `running` after a crash): the first such collection, so the report says
+   * that its numbers cover only the responses recorded.
+   */
+  collection: z.object({ dir: z.string(), status: z.string(), reason: z.string().nullable(), cells: z.int().nullable() }).optional(),
   /** Only with psi.ratings: the Table VI-style rates of the ratings file, in percent (lib/psi/ratings.ts ratingRates). */
   ratings: z
     .object({ file: z.string(), simulated: z.boolean(), ratings: z.int(), cases: z.int(), raters: z.int(), meaningful_improvement: z.number().nullable(), weaknesses_resolved: z.number().nullable() })

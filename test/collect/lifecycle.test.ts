@@ -73,6 +73,15 @@ test('every call fails (5xx after retries) → the run ends failed, not complete
   assert.equal(r.written.missing, CELLS);
   assert.match(r.reason!, /every one of the 64 cells finished by this run is missing/);
   assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
+  // Re-running without --retry-missing requests nothing (every cell has its `missing` record), and
+  // the collection still holds no answer: it stays failed, it does not turn `incomplete`.
+  const idle = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const again = await collectKst(params(out, domainsDir, { maxRetries: 0 }), deps({ 'openai:stub': idle }));
+  assert.equal(idle.total(), 0);
+  assert.deepEqual([again.status, again.pending, again.written], ['failed', 0, {}]);
+  assert.equal(again.reason, 'every one of the 64 cells is missing (no call has succeeded yet)');
+  assert.match(again.remedy!, /--retry-missing/);
+  assert.equal(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status, 'failed');
 });
 
 test('connection refused on every call: the pre-flight cell is retried with backoff, then the run stops failed with no record (the breaker does not count transport faults)', async () => {
@@ -290,6 +299,8 @@ test('finalStatus: the first rule that holds decides (stop, breaker, determinist
   const allMissing = finalStatus({ ...none, written: { missing: 2, valid: 0 }, records: [{ status: 'missing' }, { status: 'missing' }] });
   assert.deepEqual([allMissing.status, allMissing.reason], ['failed', 'every one of the 2 cells finished by this run is missing (no call succeeded)']);
   assert.deepEqual(finalStatus({ ...none, written: { valid: 1 }, records: [{ status: 'valid' }] }), { status: 'interrupted' });
+  const stillAllMissing = finalStatus({ ...none, records: [{ status: 'missing' }, { status: 'missing' }] });
+  assert.deepEqual([stillAllMissing.status, stillAllMissing.reason], ['failed', 'every one of the 2 cells is missing (no call has succeeded yet)']);
   const incomplete = finalStatus({ ...none, written: { valid: 1, missing: 1 }, records: [{ status: 'valid' }, { status: 'missing' }] });
   assert.deepEqual([incomplete.status, incomplete.reason], ['incomplete', '1 of 2 cell(s) are missing (no answer within the retry horizon)']);
 });

@@ -7,6 +7,9 @@ import { join, relative } from 'node:path';
 import { kstbench, tempDir } from '../support/cli';
 import { loadStudy } from '../../lib/study/manifest';
 import { checkStudy, formatCheck } from '../../lib/study/check';
+import { collectStudy } from '../../lib/study/collect';
+import { readCompleted } from '../../lib/collect/store';
+import { answerPosition1, okResult, providerError, stubProvider } from '../collect/helpers';
 import { writeCurriculum } from './helpers';
 
 /** Every file under dir with its size and mtime, to prove nothing was written. */
@@ -51,6 +54,11 @@ test('the good study passes the check, which counts cells and prices them', () =
   assert.equal(line.calls, 72);
   assert.ok(line.costUsd !== null && line.costUsd > 0, 'the catalogue prices the model');
   assert.match(formatCheck(study, c), /openai:gpt-5-mini\s+catalogue openai:gpt-5-mini\s+72 calls/);
+  // Calls and tokens are known before anything is spent: the tokens the estimate is made of are printed.
+  assert.ok(line.inputTokens > 0 && line.outputTokensAssumed > 0);
+  const text = formatCheck(study, c);
+  assert.match(text, new RegExp(`72 calls +${line.inputTokens} in +${line.outputTokensAssumed} out +\\$`));
+  assert.ok(text.includes(`  tokens: ${c.cost!.inputTokens} input (prompt characters / 4), ${c.cost!.outputTokensAssumed} output`), text);
 });
 
 test('an unknown model', () => {
@@ -85,4 +93,28 @@ test('an import row naming a state that is not a state', () => {
   );
   refuses(dir, /responses\.csv:3: state \["F1","F4"\] /);
   assert.equal(readFileSync(join(dir, 'responses.csv'), 'utf8').split('\n').length, 4, 'the table itself is untouched');
+});
+
+test('cells recorded missing: the estimate counts them collected, and the check says what --retry-missing would request and cost', async () => {
+  const dir = studyWith({ models: ['openai:gpt-5-mini'], design: { conditions: ['P0'], orders: 1, max_retries: 0 } });
+  const study = loadStudy(dir);
+  const env = { OPENAI_API_KEY: 'sk-test-not-a-key' };
+  const failing = stubProvider('openai:gpt-5-mini', (req) => {
+    if (req.runId.charCodeAt(req.runId.length - 1) % 2 === 0) throw providerError('server_error', 'openai HTTP 500', { httpStatus: 500 });
+    return okResult(answerPosition1(req));
+  });
+  await collectStudy(study, { createProvider: () => failing, env, sleep: async () => {} });
+  const records = [...readCompleted(join(dir, 'collection', 'responses.jsonl')).values()];
+  const missing = records.filter((r) => r.status === 'missing').length;
+  assert.ok(missing > 0 && missing < records.length, `${missing} of ${records.length} missing`);
+  const c = checkStudy(study, env);
+  assert.equal(c.cost!.calls, 0);
+  assert.equal(c.retryMissing!.calls, missing);
+  assert.ok(c.retryMissing!.costUsd! > 0);
+  assert.ok(formatCheck(study, c).includes(`  missing: ${missing} collected cell(s) ended without an answer; 'kstbench study collect ${dir} --retry-missing' requests them again: ${missing} calls in all`));
+  // Nothing missing, nothing said.
+  const clean = loadStudy(studyWith({ models: ['openai:gpt-5-mini'] }));
+  const none = checkStudy(clean, env);
+  assert.equal(none.retryMissing, null);
+  assert.doesNotMatch(formatCheck(clean, none), /missing:/);
 });

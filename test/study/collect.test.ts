@@ -1,10 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readCompleted } from '../../lib/collect/store';
 import { collectStudy, prepareCollectorInputs } from '../../lib/study/collect';
 import { loadStudy } from '../../lib/study/manifest';
-import { tempDir } from '../support/files';
+import { answerSchemaOf, startFakeLlmServer } from '../support/fake-llm-server';
+import { ROOT, tempDir } from '../support/files';
+import { answerPosition1 } from '../collect/helpers';
 import { writeCurriculum } from './helpers';
 
 test('the collector gets a built domain folder and the seeded state sample; a re-run resumes', async () => {
@@ -22,4 +26,52 @@ test('the collector gets a built domain folder and the seeded state sample; a re
   if (first.kind === 'collected') assert.equal(first.outcome.total, n);
   const again = await collectStudy(s);
   if (again.kind === 'collected') assert.equal(again.outcome.resumed, n);
+});
+
+/** Runs the built CLI without blocking this process (the fake server answers from it). */
+function runCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_COMPATIBLE_API_KEY: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+}
+
+test('study collect/run --retry-missing: a collection whose every call failed stays failed on re-run, and the printed command asks for the missing cells again', async () => {
+  let failing = true;
+  const server = await startFakeLlmServer({
+    handler: (call) => (failing ? { kind: 'server_error' } : { kind: 'json', content: answerPosition1({ schemaName: answerSchemaOf(call).name ?? '' }) }),
+  });
+  try {
+    const dir = tempDir('kstbench-study-retry-');
+    writeCurriculum(join(dir, 'fractions.json'));
+    const manifest = { manifest_version: 1, title: 'T', domains: ['fractions.json'], models: [`openai-compatible:fake-model@${server.openaiBaseUrl}`], design: { states: 'all', conditions: ['P0'], orders: 1, max_retries: 0, concurrency: 1 } }; // 9 cells
+    writeFileSync(join(dir, 'study.json'), JSON.stringify(manifest));
+    const retry = `kstbench study collect ${dir} --retry-missing`;
+    const first = await runCli(['study', 'collect', dir]);
+    assert.equal(first.code, 4, first.stderr);
+    assert.match(first.stderr, /FAILED: every one of the 9 cells finished by this run is missing/);
+    assert.ok(first.stderr.includes(`request the missing cells again with:\n  ${retry}\n`), first.stderr);
+    // A plain re-run requests nothing and still says failed (not incomplete), with the same command.
+    const calls = server.calls;
+    const again = await runCli(['study', 'run', dir]);
+    assert.equal(server.calls, calls);
+    assert.equal(again.code, 4, again.stderr);
+    assert.match(again.stderr, /FAILED: every one of the 9 cells is missing \(no call has succeeded yet\)/);
+    assert.ok(again.stderr.includes(retry), again.stderr);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'collection', 'run.json'), 'utf8')).status, 'failed');
+    // The printed command is accepted and requests exactly the missing cells.
+    failing = false;
+    const healed = await runCli(['study', 'collect', dir, '--retry-missing']);
+    assert.equal(healed.code, 0, healed.stderr);
+    assert.equal(server.calls, calls + 9);
+    const winners = [...readCompleted(join(dir, 'collection', 'responses.jsonl')).values()];
+    assert.equal(winners.length, 9);
+    assert.ok(winners.every((w) => w.status === 'valid' && w.supersedes_missing === true));
+  } finally {
+    await server.close();
+  }
 });

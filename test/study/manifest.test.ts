@@ -42,6 +42,28 @@ test('a field of the wrong type is refused naming the file and the field', () =>
   assert.throws(() => parseStudyManifest('{"manifest_version": 1,', 's.json'), /s\.json(:\d+)?: not valid JSON/);
 });
 
+test('design values beyond the bounds of kstbench collect\'s flags are refused naming the field (a huge concurrency crashed the dispatcher)', () => {
+  const cases: Array<[Record<string, unknown>, string, number]> = [
+    [{ concurrency: 1e12 }, 'design.concurrency', 1024],
+    [{ orders: 1e9 }, 'design.orders', 1000],
+    [{ timeout_s: 1e10 }, 'design.timeout_s', 2147483],
+    [{ max_retries: 101 }, 'design.max_retries', 100],
+    [{ max_output_tokens: 10_000_001 }, 'design.max_output_tokens', 10_000_000],
+    [{ repeats: 1001 }, 'design.repeats', 1000],
+    [{ states: { sample: 1e8, seed: 1 } }, 'design.states.sample', 10_000_000],
+  ];
+  for (const [design, field, max] of cases) {
+    assert.throws(() => parseStudyManifest(JSON.stringify({ ...minimal, design }), 'x/study.json'), (err: unknown) => {
+      assert.ok(err instanceof InputError);
+      assert.equal(err.message, `x/study.json: ${field}: Too big: expected number to be <=${max}`);
+      return true;
+    });
+    // The bound itself is accepted (the same as the flag's).
+    const atMax = JSON.parse(JSON.stringify(design).replace(/:[0-9.e+]+/, `:${max}`));
+    assert.doesNotThrow(() => parseStudyManifest(JSON.stringify({ ...minimal, design: atMax }), 'x/study.json'), field);
+  }
+});
+
 test('$comment is accepted on the manifest and its parts', () => {
   const m = parseStudyManifest(JSON.stringify({ ...minimal, $comment: ['a', 'b'], design: { $comment: 'c', states: { sample: 5, seed: 7 } } }), 's.json');
   assert.deepEqual(m.design.states, { sample: 5, seed: '7' });
@@ -77,4 +99,14 @@ test('domains: a file, a folder and a kstIO import; a bad entry is named', () =>
 test('a folder without a manifest says how to make one', () => {
   const dir = tempDir('kstbench-study-');
   assert.throws(() => loadStudy(dir), /study\.json: no study manifest here \(create one with: kstbench study init /);
+});
+
+test('a study.json that is a folder is refused naming it (the OS error of reading a folder carries no path)', () => {
+  const dir = tempDir('kstbench-study-');
+  mkdirSync(join(dir, 'study.json'));
+  assert.throws(() => loadStudy(dir), (err: unknown) => {
+    assert.ok(err instanceof InputError);
+    assert.equal(err.message, `${join(dir, 'study.json')}: cannot read study manifest (EISDIR)`);
+    return true;
+  });
 });

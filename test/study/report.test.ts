@@ -151,3 +151,14 @@ function fakeResults(): ReturnType<typeof readStudyResults> {
     inputs: { responses: { file: 'x', sha256: 'y' }, domains: [] },
   };
 }
+
+test('the simulated notice: all simulated says every number describes the simulation; real models beside simulated ones are not called a simulation', () => {
+  const study = loadStudy(join(ROOT, 'data', 'raw'));
+  const svgs = new Map([['figure-1-exact-f1', '<svg/>'], ['figure-2-domain-condition', '<svg/>']]);
+  const counts = { responses: 4, scored: 4, valid: 4, invalid: 0, missing: 0 };
+  const all = reportHtml(study, { ...fakeResults(), simulated: true, models: ['simulated:sim-a'], counts: { ...counts, simulated: 4 } }, svgs);
+  assert.ok(all.includes('<strong>Simulated data.</strong> All 4 responses come from the simulated respondent (simulated:sim-…), not from a language model. Every number, table and figure below describes that simulation.'));
+  const mixed = reportHtml(study, { ...fakeResults(), simulated: true, models: ['openai:gpt-5-mini', 'simulated:sim-a'], counts: { ...counts, simulated: 2 } }, svgs);
+  assert.doesNotMatch(mixed, /Every number, table and figure below describes that simulation/);
+  assert.ok(mixed.includes('<strong>Partly simulated data.</strong> 2 of 4 responses come from the simulated respondent (simulated:sim-…), not from a language model; the others from openai:gpt-5-mini.'));
+});
