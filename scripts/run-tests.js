@@ -15,14 +15,15 @@
 //   servers, or drives the browser — see ISOLATE. Processes start longest first (times of the last run
 //   in tmp/test-times.json; on a fresh clone the measured list in SLOW), N at a time (default: cores + 1,
 //   see DEFAULT_JOBS).
+// - No litter. Each test process has a TMPDIR of its own, removed when the process is gone.
 // - No hang. Every file is a suite with a time limit (KSTBENCH_TEST_FILE_TIMEOUT, seconds, default
 //   300); a process that outlives its file's limit by 30 s, or does not exit after its last test,
 //   is killed with its children, and the file fails naming the reason.
 'use strict';
-const { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } = require('node:fs');
+const { readdirSync, readFileSync, statSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } = require('node:fs');
 const { join, relative, dirname, resolve } = require('node:path');
 const { spawn } = require('node:child_process');
-const { availableParallelism } = require('node:os');
+const { availableParallelism, tmpdir } = require('node:os');
 const { createInterface } = require('node:readline');
 
 const root = join(__dirname, '..');
@@ -149,6 +150,17 @@ class Run {
     this.failures = [];
     this.skipped = [];
     this.children = new Set();
+    this.tmps = new Set(); // the TMPDIR of each test process not yet removed
+  }
+
+  /** Removes a test process's TMPDIR; a folder that cannot go (something still writes there) is named. */
+  removeTmp(tmp) {
+    if (!this.tmps.delete(tmp)) return;
+    try {
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+    } catch (err) {
+      process.stderr.write(`run-tests: could not remove ${tmp} (${err.code ?? err.message}); remove it by hand\n`);
+    }
   }
 
   fileDone(file, ok, ms, problems, cpu) {
@@ -203,12 +215,17 @@ class TestProcess {
   /** Starts the process; resolves when it is gone and every one of its files is reported. */
   start() {
     return new Promise((done) => {
+      // Each test process gets a temporary folder of its own as TMPDIR, removed when it is gone: every
+      // folder its tests make with tmpdir() (test/support/files.ts tempDir, mkdtempSync) and those its
+      // children make go with it, even when it was killed, rather than pile up in /tmp.
+      this.tmp = mkdtempSync(join(tmpdir(), 'kstbench-test-process-'));
       this.child = spawn(process.execPath, testProcessArgs(this.job.files), {
         cwd: root,
         detached: true, // its own process group: a kill reaches what it started too
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-        env: { ...process.env, KSTBENCH_TEST_FILE_TIMEOUT_MS: String(FILE_TIMEOUT_S * 1000) },
+        env: { ...process.env, TMPDIR: this.tmp, KSTBENCH_TEST_FILE_TIMEOUT_MS: String(FILE_TIMEOUT_S * 1000) },
       });
+      this.run.tmps.add(this.tmp);
       this.run.children.add(this.child);
       const keep = (chunk) => {
         this.output += chunk;
@@ -299,6 +316,7 @@ class TestProcess {
     clearInterval(this.watchdog);
     clearTimeout(this.exitTimer);
     this.run.children.delete(this.child);
+    this.run.removeTmp(this.tmp);
     // Files run in the order given: when a kill came before the running file's start was reported
     // (its test blocked the reporter too), the first file not finished is the one that was running.
     if (this.killedFor && !this.current && this.pending.size > 0) this.current = this.job.files.find((f) => this.pending.has(f));
@@ -349,6 +367,7 @@ async function main() {
         // gone
       }
     }
+    for (const tmp of run.tmps) run.removeTmp(tmp);
     process.stderr.write(`run-tests: ${signal}: stopped\n`);
     process.exit(130);
   };

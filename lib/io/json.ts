@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { decodeInputText } from './read';
 import type { z } from 'zod';
 import { describeZodIssues, InputError } from '../errors';
 import { isOsError, osErrorMeaning } from './os-error';
@@ -177,15 +178,15 @@ export function parseJsonFile<S extends z.ZodType>(text: string, file: string, s
  * readJsonFile('package.json', z.object({ name: z.string() })).name; // => 'kstbench'
  */
 export function readJsonFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     // Not osInputError: it calls every failed open() a write.
     if (isOsError(err)) throw new InputError(`cannot read ${file}: ${err.code} (${osErrorMeaning(err.code!)})`, { file });
     throw err;
   }
-  return parseJsonFile(text, file, schema);
+  return parseJsonFile(decodeInputText(bytes, file), file, schema);
 }
 
 /** One parsed line of a JSON Lines file, with its 1-based line number for error messages. */

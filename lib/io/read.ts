@@ -46,11 +46,64 @@ export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MA
     }
     if (length > maxBytes) fail(`more than the ${maxBytes}-byte limit for one input file`);
     if (length === buffer.length) fail('it grew while it was read; read it again when it is complete');
-    return buffer.toString('utf8', 0, length);
+    return decodeInputText(buffer.subarray(0, length), file);
   } catch (err) {
     if (err instanceof InputError) throw err;
     return fail((err as NodeJS.ErrnoException).code ?? String(err));
   } finally {
     closeSync(fd);
   }
+}
+
+// fatal: refuse invalid UTF-8 rather than score U+FFFD in its place. ignoreBOM: keep a leading BOM in
+// the text, as Buffer#toString did, so the parsers that strip it (lib/kst-io) see what they always saw.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes a user's file as UTF-8, refusing invalid bytes with one line naming the file, the line and
+ * the byte offset of the first invalid sequence: `FILE:3: invalid UTF-8 at byte offset 17 (0xff)...`.
+ * The sequence is located only after the decoder has refused the file, so a valid file pays nothing.
+ *
+ * @example
+ * decodeInputText(Buffer.from('a\nb'), 'x.txt'); // => 'a\nb'
+ */
+export function decodeInputText(bytes: Uint8Array, file: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    let line = 1;
+    for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+    const shown = Array.from(bytes.subarray(offset, offset + 4), (b) => `0x${b.toString(16).padStart(2, '0')}`).join(' ');
+    throw new InputError(
+      `${file}:${line}: invalid UTF-8 at byte offset ${offset} (${shown}); save the file as UTF-8`,
+      { file, line },
+    );
+  }
+}
+
+/**
+ * The byte offset where the first ill-formed UTF-8 sequence starts (Unicode's table of well-formed
+ * byte sequences, Table 3-7: no overlongs, surrogates or code points above U+10FFFF; a sequence cut
+ * short by the end of the file is ill-formed too), or `bytes.length` when there is none.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  const tail = (b: number | undefined, lo = 0x80, hi = 0xbf): boolean => b !== undefined && b >= lo && b <= hi;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let length: number;
+    if (b < 0x80) length = 1;
+    else if (b >= 0xc2 && b <= 0xdf) length = tail(bytes[i + 1]) ? 2 : 0;
+    else if (b >= 0xe0 && b <= 0xef) {
+      const [lo, hi] = b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : [0x80, 0xbf];
+      length = tail(bytes[i + 1], lo, hi) && tail(bytes[i + 2]) ? 3 : 0;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      const [lo, hi] = b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+      length = tail(bytes[i + 1], lo, hi) && tail(bytes[i + 2]) && tail(bytes[i + 3]) ? 4 : 0;
+    } else length = 0;
+    if (length === 0) return i;
+    i += length;
+  }
+  return bytes.length;
 }

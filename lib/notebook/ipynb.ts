@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { decodeInputText } from '../io/read';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io/atomic';
@@ -123,15 +124,15 @@ export function parseNotebook(text: string, file: string): Notebook {
 
 /** Reads and validates a notebook file. */
 export function readNotebook(file: string): Notebook {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     throw new InputError(`${file}: cannot read notebook (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
       file,
     });
   }
-  return parseNotebook(text, file);
+  return parseNotebook(decodeInputText(bytes, file), file);
 }
 
 /** A cell's source as one string (Jupyter may store it as a list of lines). */

@@ -23,6 +23,7 @@
  * rater rates a case at most once; raters need not rate every case (κ uses the cases both rated).
  */
 import { readFileSync } from 'node:fs';
+import { decodeInputText } from '../io/read';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { jsonPathLine, parseJsonFile } from '../io/json';
@@ -89,13 +90,13 @@ export function parseRatings(text: string, file: string): RatingsFile {
 
 /** Reads and parses a ratings file (see parseRatings). */
 export function loadRatings(file: string): RatingsFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     throw new InputError(`${file}: cannot read ratings file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
   }
-  return parseRatings(text, file);
+  return parseRatings(decodeInputText(bytes, file), file);
 }
 
 /**

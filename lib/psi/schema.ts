@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { decodeInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
@@ -73,11 +74,13 @@ function parseJson(text: string, file: string): unknown {
 }
 
 function readText(file: string, what: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     throw new InputError(`${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
   }
+  return decodeInputText(bytes, file);
 }
 
 /**

@@ -7,6 +7,7 @@
  * stored with them, so the file can be rebuilt byte for byte. Writer and reader use this one schema.
  */
 import { z } from 'zod';
+import { decodeInputText } from '../io/read';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { readFileSync } from 'node:fs';
@@ -47,11 +48,11 @@ export type ClaimReplicates = z.infer<typeof ClaimReplicatesSchema>;
 
 /** Reads a replicate-statistics file; InputError naming the file on a read or schema problem. */
 export function loadClaimReplicates(file: string): ClaimReplicates {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     throw new InputError(`${file}: cannot read the replicate statistics (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run scripts/replicates.ts`, { file });
   }
-  return parseJsonFile(text, file, ClaimReplicatesSchema);
+  return parseJsonFile(decodeInputText(bytes, file), file, ClaimReplicatesSchema);
 }

@@ -10,6 +10,7 @@
  * rejected when the file is read.
  */
 import { readFileSync } from 'node:fs';
+import { decodeInputText } from '../io/read';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
@@ -108,11 +109,11 @@ export function refineClaims(doc: { claims: readonly ClaimEntry[] }, ctx: z.Refi
 
 /** Reads a published-numbers file and checks it against its schema; InputError naming the file (OS errors included). */
 export function loadPublishedFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
   }
-  return parseJsonFile(text, file, schema);
+  return parseJsonFile(decodeInputText(bytes, file), file, schema);
 }

@@ -44,12 +44,19 @@ export function pageName(file: string): string {
   return `${file.split('/').pop()!.replace(/\.ipynb$/, '')}.html`;
 }
 
-/** The notebook's title: its first Markdown heading, without the `#`s (else the file name). */
+/** What stands between a notebook's number and its title in the site's titles. */
+const TITLE_SEPARATOR = ' · ';
+
+/**
+ * The notebook's title: its first Markdown heading, without the `#`s (else the file name). A leading
+ * notebook number is followed by one separator on every page, `10 · …`, whichever the heading uses
+ * (the KST notebooks write `04 — …`, the PSI ones `10 · …`).
+ */
 export function notebookTitle(nb: Notebook, file: string): string {
   for (const cell of nb.cells) {
     if (cell.cell_type !== 'markdown') continue;
     const m = /^\s*#{1,6}\s+(.+?)\s*$/m.exec(cellSource(cell));
-    if (m) return m[1]!;
+    if (m) return m[1]!.replace(/^(\d+)\s*[—–·:.-]\s+/, `$1${TITLE_SEPARATOR}`);
   }
   return file.split('/').pop()!;
 }
@@ -229,7 +236,8 @@ function indexPage(input: SiteInput): string {
     `<p>Every page below is one notebook of this project as <code>npm run reproduce</code> executed it: the prose, the code, and its outputs (tables and figures). Where a paper publishes a number, it stands beside the computed one; agreeing cells are marked <span class="agrees">${COLOUR_WORDS.agrees}</span>, differing ones <span class="differs">${COLOUR_WORDS.differs}</span> with the difference Δ = computed − published.</p></header>`,
     // A run on collected responses only (a study of one's own with real models) has no simulated notice.
     input.notebooks.some(({ notebook }) => showsSimulatedData(notebook)) ? SIMULATED_NOTICE : '',
-    `<main><ol class="notebooks">\n${items.join('\n')}\n</ol>`,
+    // Not an <ol>: its counter (1, 2, …) would stand beside the notebooks' own numbers, which skip.
+    `<main><ul class="notebooks">\n${items.join('\n')}\n</ul>`,
     paperItemsTable(input),
     claimsLink(input),
     `<p>Software, parameters, seeds and the SHA-256 of every input: <a href="environment.html">environment and inputs</a>. Source fingerprint <code>${escapeHtml(input.sourceFingerprint)}</code>${input.commit ? `, commit <code>${escapeHtml(input.commit)}</code>` : ''}.</p></main>`,

@@ -54,7 +54,8 @@ span.agrees, span.differs { padding: 0 .3em; border-radius: 3px; }
 .unlinked { border-bottom: 1px dotted var(--muted); }
 blockquote { margin: .75rem 0; padding: .1rem 1rem; border-left: 4px solid var(--warn-line); background: #fffaf0; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; border-top: 1px solid var(--line); margin-top: 2rem; padding-top: .75rem; }
-ol.notebooks li { margin: .35rem 0; }
+ul.notebooks { list-style: none; padding-left: 0; }
+ul.notebooks li { margin: .35rem 0; }
 `;
 
 /**

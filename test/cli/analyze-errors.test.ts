@@ -43,6 +43,21 @@ for (const [name, line, message] of cases) {
   });
 }
 
+test('analyze refuses a responses file with invalid UTF-8, naming its line and byte offset, and writes nothing', () => {
+  const lines = [good, { ...good, run_id: 'r2', order: 2 }, { ...good, run_id: 'r3', order: 3, model: 'mX' }].map((l) => JSON.stringify(l));
+  const bytes = Buffer.from(lines.join('\n') + '\n');
+  const at = bytes.lastIndexOf('mX'); // the X becomes 0xff: a byte UTF-8 never uses, on line 3
+  bytes[at + 1] = 0xff;
+  const responses = writeResponses([]);
+  writeFileSync(responses, bytes);
+  const out = join(dirname(responses), 'out');
+  const r = kstbench(['analyze', '--domains', domains, '--responses', responses, '--out', out, '--boot', '10', '--perm', '10']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`responses\\.jsonl:3: invalid UTF-8 at byte offset ${at + 1} \\(0xff`));
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.equal(existsSync(out), false, 'no output directory may be left behind');
+});
+
 test('analyze: usage errors exit 2', () => {
   const r = kstbench(['analyze', '--domains', domains]);
   assert.equal(r.code, 2);

@@ -14,7 +14,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kstbench, readCsv, tempDir, ROOT } from '../support/cli';
 
@@ -47,6 +47,20 @@ test('fringe and space work on the non-quasi-ordinal domain', () => {
   assert.deepEqual(check, { knowledgeSpace: true, quasiOrdinal: false, notions: [], learningSpace: true });
   const header = JSON.parse(kstbench(['space', '--domain', domain]).stdout.split('\n')[0]!);
   assert.equal(header.structure, 'general');
+});
+
+test('space refuses a domain file with invalid UTF-8 (a 0xff in its title, line 3), naming the line and byte offset, and writes nothing', () => {
+  const bytes = readFileSync(join(fixture, 'domains', 'two-routes.json'));
+  const at = bytes.indexOf('Two routes') + 1;
+  bytes[at] = 0xff; // "Tw" -> "T\xff": a byte UTF-8 never uses
+  const dir = tempDir();
+  const domain = join(dir, 'two-routes.json');
+  writeFileSync(domain, bytes);
+  const out = join(dir, 'space.jsonl');
+  const r = kstbench(['space', '--domain', domain, '--out', out]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`two-routes\\.json:3: invalid UTF-8 at byte offset ${at} \\(0xff`));
+  assert.equal(existsSync(out), false, 'nothing written');
 });
 
 test('space --format srbt on the non-quasi-ordinal domain (rows and count from one walk): the export file, and --max-states below the count refused by the walk, nothing written', () => {

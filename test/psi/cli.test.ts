@@ -48,6 +48,17 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   const noCourse = kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--course', join(dir, 'none')]);
   assert.equal(noCourse.code, 1);
   assert.match(noCourse.stderr, /scenarios\.json: cannot read/);
+  // A response whose third line holds a lead byte cut off by the next character (0xc3, then "(")
+  // is refused, not scored with U+FFFD in its place.
+  const invalidFile = join(dir, 'invalid.md');
+  const invalid = Buffer.from(`${T1.split('\n').slice(0, 2).join('\n')}\nA caf\u00e9 (\n`);
+  const at = invalid.lastIndexOf('(') - 1;
+  invalid[at] = 0xc3; // the space before "(", after the well-formed é (0xc3 0xa9)
+  writeFileSync(invalidFile, invalid);
+  const undecodable = kstbench(['psi', 'score', '--scenario', 'S01', '--text', invalidFile, '--course', FIXTURE_DIR]);
+  assert.equal(undecodable.code, 1, undecodable.stdout);
+  assert.match(undecodable.stderr, new RegExp(`invalid\\.md:3: invalid UTF-8 at byte offset ${at} \\(0xc3 0x28 0x0a\\)`));
+  assert.equal(undecodable.stdout, '');
   const blankFile = join(dir, 'blank.md');
   writeFileSync(blankFile, ' \n\n\t\n');
   const blank = kstbench(['psi', 'score', '--scenario', 'S01', '--text', blankFile, '--course', FIXTURE_DIR]);

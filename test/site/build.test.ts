@@ -44,6 +44,24 @@ test('pageName and notebookTitle: the file name as .html; the first Markdown hea
   assert.equal(notebookTitle(nb([code('c', 'x')]), 'notebooks/01.ipynb'), '01.ipynb');
 });
 
+test('the index shows each notebook with one number and one separator: no list counter, "—" and "·" alike', () => {
+  const headed = (title: string): Notebook => nb([md('h', `# ${title}\n\nText.`)]);
+  assert.equal(notebookTitle(headed('04 — Table 3'), 'x.ipynb'), '04 · Table 3');
+  assert.equal(notebookTitle(headed('10 · How a response gets its PSI'), 'x.ipynb'), '10 · How a response gets its PSI');
+  assert.equal(notebookTitle(headed('1.5 times the PSI'), 'x.ipynb'), '1.5 times the PSI', 'a number that starts the title is no notebook number');
+  const index = buildSite({
+    ...input(),
+    notebooks: [
+      { file: 'notebooks/08-graphs.ipynb', notebook: headed('08 — Reconstructed graphs: wrong structure?') },
+      { file: 'notebooks/10-psi.ipynb', notebook: headed('10 · How a response gets its PSI') },
+    ],
+  }).get('index.html') as string;
+  assert.doesNotMatch(index, /<ol/, 'an <ol> numbers the items 1, 2, … beside their own numbers');
+  const shown = [...index.matchAll(/<li><a href="[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+  assert.deepEqual(shown, ['08 · Reconstructed graphs: wrong structure?', '10 · How a response gets its PSI']);
+  assert.match(SITE_CSS, /ul\.notebooks \{ list-style: none;/, 'no bullets beside the numbers either');
+});
+
 test('showsSimulatedData looks at the outputs (HTML, Markdown, text), never at the source', () => {
   assert.equal(showsSimulatedData(first), true);
   assert.equal(showsSimulatedData(nb([code('c', '// SIMULATED in a comment', [{ output_type: 'stream', name: 'stdout', text: 'real' }])])), false);

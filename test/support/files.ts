@@ -7,6 +7,11 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
+/**
+ * A new empty folder in os.tmpdir(). It is not removed here: scripts/run-tests.js gives each test
+ * process a TMPDIR of its own and removes it with everything in it when the process is gone
+ * (docs/testing.md, Temporary folders), so a test may use its folder until its file ends.
+ */
 export function tempDir(prefix = 'kstbench-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { decodeInputText } from '../../io/read';
 import { parseJsonFile, writeFileAtomic } from '../../io';
 import { loadPsiCourse } from '../../psi/schema';
 import { simulatePsiStudy, summarisePsiStudy, type PsiStudySummary } from './study';
@@ -90,7 +91,7 @@ function fmt(x: number | null | undefined, measure: string): string {
 function main(argv: string[]): void {
   const course = loadPsiCourse(arg(argv, 'course') ?? 'data/raw/psi');
   const publishedFile = arg(argv, 'published') ?? 'data/published/psi-2026.json';
-  const pub = parseJsonFile(readFileSync(publishedFile, 'utf8'), publishedFile, z.looseObject({}));
+  const pub = parseJsonFile(decodeInputText(readFileSync(publishedFile), publishedFile), publishedFile, z.looseObject({}));
   const seed = arg(argv, 'seed') ?? '1';
   const thresholdArg = arg(argv, 'threshold');
   const threshold = thresholdArg === undefined ? undefined : Number(thresholdArg);
