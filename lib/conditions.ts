@@ -19,6 +19,11 @@ export const ADJACENT_CONTRASTS: ReadonlyArray<{ name: string; later: Condition;
   { name: 'P3-P2', later: 'P3', earlier: 'P2' },
 ];
 
+/** The adjacent contrasts (P1−P0, P2−P1, P3−P2) whose two conditions are both in the design. */
+export function designContrasts(conditions: readonly Condition[]): typeof ADJACENT_CONTRASTS {
+  return ADJACENT_CONTRASTS.filter((c) => conditions.includes(c.later) && conditions.includes(c.earlier));
+}
+
 export function isCondition(value: unknown): value is Condition {
   return typeof value === 'string' && (CONDITIONS as readonly string[]).includes(value);
 }

@@ -275,15 +275,28 @@ export function withRetryMissing(command: string): string {
   return /(^| )--retry-missing( |$)/.test(command) ? command : `${command} --retry-missing`;
 }
 
+/**
+ * The cells recorded before this run, done and missing apart: a `missing` record is no answer, and
+ * counting it as "already complete" would hide that a plain re-run does not request it.
+ */
+export function resumedWording(result: Pick<EngineResult, 'resumed' | 'resumedMissing'>): string {
+  const done = result.resumed - result.resumedMissing;
+  return result.resumedMissing > 0 ? `${done} already complete, ${result.resumedMissing} missing from an earlier run (--retry-missing requests them)` : `${done} already complete`;
+}
+
+/** This run's attempts: API calls, and the simulated respondent's answers apart (no API was called). */
+export function attemptsWording(result: Pick<EngineResult, 'attempts' | 'simulatedAttempts'>): string {
+  const api = `${result.attempts - result.simulatedAttempts} API attempts`;
+  return result.simulatedAttempts > 0 ? `${api}, ${result.simulatedAttempts} simulated (no API)` : api;
+}
+
 /** Prints the summary of a finished run and returns its exit code (0, 3, 4, 5 or 130). */
 export function reportRun(name: string, result: EngineResult, resumeCommand: string, openBatches: readonly string[] = []): number {
   const counts = Object.entries(result.written)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
   const cost = result.costUsd === null ? 'unknown (some model has no price)' : `$${result.costUsd.toFixed(4)}`;
-  process.stderr.write(
-    `kstbench ${name}: ${result.status}: ${result.total} cells, ${result.resumed} already complete, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${result.attempts} API attempts; estimated cost of this run ${cost}\n`,
-  );
+  process.stderr.write(`kstbench ${name}: ${result.status}: ${result.total} cells, ${resumedWording(result)}, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${attemptsWording(result)}; estimated cost of this run ${cost}\n`);
   switch (result.status) {
     case 'complete':
       return 0;

@@ -1,4 +1,4 @@
-import { ADJACENT_CONTRASTS, type Condition } from '../conditions';
+import { ADJACENT_CONTRASTS, designContrasts, type Condition } from '../conditions';
 import { conditionContrast, holm, pairedDifferences, stateMeans } from '../stats';
 import type { ScoredRecord } from './score';
 
@@ -76,4 +76,17 @@ export function contrasts(scored: readonly ScoredRecord[], options: InferenceOpt
   const adjusted = holm(exactRows.map((r) => r.p!));
   exactRows.forEach((r, i) => (r.p_holm = adjusted[i]!));
   return rows;
+}
+
+/**
+ * The rows of contrasts whose two conditions are both in `conditions` (a design's): a design with
+ * only P0 and P1 has no P2−P1 or P3−P2 to report, and an empty row would read as "not estimable".
+ * Such rows have no states, so no p either: dropping them leaves Holm's adjustment unchanged.
+ * @example
+ * const row = (contrast: string) => ({ contrast }) as ContrastRow;
+ * contrastsInDesign([row('P1-P0'), row('P2-P1'), row('P3-P2')], ['P0', 'P1']).map((r) => r.contrast); // => ['P1-P0']
+ */
+export function contrastsInDesign(rows: readonly ContrastRow[], conditions: readonly Condition[]): ContrastRow[] {
+  const inDesign = new Set(designContrasts(conditions).map((c) => c.name));
+  return rows.filter((r) => inDesign.has(r.contrast));
 }

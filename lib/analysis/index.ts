@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { UNLIMITED, type Domain, type WorkBudget } from '../kst';
 import { csvMetaPath, csvMetaText } from '../records/csv-meta';
 import { toCsv } from './csv';
-import { contrastDifferences, contrasts, type ContrastRow, type InferenceOptions } from './contrasts';
+import { contrastDifferences, contrasts, contrastsInDesign, type ContrastRow, type InferenceOptions } from './contrasts';
 import { domainCondition, type DomainConditionRow } from './domain-condition';
 import { orderAgreement, type OrderAgreement } from './order-agreement';
 import type { ResponseRecord } from './responses';
@@ -19,7 +19,7 @@ export { modelComparison } from './model-comparison';
 export { terminalSummary } from './terminal';
 export type { TerminalSummary } from './terminal';
 export type { ScoredRecord, ResponseScores } from './score';
-export { table1, table3, table4, domainCondition, contrasts, contrastDifferences, orderAgreement, toCsv };
+export { table1, table3, table4, domainCondition, contrasts, contrastDifferences, contrastsInDesign, orderAgreement, toCsv };
 export type { Table1Row, Table3Row, Table4Row, DomainConditionRow, ContrastRow, OrderAgreement, InferenceOptions };
 
 export const DEFAULT_INFERENCE: InferenceOptions = { resamples: 10_000, flips: 100_000, seed: '20260908' };

@@ -16,6 +16,7 @@ import { judgeBatchItem, type ItemEffect } from './batch-items';
 import type { BatchStatus, BatchTransport } from './batch-transport';
 import { defaultRemedy } from './circuit-breaker';
 import { decide, decisionLabel, type Decision } from './decide';
+import { NEW_OUT_DIR_FIX } from './fingerprint';
 import {
   classify,
   pendingJobs,
@@ -164,7 +165,7 @@ function checkLedgerCells<M>(ledger: Ledger, ctx: RunContext<M>): void {
   for (const b of ledger.submitted) {
     const unknown = b.items.find((it) => !ctx.jobsById.has(it.run_id));
     if (unknown) {
-      throw new InputError(`${ctx.paths.batches}: batch ${b.batch_id} holds run ${unknown.run_id}, which is no cell of this design; use a new --out directory`, {
+      throw new InputError(`${ctx.paths.batches}: batch ${b.batch_id} holds run ${unknown.run_id}, which is no cell of this design; ${ctx.options.otherDesignFix ?? NEW_OUT_DIR_FIX}`, {
         file: ctx.paths.batches,
         item: unknown.run_id,
       });

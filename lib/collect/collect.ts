@@ -60,6 +60,8 @@ export interface CollectDeps {
   clockMs?: () => number;
   /** Pre-flight notes (the CLI prints them on stderr). */
   onNote?: (model: string, note: string) => void;
+  /** The fix named when --out holds another design (default: use a new --out directory); `kstbench study` names its own. */
+  otherDesignFix?: string;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */

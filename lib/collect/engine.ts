@@ -18,9 +18,9 @@ import {
   type Transport,
 } from './lifecycle';
 
+export { checkFingerprint } from './fingerprint';
 export {
   abortableSleep,
-  checkFingerprint,
   checkNoForeignRecords,
   classify,
   pendingJobs,
@@ -120,10 +120,10 @@ class CommitQueue<M> {
     this.track(Promise.all(flushed));
   }
 
-  /** In deterministic mode an attempt line is buffered with its job; otherwise queued at once. */
-  logAttempt(sink: unknown[], record: Record<string, unknown>): void {
+  /** In deterministic mode an attempt line is buffered with its job; otherwise queued at once. `simulated`: no API was called. */
+  logAttempt(sink: unknown[], record: Record<string, unknown>, simulated: boolean): void {
     this.ctx.checkAttempt(record);
-    this.ctx.countAttempts(1);
+    this.ctx.countAttempts(1, simulated);
     sink.push(this.ctx.deterministic ? record : this.ctx.attemptsLog.append(record));
   }
 
@@ -244,7 +244,7 @@ class LivePool<M> {
         modelAnswered: ctx.breaker.hasAnswered(job.model),
         enlargeCutOff: !provider.simulated,
       });
-      commits.logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision));
+      commits.logAttempt(cell.sink, cell.line({ run_id: job.runId, model: job.model, attempt, started_at: startedAt, ended_at: ctx.stamp(), latency_ms: latency }, request, outcome, decision), provider.simulated);
       const final = await cell.act(decision, outcome, attempt);
       if (final === 'again') {
         if (ctx.stopped) return commits.commit(index, cell.sink, null); // stopped while waiting: the cell stays pending

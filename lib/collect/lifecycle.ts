@@ -10,6 +10,7 @@ import { estimateCost, roundUsd, type CostEstimate, type PriceTable } from './pr
 import { silentProgress, type ProgressSink } from './progress';
 import type { CompletionRequest, CompletionResult } from '../provider/contract';
 import { makeRedactor, type Redactor } from './redact';
+import { checkFingerprint, NEW_OUT_DIR_FIX } from './fingerprint';
 import { DEFAULT_RETRY_POLICY, type ErrorClass, type RetryPolicy } from './retry';
 import { Appender, acquireLock, readCompleted, repairTail, storePaths, type StorePaths } from './store';
 
@@ -111,19 +112,28 @@ export interface LifecycleOptions<M> {
   retryMissing?: boolean;
   /** Identical deterministic failures that stop a model's queue (default 3). */
   breakerThreshold?: number;
+  /**
+   * The fix named when the store holds another design (fingerprint, foreign records, foreign batches):
+   * `kstbench collect`'s NEW_OUT_DIR_FIX by default; `kstbench study` has no --out and passes its own.
+   */
+  otherDesignFix?: string;
 }
 
 export interface EngineResult {
   status: Exclude<RunStatus, 'running'>;
   total: number;
-  /** Cells that already had a final record when the run started. */
+  /** Cells that already had a final record when the run started (and are not requested again). */
   resumed: number;
+  /** Of `resumed`, the cells whose record is `missing` (no answer yet; `--retry-missing` requests them). */
+  resumedMissing: number;
   /** Final records written by this run, by status. */
   written: Record<string, number>;
   /** Cells still without a final record. */
   pending: number;
-  /** API attempts made by this run. */
+  /** Attempts made by this run, simulated ones included (run.json's `attempts`). */
   attempts: number;
+  /** Of `attempts`, those answered by the simulated respondent: no API was called. */
+  simulatedAttempts: number;
   /** Estimated cost of this run's attempts (null if some model has no price). */
   costUsd: number | null;
   /** Transport faults (resets, cut bodies, DNS/connect failures) met and retried, counted apart from deterministic failures. */
@@ -169,7 +179,8 @@ export interface RunContext<M> {
   finalFor(job: Job<M>, request: CompletionRequest, outcome: CellOutcome, extra?: Record<string, unknown>): Record<string, unknown>;
   /** Counts a final record once it is queued for writing (status tally, progress, resume map). */
   countFinal(record: Record<string, unknown>): void;
-  countAttempts(n: number): void;
+  /** Counts attempts of this run; `simulated` ones called no API (the simulated respondent). */
+  countAttempts(n: number, simulated?: boolean): void;
   /** Checks an attempt line against its schema (lib/records/attempt.ts) before it is written. */
   checkAttempt(line: Record<string, unknown>): void;
   addCost(usd: number | null): void;
@@ -217,23 +228,6 @@ export function readRunJson(file: string): Record<string, unknown> | null {
   return readJsonFile(file, RunFileSchema) as Record<string, unknown>;
 }
 
-/** Compares the design-defining parameters with those of an earlier run in the same directory. */
-export function checkFingerprint(file: string, previous: Record<string, unknown> | null, now: Record<string, unknown>): void {
-  const before = previous?.fingerprint as Record<string, unknown> | undefined;
-  if (!before) return;
-  for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
-    const a = JSON.stringify(before[key]);
-    const b = JSON.stringify(now[key]);
-    if (a !== b) {
-      throw new InputError(
-        `${file}: this directory holds a run with ${key}=${a}, but this command has ${key}=${b}; ` +
-          'resume with the same parameters or use a new --out directory',
-        { file, item: key },
-      );
-    }
-  }
-}
-
 /**
  * The jobs still to request: those without a final record, plus (with `retryMissing`) those whose
  * latest final record has status `missing`. Keeps the dispatch order of `jobs`.
@@ -254,12 +248,13 @@ export function checkNoForeignRecords(
   responsesFile: string,
   completed: ReadonlyMap<string, unknown>,
   jobs: ReadonlyArray<{ runId: string }>,
+  fix: string = NEW_OUT_DIR_FIX,
 ): void {
   const jobIds = new Set(jobs.map((j) => j.runId));
   const foreign = [...completed.keys()].filter((id) => !jobIds.has(id));
   if (foreign.length > 0) {
     throw new InputError(
-      `${responsesFile}: ${foreign.length} final record(s) belong to no cell of this design (first: ${foreign[0]}); use a new --out directory`,
+      `${responsesFile}: ${foreign.length} final record(s) belong to no cell of this design (first: ${foreign[0]}); ${fix}`,
       { file: responsesFile, item: foreign[0] },
     );
   }
@@ -435,6 +430,7 @@ class RunTally {
   readonly written: Record<string, number> = {};
   readonly finishedThisRun = new Set<string>();
   attemptCount = 0;
+  simulatedAttempts = 0;
   transportFaults = 0;
   costUsd: number | null = 0;
   progress: ProgressSink = silentProgress;
@@ -506,8 +502,9 @@ function runContext<M>(
     finalFor: (job, request, outcome, extra = {}) => finalRecordFor(options, setup, completed, { job, request, outcome, extra }),
     checkAttempt: (line) => checkRecord(AttemptLineSchema, line, 'attempts.jsonl attempt'),
     countFinal: (record) => tally.countFinal(completed, record),
-    countAttempts(n) {
+    countAttempts(n, simulated = false) {
       tally.attemptCount += n;
+      if (simulated) tally.simulatedAttempts += n;
     },
     addCost: (usd) => tally.addCost(usd),
     async deterministicFailure(job, failure) {
@@ -614,10 +611,12 @@ export function finalStatus(end: RunEnd): StatusVerdict {
 /** Resume data: the final records on disk, the cells still to request, and the counts of run_start. */
 function readResume<M>(options: LifecycleOptions<M>, paths: StorePaths) {
   const completed = readCompleted(paths.responses);
-  checkNoForeignRecords(paths.responses, completed, options.jobs);
+  checkNoForeignRecords(paths.responses, completed, options.jobs, options.otherDesignFix);
   const pending = pendingJobs(options.jobs, completed, options.retryMissing);
   const supersedeCount = pending.filter((j) => completed.has(j.runId)).length;
-  return { completed, pending, supersedeCount, total: options.jobs.length, resumed: options.jobs.length - pending.length };
+  const pendingIds = new Set(pending.map((j) => j.runId));
+  const resumedMissing = options.jobs.filter((j) => !pendingIds.has(j.runId) && completed.get(j.runId)?.status === 'missing').length;
+  return { completed, pending, supersedeCount, total: options.jobs.length, resumed: options.jobs.length - pending.length, resumedMissing };
 }
 
 /** Runs one collection through `transport`; see the module comment for the lifecycle. */
@@ -629,7 +628,7 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
   const files = new RunFiles(options, setup);
   try {
     const previous = readRunJson(setup.paths.run);
-    checkFingerprint(setup.paths.run, previous, options.fingerprint);
+    checkFingerprint(setup.paths.run, previous, options.fingerprint, options.otherDesignFix);
     files.openAttempts();
     await repairTornTails(setup.paths, transport, files.event);
     const resume = readResume(options, setup.paths);
@@ -678,9 +677,9 @@ async function summarize<M>(
   files: RunFiles<M>,
   tally: RunTally,
   ctx: RunContext<M>,
-  resume: { total: number; resumed: number; completed: ReadonlyMap<string, unknown> },
+  resume: { total: number; resumed: number; resumedMissing: number; completed: ReadonlyMap<string, unknown> },
 ): Promise<EngineResult> {
-  const { total, resumed, completed } = resume;
+  const { total, resumed, resumedMissing, completed } = resume;
   const { paths } = ctx;
   const records = [...readCompleted(paths.responses).values()];
   const stillPending = total - records.length;
@@ -711,9 +710,11 @@ async function summarize<M>(
     status,
     total,
     resumed,
+    resumedMissing,
     written,
     pending: stillPending,
     attempts,
+    simulatedAttempts: tally.simulatedAttempts,
     costUsd,
     transportFaults,
     reason,

@@ -5,7 +5,8 @@ import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
 import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
-import { checkFingerprint, checkUniqueJobs, EmptyDesignError, readRunJson, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
+import { checkFingerprint } from './fingerprint';
+import { checkUniqueJobs, EmptyDesignError, readRunJson, type CellOutcome, type Job, type ResultHandler } from './lifecycle';
 import type { ProgressSink } from './progress';
 import { parseModelSpec, type CompletionRequest, type Provider } from '../provider/contract';
 import { storePaths } from './store';
@@ -394,7 +395,7 @@ export async function collectPsi(rawParams: PsiCollectParams) {
     writeFileAtomic(outFile, '');
     // Deterministic (the label "simulated, deterministic") only when every model is a simulated tutor.
     const deterministic = params.models.every((m) => parseModelSpec(m).provider === 'simulated');
-    return { status: 'complete' as const, total: 0, resumed: 0, written: {}, pending: 0, attempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic };
+    return { status: 'complete' as const, total: 0, resumed: 0, resumedMissing: 0, written: {}, pending: 0, attempts: 0, simulatedAttempts: 0, costUsd: 0, paths: storePaths(design.storeDir), outFile, selection, deterministic };
   }
   const dispatch = { ...params, maxRetries: params.maxRetries ?? 5 };
   const result = await runStudyCollection(psiCollection(params, design, targets), dispatch, targets, {

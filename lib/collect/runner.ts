@@ -1,5 +1,5 @@
 import { InputError } from '../errors';
-import type { Provider } from '../provider/contract';
+import { parseModelSpec, type Provider } from '../provider/contract';
 import { openBatches, readLedger } from './batch-ledger';
 import { runBatchCollection } from './batch-mode';
 import type { BatchTransport } from './batch-transport';
@@ -64,6 +64,8 @@ export interface RunnerDeps {
   clockMs?: () => number;
   /** Routing and pre-flight notes (the CLI prints them on stderr). */
   onNote?: (model: string, note: string) => void;
+  /** The fix named when the store holds another design (default: a new --out directory; see LifecycleOptions). */
+  otherDesignFix?: string;
 }
 
 /** Each model's settings (provider `settings()`), or null when no provider reports any. */
@@ -209,6 +211,7 @@ function lifecycleOptions<M>(
     progress: deps.progress,
     interrupt: deps.interrupt,
     retryMissing: params.retryMissing,
+    ...(deps.otherDesignFix !== undefined ? { otherDesignFix: deps.otherDesignFix } : {}),
   };
 }
 
@@ -271,13 +274,18 @@ export interface DryRunModelLine {
   costUsd: number | null;
   costUpperBoundUsd: number | null;
   note?: string;
+  /** The simulated respondent: its calls reach no API, so they count no tokens and cost nothing. */
+  simulated: boolean;
 }
 
 export interface DryRunReport {
   /** Costs are at batch prices (price × (1 − batch_discount)). */
   batch: boolean;
   total: number;
+  /** Cells with a final record that is not `missing` (they are never requested again). */
   alreadyComplete: number;
+  /** Cells whose record is `missing` and that this run would not request (no --retry-missing). */
+  alreadyMissing: number;
   calls: number;
   models: DryRunModelLine[];
   inputTokens: number;
@@ -320,9 +328,14 @@ export function dryRunJobs(
   retryMissing?: boolean,
 ): DryRunReport {
   const pending = pendingJobs(jobs, completed, retryMissing);
+  const pendingIds = new Set(pending.map((j) => j.runId));
+  const alreadyMissing = jobs.filter((j) => !pendingIds.has(j.runId) && completed.get(j.runId)?.status === 'missing').length;
   const batch = { batch: batchMode };
   const lines: DryRunModelLine[] = models.map((model) => {
     const ofModel = pending.filter((j) => j.model === model);
+    if (parseModelSpec(model).provider === 'simulated') {
+      return { model, calls: ofModel.length, inputTokens: 0, outputTokensAssumed: 0, costUsd: 0, costUpperBoundUsd: 0, simulated: true };
+    }
     const inputTokens = ofModel.reduce((sum, j) => {
       const r = j.request();
       return sum + estimateTokens(r.system + r.user);
@@ -330,14 +343,15 @@ export function dryRunJobs(
     const outputTokensAssumed = ofModel.length * assumedOutputTokens(prices, model);
     const cost = estimateCost(prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
     const upper = estimateCost(prices, model, { inputTokens, outputTokens: ofModel.length * maxOutputTokens }, batch);
-    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note };
+    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note, simulated: false };
   });
   const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
     lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);
   return {
     total: jobs.length,
     batch: batchMode,
-    alreadyComplete: jobs.length - pending.length,
+    alreadyComplete: jobs.length - pending.length - alreadyMissing,
+    alreadyMissing,
     calls: pending.length,
     models: lines,
     inputTokens: lines.reduce((s, l) => s + l.inputTokens, 0),
@@ -350,12 +364,15 @@ export function dryRunJobs(
 
 export function formatDryRun(report: DryRunReport): string {
   const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(2)}`);
-  const rows = report.models.map(
-    (l) =>
-      `  ${l.model.padEnd(36)} ${String(l.calls).padStart(6)} calls  ${String(l.inputTokens).padStart(10)} in  ${String(l.outputTokensAssumed).padStart(10)} out  ${usd(l.costUsd).padStart(10)}  (≤ ${usd(l.costUpperBoundUsd)})${l.note ? `  ${l.note}` : ''}`,
+  const rows = report.models.map((l) =>
+    l.simulated
+      ? `  ${l.model.padEnd(36)} ${String(l.calls).padStart(6)} calls  simulated (no API): no tokens, no cost`
+      : `  ${l.model.padEnd(36)} ${String(l.calls).padStart(6)} calls  ${String(l.inputTokens).padStart(10)} in  ${String(l.outputTokensAssumed).padStart(10)} out  ${usd(l.costUsd).padStart(10)}  (≤ ${usd(l.costUpperBoundUsd)})${l.note ? `  ${l.note}` : ''}`,
   );
+  const simulatedCalls = report.models.reduce((n, l) => n + (l.simulated ? l.calls : 0), 0);
+  const calls = simulatedCalls > 0 ? `${report.calls - simulatedCalls} API calls and ${simulatedCalls} simulated (no API)` : `${report.calls} calls`;
   return [
-    `Dry run: ${report.calls} calls (${report.total} cells in the design, ${report.alreadyComplete} already complete). Nothing was sent or written.`,
+    `Dry run: ${calls} (${report.total} cells in the design, ${report.alreadyComplete} already complete${report.alreadyMissing > 0 ? `, ${report.alreadyMissing} missing (--retry-missing requests them)` : ''}). Nothing was sent or written.`,
     ...rows,
     `  total: ${report.inputTokens} input tokens (prompt characters / 4), ${report.outputTokensAssumed} output tokens (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`,
     `  estimated cost ${usd(report.costUsd)}; upper bound at --max-output-tokens on every call ${usd(report.costUpperBoundUsd)}${report.batch ? ' (batch prices: batch_discount from the price table applied)' : ''}`,

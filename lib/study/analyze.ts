@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { analysisFiles, analysisProvenance, analyze, loadResponses, validateResponses, type ResponseRecord, type ScoredRecord } from '../analysis';
+import { analysisFiles, analysisProvenance, analyze, contrastsInDesign, loadResponses, validateResponses, type ResponseRecord, type ScoredRecord } from '../analysis';
 import { graphSummaryBy, p1GraphRecords } from '../analysis/graphs';
 import { orderAgreement, orderAgreementBy } from '../analysis/order-agreement';
 import { scoreKstResponses } from '../analysis/score';
@@ -131,6 +131,7 @@ export function analyzeStudy(study: Study): StudyResults {
   const extracted = sources[0]!.extracted;
   const inference = study.manifest.analysis;
   const result = analyze(domains, records, inference);
+  result.contrasts = contrastsInDesign(result.contrasts, study.manifest.design.conditions);
   const forAgreement = agreementRecords(sources);
   if (sources.length > 1) result.orderAgreement = orderAgreement(forAgreement);
   const { scored } = scoreKstResponses(records);

@@ -111,6 +111,7 @@ export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
     ...first,
     total: sum((r) => r.total),
     alreadyComplete: sum((r) => r.alreadyComplete),
+    alreadyMissing: sum((r) => r.alreadyMissing),
     calls: sum((r) => r.calls),
     models,
     inputTokens: sum((r) => r.inputTokens),
@@ -193,7 +194,7 @@ export function formatCheck(study: Study, c: StudyCheck): string {
     for (const n of m.notes) lines.push(`      note: ${n}`);
   }
   if (c.cost) {
-    lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
+    lines.push(`  total: ${c.cost.calls} calls (${c.cost.alreadyComplete + c.cost.alreadyMissing} already collected), estimated ${usd(c.cost.costUsd)}, at most ${usd(c.cost.costUpperBoundUsd)}`);
     // The tokens the estimate is made of, as the collector's dry run prints them (kstbench collect --dry-run).
     lines.push(`  tokens: ${c.cost.inputTokens} input (prompt characters / 4), ${c.cost.outputTokensAssumed} output (per call: the catalogue's typical output of the model, else ${ASSUMED_OUTPUT_TOKENS})`);
   }

@@ -51,6 +51,14 @@ export interface CollectStudyOptions {
 }
 
 /**
+ * The fix the collector names when a collection folder holds another design: a study has no --out
+ * (its folder is fixed by study.json), so the user either undoes the change or moves the folder aside.
+ */
+export function studyOtherDesignFix(study: Study): string {
+  return `undo the change to ${study.file}'s design, or move ${study.paths.collection} aside to collect the changed design afresh`;
+}
+
+/**
  * Runs the check, then collects (or imports). The check throws before anything is written. With
  * repeats, each repeat is collected in turn into its own directory (lib/study/repeats.ts), after
  * `<collection>/repeats.json` records their seeds; a repeat that does not complete stops the run (the
@@ -74,7 +82,7 @@ export async function collectStudy(
     const dir = repeatDir(study, repeat);
     const factory = repeatProviderFactory(repeat, deps.createProvider);
     const params = { ...collectParams(study, domainsDir, statesFile), outDir: dir, seed: repeat.collector_seed, ...(options.retryMissing ? { retryMissing: true } : {}) };
-    const outcome = await collectKst(params, { ...deps, ...(factory ? { createProvider: factory } : {}) });
+    const outcome = await collectKst(params, { otherDesignFix: studyOtherDesignFix(study), ...deps, ...(factory ? { createProvider: factory } : {}) });
     done.push({ repeat, dir, outcome });
     if (outcome.status !== 'complete') break;
   }

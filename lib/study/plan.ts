@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import { errorFunction } from 'simple-statistics';
-import { ADJACENT_CONTRASTS, type Condition } from '../conditions';
+import { designContrasts, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { holm, signFlipTest } from '../stats';
 
@@ -111,10 +111,8 @@ export function effectRates(input: Pick<PlanInput, 'conditions' | 'rates' | 'con
   return rates;
 }
 
-/** The adjacent contrasts (P1−P0, P2−P1, P3−P2) whose two conditions are both in the design. */
-export function designContrasts(conditions: readonly Condition[]): typeof ADJACENT_CONTRASTS {
-  return ADJACENT_CONTRASTS.filter((c) => conditions.includes(c.later) && conditions.includes(c.earlier));
-}
+// The design's adjacent contrasts: one home in lib/conditions (the analysis lists the same ones).
+export { designContrasts };
 
 /** Share of simulated studies in which the procedure detects the chosen contrast. */
 export function simulatePower(input: PlanInput, rates: Readonly<Record<string, number>>, states: number, repeats: number): number {

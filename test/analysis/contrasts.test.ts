@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contrastDifferences, contrasts } from '../../lib/analysis/contrasts';
+import { contrastDifferences, contrasts, contrastsInDesign } from '../../lib/analysis/contrasts';
 import { scoredRecord as rec } from './helpers';
 
 // Two states of abc: keys 'abc:{A}' and 'abc:{}' ('A' < '}' in code units, so {A} sorts first).
@@ -62,4 +62,15 @@ test('contrasts: estimates, bootstrap ends, sign-flip p and Holm over the exact 
   // same seed → same rows; another seed moves the Monte-Carlo p
   assert.deepEqual(contrasts(scored, { resamples: 2000, flips: 4000, seed: 's' }), rows);
   assert.notEqual(contrasts(scored, { resamples: 2000, flips: 4000, seed: 't' })[0]!.p, p10!.p);
+});
+
+test('contrastsInDesign: only the adjacent contrasts whose two conditions are in the design; rows and Holm p unchanged', () => {
+  const r = (condition: 'P0' | 'P1', stateKey: string, exact: number) => rec({ condition, stateKey }, { exact });
+  const rows = contrasts([r('P0', 's1', 0), r('P1', 's1', 1), r('P0', 's2', 0), r('P1', 's2', 1)], { resamples: 10, flips: 10, seed: 's' });
+  assert.equal(rows.length, 6, 'contrasts lists all three for both metrics');
+  const kept = contrastsInDesign(rows, ['P0', 'P1']);
+  assert.deepEqual(kept.map((r) => `${r.contrast} ${r.metric}`), ['P1-P0 exact', 'P1-P0 f1']);
+  assert.deepEqual(kept, rows.filter((r) => r.contrast === 'P1-P0'));
+  assert.deepEqual(contrastsInDesign(rows, ['P0', 'P2', 'P3']).map((r) => r.contrast), ['P3-P2', 'P3-P2']);
+  assert.deepEqual(contrastsInDesign(rows, ['P0', 'P1', 'P2', 'P3']), rows);
 });

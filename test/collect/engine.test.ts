@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectKst, dryRunKst, type CollectParams } from '../../lib/collect/collect';
+import { collectKst, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
+import { attemptsWording, resumedWording } from '../../cli/commands/collect';
 import { kstJobs } from '../../lib/collect/kst-study';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
@@ -238,8 +239,30 @@ test('a changed design is refused in an existing directory', async () => {
   await collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': p }).deps);
   await assert.rejects(
     collectKst(params(out, domainsDir, { conditions: ['P0'], seed: '43' }), deps({ 'openai:stub': p }).deps),
-    (err: Error) => err.name === 'InputError' && /run\.json: this directory holds a run with seed="42", but this command has seed="43"/.test(err.message),
+    (err: Error) => err.name === 'InputError' && /run\.json: this directory holds a run of another design \(seed: "42" → "43"\); resume with the same parameters or use a new --out directory$/.test(err.message),
   );
+});
+
+test('simulated calls are counted apart from API attempts; the dry run gives simulated models no tokens', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const real = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
+  const sim = stubProvider('simulated:sim-a', (req) => okResult(answerPosition1(req)), true);
+  const p = params(out, domainsDir, { conditions: ['P0'], models: ['openai:stub', 'simulated:sim-a'] });
+  const dry = dryRunKst(p);
+  const simLine = dry.models.find((l) => l.model === 'simulated:sim-a')!;
+  const realLine = dry.models.find((l) => l.model === 'openai:stub')!;
+  assert.deepEqual([simLine.simulated, simLine.calls, simLine.inputTokens, simLine.outputTokensAssumed], [true, 16, 0, 0]);
+  assert.ok(realLine.inputTokens > 0 && !realLine.simulated);
+  assert.deepEqual([dry.inputTokens, dry.outputTokensAssumed], [realLine.inputTokens, realLine.outputTokensAssumed], 'the totals are the real model\'s');
+  const text = formatDryRun(dry);
+  assert.match(text, /^Dry run: 16 API calls and 16 simulated \(no API\) \(32 cells in the design, 0 already complete\)/);
+  assert.match(text, /simulated:sim-a +16 calls {2}simulated \(no API\): no tokens, no cost\n/);
+  const r = await collectKst(p, deps({ 'openai:stub': real, 'simulated:sim-a': sim }).deps);
+  assert.equal(r.status, 'complete');
+  assert.deepEqual([r.attempts, r.simulatedAttempts], [32, 16]);
+  assert.equal(attemptsWording(r), '16 API attempts, 16 simulated (no API)');
+  assert.equal(attemptsWording({ attempts: 5, simulatedAttempts: 0 }), '5 API attempts');
 });
 
 test('simulated providers give byte-identical files whatever the concurrency and timing', async () => {
@@ -337,19 +360,26 @@ test('--retry-missing requests missing cells again; the new records supersede th
   const first = readLines(join(out, 'responses.jsonl'));
   const missing = first.filter((r) => r.status === 'missing').map((r) => r.run_id);
   assert.equal(missing.length, 3 * 2); // tiny-b: 3 states × 2 orders
-  // without the option, missing cells count as done
+  // without the option, missing cells are not requested again, and the summary counts them apart from the done ones
   const idle = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
-  assert.equal((await collectKst(p(), deps({ 'openai:stub': idle }).deps)).status, 'incomplete');
+  const plain = await collectKst(p(), deps({ 'openai:stub': idle }).deps);
+  assert.equal(plain.status, 'incomplete');
   assert.equal(idle.total(), 0);
-  // the dry run sees them as pending only with the option
-  assert.equal(dryRunKst(p()).calls, 0);
-  assert.equal(dryRunKst(p({ retryMissing: true })).calls, missing.length);
+  assert.deepEqual([plain.resumed, plain.resumedMissing], [16, missing.length]);
+  assert.equal(resumedWording(plain), '10 already complete, 6 missing from an earlier run (--retry-missing requests them)');
+  // the dry run sees them as pending only with the option, and as missing (not complete) without it
+  const dry = dryRunKst(p());
+  assert.deepEqual([dry.calls, dry.alreadyComplete, dry.alreadyMissing], [0, 10, missing.length]);
+  assert.match(formatDryRun(dry), /^Dry run: 0 calls \(16 cells in the design, 10 already complete, 6 missing \(--retry-missing requests them\)\)\./);
+  const dryRetry = dryRunKst(p({ retryMissing: true }));
+  assert.deepEqual([dryRetry.calls, dryRetry.alreadyComplete, dryRetry.alreadyMissing], [missing.length, 10, 0]);
 
   const healed = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));
   const r = await collectKst(p({ retryMissing: true }), deps({ 'openai:stub': healed }).deps);
   assert.equal(r.status, 'complete');
   assert.deepEqual([...healed.calls.keys()].sort(), [...missing].sort());
   assert.equal(r.resumed, 16 - missing.length);
+  assert.equal(r.resumedMissing, 0, 'with --retry-missing the missing cells are requested, not resumed');
   assert.deepEqual(r.written, { valid: missing.length });
   const lines = readLines(join(out, 'responses.jsonl'));
   assert.equal(lines.length, 16 + missing.length, 'old records stay in the file (append-only)');

@@ -138,7 +138,12 @@ test('settings and cached/reasoning usage are recorded; the fingerprint holds th
   assert.equal(run.fingerprint.settings['openai:stub'].temperature, 0);
   // a changed setting is a different design: refused in the same directory
   const changed = Object.assign(stubProvider('openai:stub', (req) => okResult(answerPosition1(req))), { settings: () => ({ api: 'chat_completions', temperature: 1 }) });
-  await assert.rejects(collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': changed })), /settings=/);
+  await assert.rejects(collectKst(params(out, domainsDir, { conditions: ['P0'] }), deps({ 'openai:stub': changed })), (err: Error) => {
+    // One line naming each changed field of the model's settings, not the settings table as JSON.
+    assert.match(err.message, /another design \(settings\.openai:stub\.temperature: 0 → 1; settings\.openai:stub\.reasoning_effort: "low" → \(none\);/);
+    assert.doesNotMatch(err.message, /"api"|\n/, 'an unchanged setting is not shown; one line');
+    return true;
+  });
 });
 
 test('the pre-flight is the first real cell, sent alone after the lock and fingerprint checks: a refusal stops the run there, recorded; --no-preflight skips it', async () => {

@@ -174,7 +174,7 @@ test('round 2 selecting nothing in a directory that holds another threshold\'s r
     const all = await collectPsi(params(dir, { ...one, round: 2, threshold: 1 }));
     assert.equal(all.total, 3);
     const before = readFileSync(join(dir, 'round2.jsonl'), 'utf8');
-    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run with threshold=1, but this command has threshold=0/);
+    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run of another design \(threshold: 1 → 0\)/);
     assert.equal(readFileSync(join(dir, 'round2.jsonl'), 'utf8'), before, 'the earlier regenerations stay in round2.jsonl');
     // The same selection of nothing in a fresh directory is a complete round with an empty file.
     const fresh = join(dir, 'fresh');

@@ -25,6 +25,10 @@ test('analysing a collection that did not complete says so: study-results.json c
   assert.equal(complete.collection, undefined, 'a complete collection adds nothing (outputs unchanged)');
   const svgs = new Map(studyFigureSpecs(complete).map((f) => [f.name, '<svg/>']));
   assert.ok(!reportHtml(study, complete, svgs).includes('Collection not complete'));
+  // A design of P0 and P1 has one adjacent contrast: no empty P2-P1 or P3-P2 rows in results, CSV or report.
+  assert.deepEqual(complete.contrasts.map((c) => `${c.contrast} ${c.metric}`), ['P1-P0 exact', 'P1-P0 f1']);
+  assert.deepEqual(readFileSync(join(study.paths.output, 'analysis', 'contrasts.csv'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]), ['P1-P0', 'P1-P0']);
+  assert.doesNotMatch(reportHtml(study, complete, svgs), /P2-P1|P3-P2/);
   // The same collection as an interrupted run, and as a process that died while running, left it.
   const runFile = join(study.paths.collection, 'run.json');
   const run = JSON.parse(readFileSync(runFile, 'utf8'));

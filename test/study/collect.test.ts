@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCompleted } from '../../lib/collect/store';
-import { collectStudy, prepareCollectorInputs } from '../../lib/study/collect';
+import { collectStudy, prepareCollectorInputs, studyOtherDesignFix } from '../../lib/study/collect';
 import { loadStudy } from '../../lib/study/manifest';
 import { answerSchemaOf, startFakeLlmServer } from '../support/fake-llm-server';
 import { ROOT, tempDir } from '../support/files';
@@ -26,6 +26,22 @@ test('the collector gets a built domain folder and the seeded state sample; a re
   if (first.kind === 'collected') assert.equal(first.outcome.total, n);
   const again = await collectStudy(s);
   if (again.kind === 'collected') assert.equal(again.outcome.resumed, n);
+});
+
+test('a collection folder holding another design is refused with the study\'s fix (a study has no --out)', async () => {
+  const dir = tempDir('kstbench-study-collect-');
+  writeCurriculum(join(dir, 'fractions.json'));
+  const manifest = { manifest_version: 1, title: 'T', domains: ['fractions.json'], models: ['simulated:sim-a'], design: { states: { sample: 4, seed: 1 }, conditions: ['P0'], orders: 1 } };
+  writeFileSync(join(dir, 'study.json'), JSON.stringify(manifest));
+  await collectStudy(loadStudy(dir));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, design: { ...manifest.design, orders: 2 } }));
+  const changed = loadStudy(dir);
+  await assert.rejects(collectStudy(changed), (err: Error) => {
+    assert.match(err.message, /another design \(orders: 1 → 2\); resume with the same parameters or undo the change to .*study\.json's design, or move .*collection aside/);
+    assert.doesNotMatch(err.message, /--out/);
+    return true;
+  });
+  assert.equal(studyOtherDesignFix(changed), `undo the change to ${changed.file}'s design, or move ${changed.paths.collection} aside to collect the changed design afresh`);
 });
 
 /** Runs the built CLI without blocking this process (the fake server answers from it). */

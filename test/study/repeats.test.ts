@@ -103,7 +103,7 @@ test('analyze refuses a collection whose repeats.json disagrees with the manifes
 });
 
 test('sumDryRuns adds calls, tokens and costs; an unknown cost stays unknown', () => {
-  const report = (calls: number, cost: number | null) => ({ batch: false, total: calls, alreadyComplete: 0, calls, inputTokens: 10 * calls, outputTokensAssumed: calls, costUsd: cost, costUpperBoundUsd: cost, warnings: [], models: [{ model: 'm', calls, inputTokens: 10 * calls, outputTokensAssumed: calls, costUsd: cost, costUpperBoundUsd: cost }] });
+  const report = (calls: number, cost: number | null) => ({ batch: false, total: calls, alreadyComplete: 0, alreadyMissing: 0, calls, inputTokens: 10 * calls, outputTokensAssumed: calls, costUsd: cost, costUpperBoundUsd: cost, warnings: [], models: [{ model: 'm', calls, inputTokens: 10 * calls, outputTokensAssumed: calls, costUsd: cost, costUpperBoundUsd: cost, simulated: false }] });
   const sum = sumDryRuns([report(3, 1), report(4, 2)]);
   assert.deepEqual([sum.calls, sum.inputTokens, sum.costUsd, sum.models[0]!.calls, sum.models[0]!.costUsd], [7, 70, 3, 7, 3]);
   assert.equal(sumDryRuns([report(3, 1), report(4, null)]).costUsd, null);
