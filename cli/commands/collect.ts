@@ -2,6 +2,7 @@ import { CONDITIONS } from '../../lib/conditions';
 import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
 import type { EngineResult } from '../../lib/collect/lifecycle';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
+import { attemptsWording, resumedWording } from '../../lib/collect/summary';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { createProgress } from '../../lib/collect/progress';
 import { batchModelRefusal } from '../../lib/collect/providers/batch';
@@ -273,21 +274,6 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
 /** The resume command with --retry-missing (added once). */
 export function withRetryMissing(command: string): string {
   return /(^| )--retry-missing( |$)/.test(command) ? command : `${command} --retry-missing`;
-}
-
-/**
- * The cells recorded before this run, done and missing apart: a `missing` record is no answer, and
- * counting it as "already complete" would hide that a plain re-run does not request it.
- */
-export function resumedWording(result: Pick<EngineResult, 'resumed' | 'resumedMissing'>): string {
-  const done = result.resumed - result.resumedMissing;
-  return result.resumedMissing > 0 ? `${done} already complete, ${result.resumedMissing} missing from an earlier run (--retry-missing requests them)` : `${done} already complete`;
-}
-
-/** This run's attempts: API calls, and the simulated respondent's answers apart (no API was called). */
-export function attemptsWording(result: Pick<EngineResult, 'attempts' | 'simulatedAttempts'>): string {
-  const api = `${result.attempts - result.simulatedAttempts} API attempts`;
-  return result.simulatedAttempts > 0 ? `${api}, ${result.simulatedAttempts} simulated (no API)` : api;
 }
 
 /** Prints the summary of a finished run and returns its exit code (0, 3, 4, 5 or 130). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectKst, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
-import { attemptsWording, resumedWording } from '../../cli/commands/collect';
+import { attemptsWording, resumedWording } from '../../lib/collect/summary';
 import { kstJobs } from '../../lib/collect/kst-study';
 import { readCompleted } from '../../lib/collect/store';
 import { loadDomainDir, presentationOrders } from '../../lib/kst';
