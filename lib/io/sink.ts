@@ -109,11 +109,31 @@ export function stdoutSink(): FileSink {
   };
 }
 
-/** Writes the whole chunk (a byte chunk may be written in parts: writeSync returns what it wrote). */
-function writeChunk(fd: number, chunk: string | Uint8Array): void {
-  if (typeof chunk === 'string') {
-    writeSync(fd, chunk);
-    return;
+/** The longest wait between two tries of a full pipe, in ms. */
+const FULL_PIPE_MAX_WAIT_MS = 64;
+
+/**
+ * Writes the whole chunk. writeSync may write part of it (it returns what it wrote), and on a
+ * non-blocking pipe (standard output in a worker thread, or when Node set O_NONBLOCK) a full pipe
+ * throws EAGAIN instead of waiting: the reader is slower than the writer, so this waits (1, 2, 4 …
+ * 64 ms, asleep in Atomics.wait, which a worker's termination interrupts) and tries again.
+ */
+export function writeChunk(fd: number, chunk: string | Uint8Array, sleep: (ms: number) => void = sleepSync): void {
+  const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+  let wait = 1;
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(fd, bytes, at, bytes.length - at);
+      wait = 1;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      sleep(wait);
+      wait = Math.min(wait * 2, FULL_PIPE_MAX_WAIT_MS);
+    }
   }
-  for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at, chunk.length - at);
+}
+
+/** Sleeps the thread for `ms` without spinning. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

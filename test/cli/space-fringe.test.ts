@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kstbench, tempDir, ROOT } from '../support/cli';
@@ -113,4 +114,18 @@ test('analyze refuses a domains directory containing a bad file, writing nothing
   const r = kstbench(['analyze', '--domains', dir, '--responses', responses, '--out', join(dir, 'out')]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /bad\.json.*cycle/i);
+});
+
+test('space piped to a reader slower than it (a shell pipe that fills) writes every line and exits 0', () => {
+  // 15 independent tasks: 32,768 states, about 1.7 MB of JSON Lines, far past a pipe's 64 KiB, so
+  // the writer meets a full pipe (EAGAIN on the non-blocking fd 1) while the reader sleeps.
+  const dir = tempDir();
+  const domain = join(dir, 'wide.json');
+  const components = Array.from({ length: 15 }, (_, i) => ({ id: `T${i + 1}`, description: `task ${i + 1}` }));
+  writeFileSync(domain, JSON.stringify({ id: 'wide', title: 'wide', source: 'test: no prerequisites', components, prerequisites: [] }));
+  const bin = join(ROOT, 'bin', 'kstbench.js');
+  const r = spawnSync('bash', ['-c', `set -o pipefail; "$0" "$1" space --domain "$2" | { sleep 0.4; wc -l; }`, process.execPath, bin, domain], { encoding: 'utf8' });
+  assert.equal(r.stderr, '');
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout.trim(), String(1 + 2 ** 15), 'the header line and one line per state');
 });
