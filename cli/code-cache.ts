@@ -83,12 +83,24 @@ export function codeCacheDir(): string {
 /** How long a cache folder no run wrote stays before a write elsewhere under the root removes it. */
 export const CODE_CACHE_UNUSED_MS = 30 * 24 * 3600 * 1000;
 
-/** The newest modification time of a folder and its files (0 when it cannot be read). */
-function newestChange(dir: string): number {
+/**
+ * The newest modification time of a folder and its files, ignoring entries that cannot be stat'ed
+ * (a file renamed away between readdir and stat, a dangling link); Infinity (never old) when the
+ * folder itself cannot be read: gone or changing under us, it is left to the next write.
+ */
+export function newestChange(dir: string): number {
   try {
-    return Math.max(statSync(dir).mtimeMs, ...readdirSync(dir).map((f) => statSync(join(dir, f)).mtimeMs));
+    let newest = statSync(dir).mtimeMs;
+    for (const f of readdirSync(dir)) {
+      try {
+        newest = Math.max(newest, statSync(join(dir, f)).mtimeMs);
+      } catch {
+        // gone since readdir: a concurrent run's staged file renamed into place, or a dangling link
+      }
+    }
+    return newest;
   } catch {
-    return 0; // gone or changing under us: leave it to the next write
+    return Infinity;
   }
 }
 

@@ -11,10 +11,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { kstbench, ROOT, tempDir } from '../support/cli';
-import { CODE_CACHE_UNUSED_MS, pruneCodeCaches, readCodeCache } from '../../cli/code-cache';
+import { CODE_CACHE_UNUSED_MS, newestChange, pruneCodeCaches, readCodeCache } from '../../cli/code-cache';
 
 const CODE_CACHE = join(ROOT, 'dist', 'cli', 'code-cache.js');
 
@@ -304,5 +304,18 @@ test('a cache write removes the cache folders (other installs, Node versions, fl
   assert.equal(load(dir, {}, CODE_CACHE, root).stdout, '9');
   assert.ok(existsSync(join(root, 'c')));
   pruneCodeCaches(join(root, 'missing'), join(root, 'missing', 'x'));
+  rmSync(dirname(root), { recursive: true, force: true });
+});
+
+test('a cache folder with an entry that cannot be stat\'ed (renamed away by a concurrent run, a dangling link) counts by its other entries, and one that cannot be read is never old', () => {
+  const root = join(tempDir('kstbench-code-cache-newest-'), 'code-cache');
+  const fresh = join(root, 'a', 'v20.0.0-x64-1');
+  mkdirSync(fresh, { recursive: true });
+  symlinkSync(join(fresh, 'renamed-away.tmp'), join(fresh, 'space.bin.tmp'));
+  const before = Date.now();
+  assert.ok(newestChange(fresh) >= before - 60_000, 'the folder just made is recent');
+  assert.equal(newestChange(join(root, 'no-such-folder')), Infinity);
+  pruneCodeCaches(root, join(root, 'mine', 'cache'));
+  assert.ok(existsSync(fresh), 'a fresh folder holding a dangling entry is kept');
   rmSync(dirname(root), { recursive: true, force: true });
 });
