@@ -203,6 +203,20 @@ export function psiResultHandler(course: PsiCourse, isSimulated: (model: string)
   };
 }
 
+/**
+ * sha256 of every cell's system and user prompt, in design order: the prompts come from the course
+ * files and from this version's prompt builders, so a resume whose builders word the prompts
+ * otherwise (a course without a `course` field, say) is refused instead of mixing two texts in one round.
+ */
+function promptsHash(jobs: ReadonlyArray<Job<PsiCellMeta>>): string {
+  const h = createHash('sha256');
+  for (const job of jobs) {
+    const { system, user } = job.request();
+    h.update(system).update('\u0000').update(user).update('\u0001');
+  }
+  return h.digest('hex');
+}
+
 /** sha256 of the course files, so a resume with edited scenarios is refused. */
 function courseHash(dir: string, course: PsiCourse): string {
   const h = createHash('sha256');
@@ -318,6 +332,7 @@ function preparePsiDesign(params: PsiCollectParams): PsiDesign {
     fingerprint['round1'] = r2.round1Hash;
   }
   checkUniqueJobs(jobs);
+  fingerprint['prompts'] = promptsHash(jobs);
   return {
     course,
     jobs,

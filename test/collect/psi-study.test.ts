@@ -174,7 +174,7 @@ test('round 2 selecting nothing in a directory that holds another threshold\'s r
     const all = await collectPsi(params(dir, { ...one, round: 2, threshold: 1 }));
     assert.equal(all.total, 3);
     const before = readFileSync(join(dir, 'round2.jsonl'), 'utf8');
-    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run of another design \(threshold: 1 → 0\)/);
+    await assert.rejects(collectPsi(params(dir, { ...one, round: 2, threshold: 0 })), /run\.json: this directory holds a run of another design \(threshold: 1 → 0; prompts: "[0-9a-f]+… → "[0-9a-f]+…\)/);
     assert.equal(readFileSync(join(dir, 'round2.jsonl'), 'utf8'), before, 'the earlier regenerations stay in round2.jsonl');
     // The same selection of nothing in a fresh directory is a complete round with an empty file.
     const fresh = join(dir, 'fresh');
@@ -192,4 +192,25 @@ test('extractAnswer: JSON answer objects from real providers, plain text from th
   assert.equal(extractAnswer('{"answer": "Use // and %."}'), 'Use // and %.');
   assert.equal(extractAnswer('Use // and %.'), 'Use // and %.');
   assert.equal(extractAnswer('{not json'), '{not json');
+});
+
+test("a resume whose prompts differ from the store's (another version's prompt builders) is refused as another design", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psi-prompts-'));
+  try {
+    const one = { scenarios: ['S01'], models: ['simulated:sim-tutor-a'] };
+    await collectPsi(params(dir, one));
+    const runFile = join(dir, 'runs', 'round1', 'run.json');
+    const run = JSON.parse(readFileSync(runFile, 'utf8'));
+    const ours = run.fingerprint.prompts;
+    assert.match(ours, /^[0-9a-f]{64}$/);
+    // The same course files and cells, the prompts of an older builder (as the run.json it wrote).
+    run.fingerprint.prompts = createHash('sha256').update('You are a patient tutor for an introductory Python course.').digest('hex');
+    writeFileSync(runFile, JSON.stringify(run));
+    await assert.rejects(collectPsi(params(dir, one)), /run\.json: this directory holds a run of another design \(prompts: /);
+    run.fingerprint.prompts = ours;
+    writeFileSync(runFile, JSON.stringify(run));
+    assert.equal((await collectPsi(params(dir, one))).status, 'complete', 'with its own prompts it is a resume');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
