@@ -52,7 +52,7 @@ export type { PsiRecord, RecordedScores, Variant } from '../records/psi-record';
 
 /**
  * The concept taxonomy: a KST domain whose every component also has `keywords` (phrases matched in
- * responses) and `week` (1..15, week of introduction), plus the prerequisite closure precomputed.
+ * responses) and `week` (1..the course's weeks, week of introduction), plus the prerequisite closure precomputed.
  */
 export interface PsiTaxonomy extends Domain {
   /** id → lower-cased keywords (non-empty). */
@@ -101,7 +101,7 @@ export function parsePsiTaxonomy(text: string, file: string, courseWeeks: number
     }
     if (c.week === undefined || !Number.isInteger(c.week) || c.week < 1 || c.week > courseWeeks) {
       throw new InputError(
-        `${file}: component "${c.id}" (components[${i}]) needs an integer "week" in 1..${courseWeeks}, got ${String(c.week)}`,
+        `${file}: component "${c.id}" (components[${i}]) needs an integer "week" in 1..${courseWeeks} (the course's length: course.weeks of scenarios.json, ${COURSE_WEEKS} when it states none), got ${String(c.week)}`,
         { file, item: c.id },
       );
     }

@@ -133,7 +133,7 @@ test('course: scenarios.json states name and weeks; they reach PsiCourse.info an
   throwsInput(() => fixtureCourseAs(undefined, late), /scenarios\.json: scenario "S01" \(scenarios\[0\]\): week: 18 is past the course's 15 weeks/, /"course"/);
   throwsInput(() => fixtureCourseAs({ name: 'statistics', weeks: 17 }, late), /week: 18 is past the course's 17 weeks \(course\.weeks\)/);
   // The taxonomy's weeks are bounded by the course's length too (the fixture introduces functions in week 10).
-  throwsInput(() => fixtureCourseAs({ name: 'statistics', weeks: 9 }), /taxonomy\.json: component "functions".*"week" in 1\.\.9, got 10/);
+  throwsInput(() => fixtureCourseAs({ name: 'statistics', weeks: 9 }), /taxonomy\.json: component "functions".*"week" in 1\.\.9 \(the course's length: course\.weeks of scenarios\.json, 15 when it states none\), got 10/);
 });
 
 test('course: a malformed course field is an InputError naming the file and the field', () => {
