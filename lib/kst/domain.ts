@@ -5,7 +5,7 @@ import { readInputText } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
-import { basisModel, notionLists } from './basis';
+import { atomsByItem, basisModel, notionLists } from './basis';
 import {
   basisFromBasis,
   basisFromStates,
@@ -229,8 +229,10 @@ function buildFromSets(
   const notions = notionLists(model)
     .filter((items) => items.length > 1)
     .map((items) => items.map((i) => ids[i]!));
-  const quasiOrdinal = notions.length === 0 && isQuasiOrdinalBasis(model);
-  const prerequisites = derivedCoverPairs(model).map(([p, q]) => [ids[p]!, ids[q]!] as const);
+  // The atoms once, for both: each is a pass over every pair of basis elements.
+  const atoms = atomsByItem(model);
+  const quasiOrdinal = notions.length === 0 && isQuasiOrdinalBasis(model, atoms);
+  const prerequisites = derivedCoverPairs(model, atoms).map(([p, q]) => [ids[p]!, ids[q]!] as const);
   const basis = bits.map((b) => ids.filter((_, i) => (b[i >>> 5]! & (1 << (i & 31))) !== 0));
   const domain = assembleDomain(data, { components, ids, index, prerequisites, form, quasiOrdinal, basis, notions }, file);
   basisBitsOf.set(domain, bits);

@@ -311,10 +311,9 @@ function setOf(n: number, items: readonly number[]): Uint32Array {
 /**
  * The quasi-order a basis implies: p ≤ q when p lies in every atom at q (every route to q passes
  * p). Returns, per item, the bitset of such p (q itself included). Equals the surmise relation of the
- * space exactly when the space is quasi-ordinal.
+ * space exactly when the space is quasi-ordinal. `atoms`: atomsByItem(model), when the caller has it.
  */
-export function necessaryRows(model: BasisModel): Uint32Array[] {
-  const atoms = atomsByItem(model);
+export function necessaryRows(model: BasisModel, atoms: readonly (readonly number[])[] = atomsByItem(model)): Uint32Array[] {
   return atoms.map((list) => {
     const row = new Uint32Array(model.words).fill(0xffffffff);
     for (const b of list) for (let w = 0; w < model.words; w++) row[w]! &= model.basis[b * model.words + w]!;
@@ -323,8 +322,8 @@ export function necessaryRows(model: BasisModel): Uint32Array[] {
 }
 
 /** True when every item has exactly one atom: the space is closed under intersection (quasi-ordinal). */
-export function isQuasiOrdinalBasis(model: BasisModel): boolean {
-  return atomsByItem(model).every((list) => list.length === 1);
+export function isQuasiOrdinalBasis(model: BasisModel, atoms: readonly (readonly number[])[] = atomsByItem(model)): boolean {
+  return atoms.every((list) => list.length === 1);
 }
 
 /**
@@ -332,8 +331,8 @@ export function isQuasiOrdinalBasis(model: BasisModel): boolean {
  * notions, as canonical indices sorted by (p, q). For a discriminative quasi-ordinal basis these are the
  * prerequisites whose space is exactly the union closure; otherwise they are necessary conditions only.
  */
-export function derivedCoverPairs(model: BasisModel): Array<[number, number]> {
-  const rows = necessaryRows(model);
+export function derivedCoverPairs(model: BasisModel, atoms: readonly (readonly number[])[] = atomsByItem(model)): Array<[number, number]> {
+  const rows = necessaryRows(model, atoms);
   const { n, words } = model;
   const has = (row: Uint32Array, p: number): boolean => (row[p >>> 5]! & (1 << (p & 31))) !== 0;
   // strict[q]: the p strictly below q (p ≤ q, not q ≤ p, so p ≠ q); q's covers are strict[q] without
