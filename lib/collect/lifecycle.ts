@@ -243,6 +243,18 @@ export function pendingJobs<J extends { runId: string }>(
   });
 }
 
+/**
+ * How many jobs pendingJobs leaves out although their latest final record is `missing` (recorded,
+ * with no answer): all such jobs without `retryMissing`, none with it.
+ */
+export function missingNotRequested(
+  jobs: ReadonlyArray<{ runId: string }>,
+  completed: ReadonlyMap<string, Record<string, unknown>>,
+  retryMissing = false,
+): number {
+  return retryMissing ? 0 : jobs.filter((j) => completed.get(j.runId)?.status === 'missing').length;
+}
+
 /** Refuses final records that belong to no job of this design (a different study in the same --out). */
 export function checkNoForeignRecords(
   responsesFile: string,
@@ -614,8 +626,7 @@ function readResume<M>(options: LifecycleOptions<M>, paths: StorePaths) {
   checkNoForeignRecords(paths.responses, completed, options.jobs, options.otherDesignFix);
   const pending = pendingJobs(options.jobs, completed, options.retryMissing);
   const supersedeCount = pending.filter((j) => completed.has(j.runId)).length;
-  const pendingIds = new Set(pending.map((j) => j.runId));
-  const resumedMissing = options.jobs.filter((j) => !pendingIds.has(j.runId) && completed.get(j.runId)?.status === 'missing').length;
+  const resumedMissing = missingNotRequested(options.jobs, completed, options.retryMissing);
   return { completed, pending, supersedeCount, total: options.jobs.length, resumed: options.jobs.length - pending.length, resumedMissing };
 }
 

@@ -4,7 +4,7 @@ import { openBatches, readLedger } from './batch-ledger';
 import { runBatchCollection } from './batch-mode';
 import type { BatchTransport } from './batch-transport';
 import { pendingJobs, reservedTokens, runCollection, type EngineResult, type Job, type ResultHandler } from './engine';
-import type { LifecycleOptions } from './lifecycle';
+import { missingNotRequested, type LifecycleOptions } from './lifecycle';
 import { ASSUMED_OUTPUT_TOKENS, assumedOutputTokens, estimateCost, estimateTokens, roundUsd, type PriceTable } from './prices';
 import type { ProgressSink } from './progress';
 import { catalogueWarnings, checkBatchModels, checkModelTarget, loadCatalogue } from './providers';
@@ -328,8 +328,7 @@ export function dryRunJobs(
   retryMissing?: boolean,
 ): DryRunReport {
   const pending = pendingJobs(jobs, completed, retryMissing);
-  const pendingIds = new Set(pending.map((j) => j.runId));
-  const alreadyMissing = jobs.filter((j) => !pendingIds.has(j.runId) && completed.get(j.runId)?.status === 'missing').length;
+  const alreadyMissing = missingNotRequested(jobs, completed, retryMissing);
   const batch = { batch: batchMode };
   const lines: DryRunModelLine[] = models.map((model) => {
     const ofModel = pending.filter((j) => j.model === model);

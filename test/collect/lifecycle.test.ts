@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { collectKst, type CollectParams } from '../../lib/collect/collect';
 import { isOsError } from '../../lib/io/os-error';
 import { collectPsi } from '../../lib/collect/psi-study';
-import { finalStatus, pendingJobs } from '../../lib/collect/lifecycle';
+import { finalStatus, missingNotRequested, pendingJobs } from '../../lib/collect/lifecycle';
 import { readCompleted } from '../../lib/collect/store';
 import type { Provider } from '../../lib/provider/contract';
 import { KstFinalRecordSchema } from '../../lib/records/kst-final';
@@ -319,4 +319,13 @@ test('a run.json that is not one is refused naming the file and the field (read 
   writeFileSync(join(out, 'run.json'), '{"fingerprint": {},\n oops');
   await assert.rejects(collectKst(params(out, domainsDir), deps({ 'openai:stub': stub })), (e: Error) => e.name === 'InputError' && e.message.startsWith(`${join(out, 'run.json')}:2: not valid JSON (`));
   assert.equal(stub.total(), 0, 'nothing was sent');
+});
+
+test('missingNotRequested: the recorded `missing` cells a run leaves alone, none with --retry-missing', () => {
+  const jobs = [{ runId: 'a' }, { runId: 'b' }, { runId: 'c' }, { runId: 'd' }];
+  const completed = new Map<string, Record<string, unknown>>([['a', { status: 'valid' }], ['b', { status: 'missing' }], ['c', { status: 'missing' }]]);
+  assert.equal(missingNotRequested(jobs, completed), 2);
+  assert.equal(missingNotRequested(jobs, completed, true), 0);
+  // Together with pendingJobs every job is counted once: pending, missing left alone, or answered.
+  assert.equal(pendingJobs(jobs, completed).length + missingNotRequested(jobs, completed) + 1, jobs.length);
 });
