@@ -157,9 +157,11 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     const prices = loadPriceTable();
     const completedByRepeat = studyRepeats(study).map((repeat) => readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true }));
     cost = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false)));
-    // Missing cells count as collected above; what asking for them again would cost is shown apart.
-    const withMissing = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false, true)));
-    if (withMissing.calls > cost.calls) retryMissing = withMissing;
+    // Missing cells count as collected above; what asking for them again would cost is shown apart
+    // (a second dry run, which builds every pending prompt again: only when some cell is missing).
+    if (cost.alreadyMissing > 0) {
+      retryMissing = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false, true)));
+    }
   }
   return {
     domains: domainObjects.map((d) => ({ id: d.id, items: d.ids.length, states: perDomain.get(d.id)!, sampled: samples !== null })),
