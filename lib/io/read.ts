@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../errors';
 import { fileType } from './target';
 
@@ -53,6 +53,23 @@ export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MA
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Reads a whole file as UTF-8 text (decodeInputText: invalid bytes are refused with their line), for
+ * readers whose own message names a failed read: `cannotRead(reason)` is the InputError's message,
+ * where reason is the OS error's code (ENOENT, EISDIR, …) or else its message.
+ * @example
+ * readUtf8File('no/such/file', (reason) => `no/such/file: cannot read notes (${reason})`); // throws /^no\/such\/file: cannot read notes \(ENOENT\)$/
+ */
+export function readUtf8File(file: string, cannotRead: (reason: string) => string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new InputError(cannotRead((err as NodeJS.ErrnoException).code ?? (err as Error).message), { file });
+  }
+  return decodeInputText(bytes, file);
 }
 
 // fatal: refuse invalid UTF-8 rather than score U+FFFD in its place. ignoreBOM: keep a leading BOM in

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { decodeInputText } from '../io/read';
+import { readUtf8File } from '../io/read';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io/atomic';
@@ -124,15 +123,7 @@ export function parseNotebook(text: string, file: string): Notebook {
 
 /** Reads and validates a notebook file. */
 export function readNotebook(file: string): Notebook {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new InputError(`${file}: cannot read notebook (${(err as NodeJS.ErrnoException).code ?? String(err)})`, {
-      file,
-    });
-  }
-  return parseNotebook(decodeInputText(bytes, file), file);
+  return parseNotebook(readUtf8File(file, (reason) => `${file}: cannot read notebook (${reason})`), file);
 }
 
 /** A cell's source as one string (Jupyter may store it as a list of lines). */

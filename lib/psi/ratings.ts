@@ -22,8 +22,7 @@
  * `run_id` is the round-2 record's run_id (its parent is the round-1 response it regenerates). Each
  * rater rates a case at most once; raters need not rate every case (κ uses the cases both rated).
  */
-import { readFileSync } from 'node:fs';
-import { decodeInputText } from '../io/read';
+import { readUtf8File } from '../io/read';
 import { z } from 'zod';
 import { InputError } from '../errors';
 import { jsonPathLine, parseJsonFile } from '../io/json';
@@ -90,13 +89,7 @@ export function parseRatings(text: string, file: string): RatingsFile {
 
 /** Reads and parses a ratings file (see parseRatings). */
 export function loadRatings(file: string): RatingsFile {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new InputError(`${file}: cannot read ratings file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
-  }
-  return parseRatings(decodeInputText(bytes, file), file);
+  return parseRatings(readUtf8File(file, (reason) => `${file}: cannot read ratings file (${reason})`), file);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { decodeInputText } from '../io/read';
+import { readUtf8File } from '../io/read';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors';
@@ -74,13 +73,7 @@ function parseJson(text: string, file: string): unknown {
 }
 
 function readText(file: string, what: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new InputError(`${file}: cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
-  return decodeInputText(bytes, file);
+  return readUtf8File(file, (reason) => `${file}: cannot read ${what} (${reason})`);
 }
 
 /**

@@ -7,10 +7,8 @@
  * stored with them, so the file can be rebuilt byte for byte. Writer and reader use this one schema.
  */
 import { z } from 'zod';
-import { decodeInputText } from '../io/read';
-import { InputError } from '../errors';
+import { readUtf8File } from '../io/read';
 import { parseJsonFile } from '../io/json';
-import { readFileSync } from 'node:fs';
 
 export const NumberSummarySchema = z.strictObject({
   kind: z.literal('number'),
@@ -48,11 +46,6 @@ export type ClaimReplicates = z.infer<typeof ClaimReplicatesSchema>;
 
 /** Reads a replicate-statistics file; InputError naming the file on a read or schema problem. */
 export function loadClaimReplicates(file: string): ClaimReplicates {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new InputError(`${file}: cannot read the replicate statistics (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run scripts/replicates.ts`, { file });
-  }
-  return parseJsonFile(decodeInputText(bytes, file), file, ClaimReplicatesSchema);
+  const text = readUtf8File(file, (reason) => `${file}: cannot read the replicate statistics (${reason}); run scripts/replicates.ts`);
+  return parseJsonFile(text, file, ClaimReplicatesSchema);
 }

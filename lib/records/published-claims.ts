@@ -9,10 +9,8 @@
  * rule in lib/claims/rule.ts. The entry is a strict object, so a `status` written into the file is
  * rejected when the file is read.
  */
-import { readFileSync } from 'node:fs';
-import { decodeInputText } from '../io/read';
+import { readUtf8File } from '../io/read';
 import { z } from 'zod';
-import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 
 /** `lib/<path>.ts#<exported function>`, e.g. `lib/analysis/table3.ts#table3`. */
@@ -109,11 +107,5 @@ export function refineClaims(doc: { claims: readonly ClaimEntry[] }, ctx: z.Refi
 
 /** Reads a published-numbers file and checks it against its schema; InputError naming the file (OS errors included). */
 export function loadPublishedFile<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file });
-  }
-  return parseJsonFile(decodeInputText(bytes, file), file, schema);
+  return parseJsonFile(readUtf8File(file, (reason) => `${file}: cannot read (${reason})`), file, schema);
 }
