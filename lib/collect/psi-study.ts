@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { writeFileAtomic } from '../io';
+import { promptHash } from '../prompting/prompt';
 import * as psi from '../psi';
 import type { BatchTransport } from './batch-transport';
 import { checkFingerprint } from './fingerprint';
@@ -210,10 +211,7 @@ export function psiResultHandler(course: PsiCourse, isSimulated: (model: string)
  */
 function promptsHash(jobs: ReadonlyArray<Job<PsiCellMeta>>): string {
   const h = createHash('sha256');
-  for (const job of jobs) {
-    const { system, user } = job.request();
-    h.update(system).update('\u0000').update(user).update('\u0001');
-  }
+  for (const job of jobs) h.update(promptHash(job.request()));
   return h.digest('hex');
 }
 
