@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
 import type { Command } from './common';
+import { commandExitCell, readCommandExit } from './thread';
 import type { CommandWorkerData, SignalHandledMessage, SignalHandlerMessage, SignalMessage } from './thread';
 
 /**
@@ -154,31 +155,33 @@ function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'sign
  * temporary file it had listed is removed, and the command exits 130 saying so. A worker that
  * registered a graceful handler (cli/thread.ts) gets the first signal instead, and is terminated only
  * when it does not answer within SIGNAL_ANSWER_MS or on a second signal. A signal after the worker
- * posted its exit code (only the code cache's save is left, cli/command-worker.ts) stops the worker
- * and keeps that code: the command's output was written.
+ * recorded its exit code (only the code cache's save is left, cli/command-worker.ts) stops the worker
+ * and keeps that code: the command's output was written. The code is in shared memory, read when the
+ * signal is handled, so no message queued behind the signal can make a finished run say "stopped".
  */
 function runInWorker(name: string, argv: string[]): Promise<number> {
   // Run from its TypeScript source (a test importing cli/kstbench.ts), this module still starts the
   // worker from tsc's output: a worker thread gets no TypeScript loader of its parent's.
   const compiled = __filename.endsWith('.js');
-  const workerData: CommandWorkerData = { name, argv, stderrIsTTY: process.stderr.isTTY === true };
+  const exit = commandExitCell();
+  const workerData: CommandWorkerData = { name, argv, stderrIsTTY: process.stderr.isTTY === true, exit };
   const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), { workerData });
   return new Promise<number>((resolve) => {
-    let code: number | undefined;
+    let reported: Promise<number> | undefined;
     let graceful: { name: string; resume: string } | null = null;
     let forwarded = false;
     let stopped: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' } | undefined;
     let answerTimer: NodeJS.Timeout | undefined;
     const stop = (signal: NodeJS.Signals, why: 'signal' | 'busy' | 'second'): void => {
       if (stopped) return;
-      // After the exit code came the command is done (only the code cache's save is left): the
+      // Once the worker recorded its exit code the command is done (only the code cache's save is left): the
       // worker is still stopped, but the run's code and output stand.
-      if (code === undefined) stopped = { signal, why };
+      if (readCommandExit(exit) === undefined) stopped = { signal, why };
       clearTimeout(answerTimer);
       void worker.terminate();
     };
     const onSignal = (signal: NodeJS.Signals): void => {
-      if (graceful && !forwarded && code === undefined) {
+      if (graceful && !forwarded && readCommandExit(exit) === undefined) {
         forwarded = true;
         worker.postMessage({ kstbenchSignal: signal } satisfies SignalMessage);
         answerTimer = setTimeout(() => stop(signal, 'busy'), SIGNAL_ANSWER_MS);
@@ -192,19 +195,17 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
     process.on('SIGTERM', sigterm);
     worker.on('message', (message: unknown) => {
       if (applyTemporaryMessage(message)) return;
-      const m = (message ?? {}) as Partial<SignalHandlerMessage & SignalHandledMessage & { kstbenchExit: unknown }>;
+      const m = (message ?? {}) as Partial<SignalHandlerMessage & SignalHandledMessage>;
       if (m.kstbenchSignalHandler !== undefined) graceful = m.kstbenchSignalHandler;
       else if (m.kstbenchSignalHandled !== undefined) clearTimeout(answerTimer);
-      else if (typeof m.kstbenchExit === 'number') code = m.kstbenchExit;
     });
     // Rare (runCommand catches what a command throws), so the reporting is loaded only then; 'exit'
     // follows 'error' and waits for it.
-    let reported: Promise<number> | undefined;
     worker.on('error', (err) => {
       reported = import('./common').then(({ reportError }) => reportError(name, err));
     });
     worker.on('exit', async (exitCode) => {
-      if (reported) code = await reported;
+      const failed = reported === undefined ? undefined : await reported;
       clearTimeout(answerTimer);
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
@@ -214,8 +215,8 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
         resolve(EXIT_SIGNALLED);
         return;
       }
-      // A worker that called process.exit(n) posts no exit message.
-      resolve(code ?? (exitCode !== 0 ? exitCode : 1));
+      // A worker that called process.exit(n) recorded no code.
+      resolve(failed ?? readCommandExit(exit) ?? (exitCode !== 0 ? exitCode : 1));
     });
   });
 }

@@ -34,6 +34,28 @@ export interface CommandWorkerData {
   name: string;
   argv: string[];
   stderrIsTTY: boolean;
+  /**
+   * Shared with the main thread (commandExit / readCommandExit): the command's exit code once it
+   * finished. Shared memory, not a message, so a signal the main thread handles before a queued
+   * message still sees that the command is done.
+   */
+  exit: Int32Array;
+}
+
+/** A cell for CommandWorkerData.exit: [0] is 1 once the command finished, [1] its exit code. */
+export function commandExitCell(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(8));
+}
+
+/** The worker records its command's exit code (the code first, then the flag: Atomics keep the order). */
+export function recordCommandExit(cell: Int32Array, code: number): void {
+  Atomics.store(cell, 1, code);
+  Atomics.store(cell, 0, 1);
+}
+
+/** The command's exit code if the worker recorded one. */
+export function readCommandExit(cell: Int32Array): number | undefined {
+  return Atomics.load(cell, 0) === 1 ? Atomics.load(cell, 1) : undefined;
 }
 
 /** Whether stderr is a terminal (in a worker: the main thread's stderr, as it said at start). */
