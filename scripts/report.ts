@@ -76,9 +76,12 @@ export function readSiteNotebooks(root: string): SiteNotebook[] {
     .map((n) => ({ file: `notebooks/${n}`, notebook: readNotebook(join(dir, n)) }));
 }
 
+/** Where `reproduce --output-dir DIR` writes the executed notebooks: DIR/notebooks/. */
+export const OUTPUT_DIR_NOTEBOOKS = 'notebooks';
+
 /**
- * The executed notebooks a run kept apart left in `dir` (`reproduce --output-dir dir` writes them
- * there flat), in file-name order, each under the path its environment.md rows name it by (the
+ * The executed notebooks a run kept apart left in `dir` (`reproduce --output-dir dir` writes them to
+ * dir/notebooks/; a run of an earlier version, which wrote them flat into dir, is read there), in file-name order, each under the path its environment.md rows name it by (the
  * notebook that ran, e.g. `notebooks/04-table3-figure1.ipynb`), so its page finds its parameters and
  * seeds; `notebooks/<name>` when environment.md does not name it.
  */
@@ -88,10 +91,12 @@ export function readOutputDirNotebooks(dir: string, environment: EnvironmentTabl
     const file = row[0]!;
     named.set(file.split('/').pop()!, file);
   }
-  return readdirSync(dir)
+  const nested = join(dir, OUTPUT_DIR_NOTEBOOKS);
+  const folder = existsSync(nested) && statSync(nested).isDirectory() ? nested : dir;
+  return readdirSync(folder)
     .filter((n) => n.endsWith('.ipynb') && !n.startsWith('.'))
     .sort()
-    .map((n) => ({ file: named.get(n) ?? `notebooks/${n}`, notebook: readNotebook(join(dir, n)) }));
+    .map((n) => ({ file: named.get(n) ?? `notebooks/${n}`, notebook: readNotebook(join(folder, n)) }));
 }
 
 /**
@@ -107,7 +112,7 @@ export function outputDirInputs(dir: string): { notebooks: SiteNotebook[]; envir
   }
   const environmentMarkdown = readFileSync(envFile, 'utf8');
   const notebooks = readOutputDirNotebooks(dir, parseEnvironment(environmentMarkdown));
-  if (notebooks.length === 0) throw new InputError(`--from ${shown}: no executed notebook (*.ipynb) in it`, { file: dir });
+  if (notebooks.length === 0) throw new InputError(`--from ${shown}: no executed notebook (*.ipynb) in it or in its ${OUTPUT_DIR_NOTEBOOKS}/`, { file: dir });
   return { notebooks, environmentMarkdown };
 }
 

@@ -22,7 +22,7 @@ import { describeFailure, NotebookSession } from '../lib/notebook/execute';
 import { parseNotebook, writeNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { checkGlobalParameters, coerceParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
 import { OutputSnapshot, PROJECT_OUTPUTS } from '../lib/notebook/snapshot';
-import { outputDirInputs, siteFiles, writeSite } from './report';
+import { OUTPUT_DIR_NOTEBOOKS, outputDirInputs, siteFiles, writeSite } from './report';
 import { projectRoot } from '../lib/notebook/project';
 
 const HELP = `usage: npm run reproduce -- [NOTEBOOK ...] [-p NAME VALUE] [--param NAME=VALUE] [options]
@@ -39,9 +39,10 @@ environment.md (full runs only).
                                       it parses, else the string. A value that does not fit stops the
                                       run before anything executes
   --notebooks-dir DIR                 where the notebooks are (default notebooks)
-  --output-dir DIR                    keep the run apart: the executed notebooks, every file they
-                                      wrote (same paths below DIR), DIR/environment.md and the
-                                      report DIR/report/ go there; the project's files stay as they were
+  --output-dir DIR                    keep the run apart: the executed notebooks (DIR/notebooks/),
+                                      every file they wrote (same paths below DIR), DIR/environment.md
+                                      and the report DIR/report/ go there; the project's files stay as
+                                      they were
   --environment FILE                  where environment.md goes (default environment.md)
   --no-environment                    do not write environment.md
   -h, --help                          this text
@@ -192,7 +193,7 @@ async function executeAll(
 }
 
 /**
- * --output-dir: every file the notebooks wrote is copied there (also one written with the bytes the
+ * --output-dir: the executed notebooks go to DIR/notebooks/; every file the notebooks wrote is copied there (also one written with the bytes the
  * project already had) and the project's files are put back; the run's environment.md and its report
  * (DIR/report/, built as `npm run report -- --from DIR` builds it) go there too, whether every
  * notebook ran or some.
@@ -200,12 +201,14 @@ async function executeAll(
 function writeToOutputDir(outputDir: string, options: ReproduceOptions, plan: ReproducePlan, snapshot: OutputSnapshot, executed: ExecutedNotebook[], environment: string | undefined): void {
   const moved = snapshot.copyWrittenTo(outputDir);
   snapshot.restore();
-  for (const { file, notebook } of executed) writeNotebook(join(outputDir, basename(file)), notebook);
-  log(`wrote ${executed.length} notebook(s) and ${moved.length} output file(s) to ${outputDir}; the project's own files are unchanged`);
+  // DIR/notebooks/, beside DIR/figures/ and DIR/report/ as in the project: the notebooks' relative
+  // links (../report/figures/…, ../figures/…) then lead to the run's own files.
+  for (const { file, notebook } of executed) writeNotebook(join(outputDir, OUTPUT_DIR_NOTEBOOKS, basename(file)), notebook);
+  log(`wrote ${executed.length} notebook(s) to ${join(outputDir, OUTPUT_DIR_NOTEBOOKS)}/ and ${moved.length} output file(s) to ${outputDir}; the project's own files are unchanged`);
   if (environment === undefined) return;
   const target = resolve(options.environment ?? join(outputDir, 'environment.md'));
   writeFileAtomic(target, environment);
-  log(`wrote ${relative(plan.root, target)}`);
+  log(`wrote ${target}`);
   if (target !== join(outputDir, 'environment.md')) {
     log(`${join(outputDir, 'report')}/ not built (environment.md went to ${relative(plan.root, target)}, not into the output folder)`);
     return;

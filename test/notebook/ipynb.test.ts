@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { kernelSpec } from '../../scripts/kernel';
 import { InputError } from '../../lib/errors';
 import { SHOWN_UNTRUSTED } from '../support/classic-notebook';
+import { interactiveLinks } from '../support/notebook-links';
 import { cellSource, cellTags, parseNotebook, serializeNotebook, splitLinesKeepEnds, type Notebook } from '../../lib/notebook/ipynb';
 
 test('splitLinesKeepEnds behaves like Python str.splitlines(True)', () => {
@@ -209,17 +210,7 @@ test('every "Interactive version" link of the executed notebooks opens a committ
   // nbconvert's HTML or GitHub. report/ is committed and has a page for every figure.
   const root = join(__dirname, '..', '..');
   const dir = join(root, 'notebooks');
-  const links = readdirSync(dir)
-    .filter((f) => f.endsWith('.ipynb'))
-    .flatMap((f) =>
-      parseNotebook(readFileSync(join(dir, f), 'utf8'), f).cells.flatMap((c) =>
-        (c.cell_type === 'code' ? (c.outputs ?? []) : []).flatMap((o) => {
-          const md = o.data?.['text/markdown'];
-          const text = Array.isArray(md) ? md.join('') : typeof md === 'string' ? md : '';
-          return [...text.matchAll(/^Interactive version: \[[^\]]*\]\(([^)]+)\)/gm)].map((m) => ({ file: f, href: m[1]! }));
-        }),
-      ),
-    );
+  const links = interactiveLinks(dir);
   assert.ok(links.length >= 10, `only ${links.length} interactive links found`);
   const dead = links.filter(({ href }) => {
     const target = join(dir, href);

@@ -67,7 +67,7 @@ export function ownStudyJob(notebooks: string[], study: string): { job: { reprod
   const out = mkdtempSync(join(tmpdir(), 'kstbench-own-study-out-'));
   return {
     job: { reproduce: [...notebooks, '-p', 'study', study, '--output-dir', out] },
-    run: (result) => ({ ...(result as ReproduceResult), out, read: (name: string) => readFileSync(join(out, name), 'utf8') }),
+    run: (result) => ({ ...(result as ReproduceResult), out, read: (name: string) => readFileSync(join(out, name.endsWith('.ipynb') ? join('notebooks', name) : name), 'utf8') }),
   };
 }
 

@@ -20,8 +20,9 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { addPsiPart, assertReportRebuilds, OWN_PSI_COURSE, fractionsStudy, ownStudyJob, OWN_ANALYSIS, outputsText, projectCopy, runJobsIn, tablesOf, type OwnStudyRun, type ReproduceResult } from './own-study-helpers';
+import { interactiveLinks } from '../support/notebook-links';
 
 let project: string;
 let kst: OwnStudyRun;
@@ -90,6 +91,15 @@ test('notebooks 04-05 on a study of its own: no paper column, marker or claim; a
   assert.match(read('data/processed/tables/05-figure-3-counts.csv'), /^simulated:sim-a,\d+,22,/m);
   assert.match(read('data/processed/tables/05-model-domain-condition.csv'), /^fractions,sim-a,/m, 'sim-a, not "sim-a ≈ Claude Fable 5"');
   assert.ok(existsSync(join(out, 'report', '05-table4-figures2-3.html')), 'report/05-table4-figures2-3.html');
+});
+
+test('the executed notebooks of the run kept apart link to its own report: OUT/notebooks/ beside OUT/report/', () => {
+  assert.equal(kst.status, 0, kst.stderr);
+  const dir = join(kst.out, 'notebooks');
+  const links = interactiveLinks(dir);
+  assert.ok(links.length >= 4, `only ${links.length} interactive links found`);
+  const dead = links.filter(({ href }) => !resolve(dir, href).startsWith(join(kst.out, 'report') + '/') || !existsSync(resolve(dir, href)));
+  assert.deepEqual(dead.map(({ file, href }) => `${file}: ${href}`), []);
 });
 
 test('the report of the own-study run is what `npm run report -- --from OUT` builds', () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseNotebook } from '../../lib/notebook/ipynb';
@@ -71,7 +71,7 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     assert.match(r.stdout, /^ok test\/fixtures\/notebooks\/01-fixture\.ipynb {2}\d+\.\d s$/m);
     assert.doesNotMatch(r.stdout, /not refreshed/, 'a run kept apart records its own environment and report, even for one notebook');
     assert.ok(existsSync(join(out, 'environment.md')) && existsSync(join(out, 'report', '01-fixture.html')));
-    const nb = parseNotebook(readFileSync(join(out, '01-fixture.ipynb'), 'utf8'), 'out');
+    const nb = parseNotebook(readFileSync(join(out, 'notebooks', '01-fixture.ipynb'), 'utf8'), 'out');
     const streams = nb.cells.find((c) => c.id === 'streams')!.outputs!;
     assert.deepEqual(streams[0]!.text, ['hello x4\n']);
     assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')));
@@ -93,6 +93,13 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     const rebuilt = report(['--from', out]);
     assert.equal(rebuilt.status, 0, rebuilt.stderr);
     assert.equal(readFileSync(join(out, 'report', '01-fixture.html'), 'utf8'), page);
+    // A run kept apart by an earlier version has its notebooks flat in DIR: still read.
+    const flat = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
+    copyFileSync(join(out, 'environment.md'), join(flat, 'environment.md'));
+    copyFileSync(join(out, 'notebooks', '01-fixture.ipynb'), join(flat, '01-fixture.ipynb'));
+    const fromFlat = report(['--from', flat]);
+    assert.equal(fromFlat.status, 0, fromFlat.stderr);
+    assert.equal(readFileSync(join(flat, 'report', '01-fixture.html'), 'utf8'), page);
     const empty = mkdtempSync(join(tmpdir(), 'kstbench-repro-'));
     const bad = report(['--from', empty]);
     assert.equal(bad.status, 1);
@@ -107,8 +114,9 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     assert.ok(!existsSync(inProject), 'nothing left in the project');
     assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv')), 'the table went to the output folder');
     assert.ok(existsSync(join(out, inProject, 'tables', 'fixture-table.csv.meta.json')), 'so did its sidecar (the CSV, the HTML and the sidecar are the 3 files)');
-    assert.ok(existsSync(join(out, '01-fixture.ipynb')));
-    assert.match(r.stdout, /wrote 1 notebook\(s\) and 3 output file\(s\) to .*; the project's own files are unchanged/);
+    assert.ok(existsSync(join(out, 'notebooks', '01-fixture.ipynb')), 'the notebook went to DIR/notebooks/, beside DIR/figures/ and DIR/report/ as in the project');
+    assert.equal(existsSync(join(out, '01-fixture.ipynb')), false);
+    assert.match(r.stdout, /wrote 1 notebook\(s\) to .*\/notebooks\/ and 3 output file\(s\) to .*; the project's own files are unchanged/);
     // A file written again with the bytes the project already had is copied too: test/notebook/snapshot.test.ts.
   });
 
@@ -162,5 +170,5 @@ test('main() runs the notebooks in the session it is given and leaves it open, f
   assert.equal(code, 0);
   assert.deepEqual(executed, ['test/fixtures/notebooks/01-fixture.ipynb']);
   assert.equal(closed, false, 'the caller closes a session it gave');
-  assert.ok(existsSync(join(out, '01-fixture.ipynb')));
+  assert.ok(existsSync(join(out, 'notebooks', '01-fixture.ipynb')));
 });
