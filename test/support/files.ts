@@ -1,7 +1,7 @@
 // Test helpers for files and folders only: nothing here starts a process or touches process state,
 // so a test file that needs no more than these can share a test process (scripts/run-tests.js
 // ISOLATE; importing test/support/cli.ts, which runs the CLI, gives a file a process of its own).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,4 +24,17 @@ export function readCsv(file: string): Array<Record<string, string>> {
     const values = row.split(',');
     return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
   });
+}
+
+/**
+ * Writes `text` to `file` with one 0xFF byte (never valid in UTF-8) just after the first `after`, and
+ * returns the start of the one line a strict reader refuses it with (lib/io's decodeInputText):
+ * `FILE:LINE: invalid UTF-8 at byte offset N (0xff`. A lenient read sees U+FFFD there instead.
+ */
+export function writeWithInvalidByte(file: string, text: string, after: string): string {
+  const found = text.indexOf(after);
+  if (found < 0) throw new Error(`writeWithInvalidByte: ${JSON.stringify(after)} is not in the text`);
+  const head = text.slice(0, found + after.length);
+  writeFileSync(file, Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(text.slice(head.length))]));
+  return `${file}:${head.split('\n').length}: invalid UTF-8 at byte offset ${Buffer.byteLength(head)} (0xff`;
 }
