@@ -16,6 +16,30 @@ export function tempDir(prefix = 'kstbench-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * RFC 4180 CSV into rows of fields: quoted fields may hold commas, doubled quotes and newlines; a
+ * carriage return outside quotes is dropped, and a last row without its newline is kept.
+ */
+export function parseCsvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(field); field = ''; }
+    else if (ch === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else if (ch !== '\r') field += ch;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
 /** Parses a simple CSV (no quoted commas) into objects keyed by the header. */
 export function readCsv(file: string): Array<Record<string, string>> {
   const [header, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
