@@ -8,28 +8,23 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../../lib/errors';
 import { outputDirInputs, siteFiles } from '../../scripts/report';
 import { planRun } from '../../scripts/reproduce';
-import { ROOT, tempDir, writeWithInvalidByte } from '../support/files';
-
-function refused(read: () => unknown, expected: string): void {
-  assert.throws(read, (err: unknown) => err instanceof InputError && err.message.startsWith(expected) && !err.message.includes('\n'));
-}
+import { ROOT, assertRefusedAsInvalidUtf8, tempDir, writeWithInvalidByte } from '../support/files';
 
 test('reproduce: a notebook with a 0xFF byte in a cell is refused with FILE:LINE before anything runs', () => {
   const root = tempDir('kstbench-reproduce-utf8-');
   mkdirSync(join(root, 'notebooks'));
   const notebook = join(root, 'notebooks', '01-kst-foundations.ipynb');
   const text = readFileSync(join(ROOT, 'notebooks', '01-kst-foundations.ipynb'), 'utf8');
-  refused(() => planRun([], root), writeWithInvalidByte(notebook, text, '"source": [\n    "'));
+  assertRefusedAsInvalidUtf8(() => planRun([], root), writeWithInvalidByte(notebook, text, '"source": [\n    "'));
 });
 
 test('report: an environment.md with a 0xFF byte is refused with FILE:LINE, from the project and from --from', () => {
   const environment = readFileSync(join(ROOT, 'environment.md'), 'utf8');
   const root = tempDir('kstbench-report-utf8-');
   mkdirSync(join(root, 'notebooks'));
-  refused(() => siteFiles(root), writeWithInvalidByte(join(root, 'environment.md'), environment, '| Node.js | '));
+  assertRefusedAsInvalidUtf8(() => siteFiles(root), writeWithInvalidByte(join(root, 'environment.md'), environment, '| Node.js | '));
   const kept = tempDir('kstbench-report-utf8-from-');
-  refused(() => outputDirInputs(kept), writeWithInvalidByte(join(kept, 'environment.md'), environment, '| Node.js | '));
+  assertRefusedAsInvalidUtf8(() => outputDirInputs(kept), writeWithInvalidByte(join(kept, 'environment.md'), environment, '| Node.js | '));
 });

@@ -8,17 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { InputError } from '../../lib/errors';
 import { checkImportFile } from '../../lib/study/import';
 import { loadStudy, loadStudyDomains } from '../../lib/study/manifest';
 import { readStudyRepeats, repeatsFilePath, repeatsFileText } from '../../lib/study/repeats';
 import { readStudyResults, resultsPath } from '../../lib/study/results';
-import { tempDir, writeWithInvalidByte } from '../support/files';
+import { assertRefusedAsInvalidUtf8, tempDir, writeWithInvalidByte } from '../support/files';
 import { writeCurriculum } from './helpers';
-
-function refused(read: () => unknown, expected: string): void {
-  assert.throws(read, (err: unknown) => err instanceof InputError && err.message.startsWith(expected) && !err.message.includes('\n'));
-}
 
 function studyDir(manifest: Record<string, unknown> = {}): string {
   const dir = tempDir('kstbench-study-utf8-');
@@ -31,12 +26,12 @@ test('a domain file of study.json, a kstIO import and its items file: a 0xFF byt
   const dir = studyDir();
   const domain = join(dir, 'fractions.json');
   const expected = writeWithInvalidByte(domain, JSON.stringify(JSON.parse(readFileSync(domain, 'utf8')), null, 2), '"Name the');
-  refused(() => loadStudyDomains(loadStudy(dir)), expected);
+  assertRefusedAsInvalidUtf8(() => loadStudyDomains(loadStudy(dir)), expected);
   writeFileSync(join(dir, 'rel.txt'), '11\n01\n');
   writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', models: ['simulated:sim-a'], domains: [{ import: 'rel.txt', id: 'imp', kind: 'relation', items: 'items.txt' }] }));
-  refused(() => loadStudyDomains(loadStudy(dir)), writeWithInvalidByte(join(dir, 'items.txt'), 'id,description\n1,first task\n2,second task\n', 'second'));
+  assertRefusedAsInvalidUtf8(() => loadStudyDomains(loadStudy(dir)), writeWithInvalidByte(join(dir, 'items.txt'), 'id,description\n1,first task\n2,second task\n', 'second'));
   writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', models: ['simulated:sim-a'], domains: [{ import: 'rel.txt', id: 'imp', kind: 'relation' }] }));
-  refused(() => loadStudyDomains(loadStudy(dir)), writeWithInvalidByte(join(dir, 'rel.txt'), '11\n01\n', '11\n0'));
+  assertRefusedAsInvalidUtf8(() => loadStudyDomains(loadStudy(dir)), writeWithInvalidByte(join(dir, 'rel.txt'), '11\n01\n', '11\n0'));
 });
 
 test('the imported response table, the study\'s analysis and repeats.json: a 0xFF byte is refused with FILE:LINE', () => {
@@ -44,11 +39,11 @@ test('the imported response table, the study\'s analysis and repeats.json: a 0xF
   const table = 'model,domain,state,condition,order,recommended\ntutor-a,fractions,,P0,1,F1\n';
   const expected = writeWithInvalidByte(join(importing, 'responses.csv'), table, 'tutor-');
   const study = loadStudy(importing);
-  refused(() => checkImportFile(study, loadStudyDomains(study)), expected);
+  assertRefusedAsInvalidUtf8(() => checkImportFile(study, loadStudyDomains(study)), expected);
 
   const collecting = loadStudy(studyDir({ models: ['simulated:sim-a'], design: { repeats: 2 } }));
   mkdirSync(dirname(resultsPath(collecting)), { recursive: true });
-  refused(() => readStudyResults(collecting), writeWithInvalidByte(resultsPath(collecting), '{\n  "results_version": 1,\n  "title": "T"\n}\n', '"title": "'));
+  assertRefusedAsInvalidUtf8(() => readStudyResults(collecting), writeWithInvalidByte(resultsPath(collecting), '{\n  "results_version": 1,\n  "title": "T"\n}\n', '"title": "'));
   mkdirSync(collecting.paths.collection, { recursive: true });
-  refused(() => readStudyRepeats(collecting), writeWithInvalidByte(repeatsFilePath(collecting), repeatsFileText(collecting)!, '"collector_seed": "'));
+  assertRefusedAsInvalidUtf8(() => readStudyRepeats(collecting), writeWithInvalidByte(repeatsFilePath(collecting), repeatsFileText(collecting)!, '"collector_seed": "'));
 });

@@ -1,9 +1,11 @@
 // Test helpers for files and folders only: nothing here starts a process or touches process state,
 // so a test file that needs no more than these can share a test process (scripts/run-tests.js
 // ISOLATE; importing test/support/cli.ts, which runs the CLI, gives a file a process of its own).
+import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InputError } from '../../lib/errors';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -61,4 +63,9 @@ export function writeWithInvalidByte(file: string, text: string, after: string):
   const head = text.slice(0, found + after.length);
   writeFileSync(file, Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(text.slice(head.length))]));
   return `${file}:${head.split('\n').length}: invalid UTF-8 at byte offset ${Buffer.byteLength(head)} (0xff`;
+}
+
+/** Asserts that `read` refuses the file with one line starting with `expected` (from writeWithInvalidByte), as an InputError. */
+export function assertRefusedAsInvalidUtf8(read: () => unknown, expected: string): void {
+  assert.throws(read, (err: unknown) => err instanceof InputError && err.message.startsWith(expected) && !err.message.includes('\n'));
 }
