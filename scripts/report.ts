@@ -19,6 +19,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
+import { readUtf8File } from '../lib/io/read';
 import { parseEnvironment, type EnvironmentTables } from '../lib/notebook/environment';
 import { cellSource, readNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { projectRoot } from '../lib/notebook/project';
@@ -110,7 +111,7 @@ export function outputDirInputs(dir: string): { notebooks: SiteNotebook[]; envir
   if (!existsSync(envFile)) {
     throw new InputError(`--from ${shown}: no environment.md in it (npm run reproduce -- --output-dir ${shown} writes one)`, { file: envFile });
   }
-  const environmentMarkdown = readFileSync(envFile, 'utf8');
+  const environmentMarkdown = readUtf8File(envFile, (reason) => `--from ${shown}: cannot read environment.md (${reason})`);
   const notebooks = readOutputDirNotebooks(dir, parseEnvironment(environmentMarkdown));
   if (notebooks.length === 0) throw new InputError(`--from ${shown}: no executed notebook (*.ipynb) in it or in its ${OUTPUT_DIR_NOTEBOOKS}/`, { file: dir });
   return { notebooks, environmentMarkdown };
@@ -123,7 +124,7 @@ export function siteFiles(root: string, options: { notebooks?: SiteNotebook[]; e
   let environmentMarkdown = options.environmentMarkdown;
   if (environmentMarkdown === undefined) {
     if (!existsSync(envFile)) throw new InputError('environment.md not found: run `npm run reproduce` first', { file: envFile });
-    environmentMarkdown = readFileSync(envFile, 'utf8');
+    environmentMarkdown = readUtf8File(envFile, (reason) => `environment.md: cannot read it (${reason})`);
   }
   return buildSite({
     notebooks,

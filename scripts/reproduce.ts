@@ -11,11 +11,12 @@
  * the exit code is 1.
  */
 import { expectedFailure } from '../cli/common';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
+import { readUtf8File } from '../lib/io/read';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
 import { closeFigureBrowser, describeChromium } from '../lib/figures/browser';
 import { describeFailure, NotebookSession } from '../lib/notebook/execute';
@@ -122,7 +123,9 @@ function planNotebooks(root: string, options: ReproduceOptions): ReproducePlan {
   for (const stem of Object.keys(options.params.byNotebook)) {
     if (!stems.has(stem)) throw new InputError(`-p ${stem}:...: no notebook ${stem}.ipynb is being run`, { item: stem });
   }
-  const notebooks = new Map(files.map((f) => [f, parseNotebook(readFileSync(f, 'utf8'), relative(root, f))]));
+  const notebooks = new Map(
+    files.map((f) => [f, parseNotebook(readUtf8File(f, (reason) => `${relative(root, f)}: cannot read notebook (${reason})`), relative(root, f))]),
+  );
   const declared = new Map([...notebooks].map(([f, nb]) => [basename(f, '.ipynb'), parameterNames(nb, relative(root, f))]));
   checkGlobalParameters(options.params, declared);
   // Every value is coerced to its notebook's declared type before anything runs, so a bad value

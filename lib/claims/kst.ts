@@ -14,7 +14,7 @@ import { terminalSummary } from '../analysis/terminal';
 import { modelComparison } from '../analysis/model-comparison';
 import { pairedDifferences, stateMeans } from '../stats';
 import { mean } from '../stats/mean';
-import { claimRowsFor, claimValuesFor, computedFromCheck, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, computedFromCheck, LazyResults, type ClaimRow, type Computed } from './ledger';
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 import { CONDITIONS, type Condition } from '../conditions';
@@ -44,13 +44,7 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? N
 const slug = (name: string) => name.toLowerCase().replace(/ /g, '-').replace(/\./g, '');
 
 /** Lazily computed groups of results shared by the claims. */
-class KstResults {
-  private memo = new Map<string, unknown>();
-  constructor(readonly inputs: KstClaimInputs) {}
-  private once<T>(key: string, f: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, f());
-    return this.memo.get(key) as T;
-  }
+class KstResults extends LazyResults<KstClaimInputs> {
   get scored(): ScoredRecord[] {
     return this.once('scored', () => scoreKstResponses(this.inputs.records).scored);
   }

@@ -11,6 +11,19 @@ import { claimStatus, CLAIM_STATUSES, formatSummary, roundTo, simulationGapSize,
 import { simulationGap } from './simulation-gaps';
 
 /**
+ * The groups of results a paper's claims share (Table 3, the scored records, …), each computed once and
+ * only when a claim asks for it: KstResults and PsiResults keep theirs under a key through `once`.
+ */
+export class LazyResults<Inputs> {
+  private memo = new Map<string, unknown>();
+  constructor(readonly inputs: Inputs) {}
+  protected once<T>(key: string, f: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, f());
+    return this.memo.get(key) as T;
+  }
+}
+
+/**
  * A rebuilt value in the claim's printed units, with an optional word on how it was obtained. When
  * this input cannot show the claim either way (the prompts were not recorded, there are no final
  * records, …), `unavailable` says why: the row is then not rebuildable on this input, never `differs`,

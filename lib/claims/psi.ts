@@ -20,7 +20,7 @@ import { lowScaffoldingFeedback, regenerationPromptParts } from './regeneration-
 import type { PublishedPsi } from '../records/published-psi';
 import { paperModelMap } from '../report/psi-tables';
 import { rankingText } from '../report/psi-round1';
-import { claimRowsFor, claimValuesFor, computedFromCheck, type ClaimRow, type Computed } from './ledger';
+import { claimRowsFor, claimValuesFor, computedFromCheck, LazyResults, type ClaimRow, type Computed } from './ledger';
 import { defaultReplicates } from './stored-replicates';
 import type { ClaimReplicates } from '../records/claim-replicates';
 
@@ -55,13 +55,7 @@ export interface GivenRatings {
 
 const slug = (name: string) => name.toLowerCase().replace(/ /g, '-');
 
-class PsiResults {
-  private memo = new Map<string, unknown>();
-  constructor(readonly inputs: PsiClaimInputs) {}
-  private once<T>(key: string, f: () => T): T {
-    if (!this.memo.has(key)) this.memo.set(key, f());
-    return this.memo.get(key) as T;
-  }
+class PsiResults extends LazyResults<PsiClaimInputs> {
   get scored1() {
     return this.once('s1', () => aggregate.scorePsiRecords(this.inputs.round1, this.inputs.course, this.inputs.params ?? {}).scored);
   }

@@ -62,6 +62,8 @@ export interface CollectDeps {
   onNote?: (model: string, note: string) => void;
   /** The fix named when --out holds another design (default: use a new --out directory); `kstbench study` names its own. */
   otherDesignFix?: string;
+  /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'); `kstbench study` names its own. */
+  cutOffFix?: string;
 }
 
 /** SHA-256 of a domain's content (what the prompts are built from), for the resume fingerprint. */

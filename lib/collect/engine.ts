@@ -6,7 +6,7 @@ import { jitterDraw } from './retry';
 import { decide, decisionLabel, type AttemptOutcome, type Decision, type DecideItem } from './decide';
 import { errorAttemptLine, responseAttemptLine, type AttemptBase } from './attempt-line';
 import { defaultRemedy } from './circuit-breaker';
-import { preflightCells } from './preflight';
+import { CUT_OFF_FIX, preflightCells } from './preflight';
 import {
   classify,
   runLifecycle,
@@ -365,7 +365,7 @@ class CellAttempts<M> {
             ? undefined
             : failure
               ? (failure.remedy ?? defaultRemedy(job.model, failure))
-              : 'raise --max-output-tokens (or max_output_tokens for this model in --models-file; a new --out directory, since the allowance is part of the design), lower the reasoning effort, or pass --no-preflight to collect cut-off answers as invalid';
+              : (this.options.cutOffFix ?? CUT_OFF_FIX);
         ctx.requestStop({ status: decision.status, reason: `${job.model}: ${decision.reason}`, ...(remedy ? { remedy } : {}) });
         return null;
       }

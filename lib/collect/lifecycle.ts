@@ -117,6 +117,11 @@ export interface LifecycleOptions<M> {
    * `kstbench collect`'s NEW_OUT_DIR_FIX by default; `kstbench study` has no --out and passes its own.
    */
   otherDesignFix?: string;
+  /**
+   * The fix named when the pre-flight's answer is still cut off: preflight.ts's CUT_OFF_FIX (the
+   * collect commands' flags) by default; `kstbench study` has none of those flags and passes its own.
+   */
+  cutOffFix?: string;
 }
 
 export interface EngineResult {

@@ -19,6 +19,13 @@
  */
 
 /**
+ * The fix `kstbench collect` and `psi collect` name when the pre-flight's answer is still cut off; a
+ * study, which has none of these flags, passes its own (LifecycleOptions.cutOffFix).
+ */
+export const CUT_OFF_FIX =
+  'raise --max-output-tokens (or max_output_tokens for this model in --models-file; a new --out directory, since the allowance is part of the design), lower the reasoning effort, or pass --no-preflight to collect cut-off answers as invalid';
+
+/**
  * Indexes (into `pending`) of the pre-flight cells: the first pending cell of each model that
  * `needsPreflight` (real models; the simulation has nothing to check).
  * @example

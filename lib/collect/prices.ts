@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { defaultCatalogueFile, isCatalogueJson, parseCatalogue, snapshotFamily, type Catalogue } from './providers/catalogue';
 import { parseJsonFile } from '../io/json';
+import { readUtf8File } from '../io/read';
 
 /**
  * Cost estimates, USD per 1M tokens. The shipped prices live in the model catalogue
@@ -86,13 +86,7 @@ export function parsePriceTable(text: string, file: string): PriceTable {
 }
 
 export function loadPriceTable(file = defaultPriceFile()): PriceTable {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read price table (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
-  return parsePriceTable(text, file);
+  return parsePriceTable(readUtf8File(file, (reason) => `${file}: cannot read price table (${reason})`), file);
 }
 
 /**

@@ -66,6 +66,8 @@ export interface RunnerDeps {
   onNote?: (model: string, note: string) => void;
   /** The fix named when the store holds another design (default: a new --out directory; see LifecycleOptions). */
   otherDesignFix?: string;
+  /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'; see LifecycleOptions). */
+  cutOffFix?: string;
 }
 
 /** Each model's settings (provider `settings()`), or null when no provider reports any. */
@@ -212,6 +214,7 @@ function lifecycleOptions<M>(
     interrupt: deps.interrupt,
     retryMissing: params.retryMissing,
     ...(deps.otherDesignFix !== undefined ? { otherDesignFix: deps.otherDesignFix } : {}),
+    ...(deps.cutOffFix !== undefined ? { cutOffFix: deps.cutOffFix } : {}),
   };
 }
 

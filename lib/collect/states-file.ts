@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../errors';
 import { checkState, type Domain } from '../kst';
 import { parseJsonFile } from '../io/json';
+import { readUtf8File } from '../io/read';
 
 /**
  * `kstbench collect --states FILE`: collect a documented sample of knowledge states instead of every
@@ -113,11 +113,5 @@ export function parseStatesFile(text: string, file: string, domains: readonly Do
 }
 
 export function loadStatesFile(file: string, domains: readonly Domain[]): StatesFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read states file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
-  return parseStatesFile(text, file, domains);
+  return parseStatesFile(readUtf8File(file, (reason) => `${file}: cannot read states file (${reason})`), file, domains);
 }

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
+import { decodeInputText } from '../io/read';
 
 /**
  * Append-only JSON Lines files for the collector's audit trail.
@@ -43,7 +44,7 @@ export type TailRepair =
 export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
   const bytes = readFileSync(file);
-  const text = bytes.toString('utf8');
+  const text = auditText(bytes, file);
   const parsed = parseAuditLines(text, file);
   if (text.length === 0 || text.endsWith('\n')) return { kind: 'clean' };
   const tailStart = bytes.lastIndexOf(0x0a) + 1;
@@ -68,6 +69,16 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   return parses
     ? { kind: 'newline_added', line }
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
+}
+
+/**
+ * An audit file's text: its complete lines through lib/io's strict decoder (an invalid byte is refused
+ * with its line, as the analysis's reader refuses it), the fragment after the last newline leniently:
+ * a write torn inside a multibyte character leaves part of one there, which repairTail moves aside.
+ */
+function auditText(bytes: Buffer, file: string): string {
+  const tailStart = bytes.lastIndexOf(0x0a) + 1;
+  return decodeInputText(bytes.subarray(0, tailStart), file) + bytes.subarray(tailStart).toString('utf8');
 }
 
 /**
@@ -224,7 +235,7 @@ export function readCompleted(
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
   // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
-  const { lines } = parseJsonl(readFileSync(file, 'utf8'), file, { allowTornTail: options.tolerateTornTail === true });
+  const { lines } = parseJsonl(auditText(readFileSync(file), file), file, { allowTornTail: options.tolerateTornTail === true });
   for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });

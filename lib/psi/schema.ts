@@ -171,6 +171,11 @@ export interface PsiCourse {
 
 type ScenarioFile = z.infer<typeof ScenarioFileSchema>;
 
+/** The course's length in weeks: scenarios.json's `course.weeks`, COURSE_WEEKS when it states none. */
+function courseWeeks(top: ScenarioFile): number {
+  return top.course?.weeks ?? COURSE_WEEKS;
+}
+
 /** The top level of scenarios.json (source, taxonomy, course, the raw scenario list), or InputError. */
 function parseScenarioFile(json: unknown, file: string): ScenarioFile {
   const top = ScenarioFileSchema.safeParse(json);
@@ -201,7 +206,7 @@ export function parsePsiScenarios(
 }
 
 function scenariosOf(top: ScenarioFile, file: string, taxonomy: PsiTaxonomy): { source: string; taxonomyFile: string; info?: CourseInfo; scenarios: Scenario[] } {
-  const weeks = top.course?.weeks ?? COURSE_WEEKS;
+  const weeks = courseWeeks(top);
   const seen = new Set<string>();
   const scenarios = top.scenarios.map((raw, i) => {
     const label =
@@ -283,7 +288,7 @@ export function loadPsiCourse(dir: string): PsiCourse {
   const text = readText(scenariosFile, 'scenarios file');
   const top = parseScenarioFile(parseJson(text, scenariosFile), scenariosFile);
   // The taxonomy's weeks are bounded by the course's length, which scenarios.json states.
-  const taxonomy = loadPsiTaxonomy(join(dir, top.taxonomy), top.course?.weeks ?? COURSE_WEEKS);
+  const taxonomy = loadPsiTaxonomy(join(dir, top.taxonomy), courseWeeks(top));
   const parsed = scenariosOf(top, scenariosFile, taxonomy);
   return makePsiCourse(taxonomy, parsed.scenarios, parsed.source, scenariosFile, parsed.info);
 }

@@ -59,6 +59,17 @@ export function studyOtherDesignFix(study: Study): string {
 }
 
 /**
+ * What a study's user can do when the pre-flight's answer is still cut off: the allowance is the
+ * manifest's (design.max_output_tokens, or max_output_tokens in its models file), not a flag, and the
+ * study has no --out or --no-preflight; the allowance is part of the design, so the collection is moved aside.
+ */
+export function studyCutOffFix(study: Study): string {
+  const file = study.manifest.models_file === undefined ? undefined : study.resolve(study.manifest.models_file);
+  const where = file === undefined ? ' (or lower the model\'s reasoning effort in a models_file)' : ` (or max_output_tokens for this model in ${file}), or lower its reasoning effort there`;
+  return `raise design.max_output_tokens in ${study.file}${where}, then move ${study.paths.collection} aside to collect afresh, since the allowance is part of the design`;
+}
+
+/**
  * Runs the check, then collects (or imports). The check throws before anything is written. With
  * repeats, each repeat is collected in turn into its own directory (lib/study/repeats.ts), after
  * `<collection>/repeats.json` records their seeds; a repeat that does not complete stops the run (the
@@ -82,7 +93,7 @@ export async function collectStudy(
     const dir = repeatDir(study, repeat);
     const factory = repeatProviderFactory(repeat, deps.createProvider);
     const params = { ...collectParams(study, domainsDir, statesFile), outDir: dir, seed: repeat.collector_seed, ...(options.retryMissing ? { retryMissing: true } : {}) };
-    const outcome = await collectKst(params, { otherDesignFix: studyOtherDesignFix(study), ...deps, ...(factory ? { createProvider: factory } : {}) });
+    const outcome = await collectKst(params, { otherDesignFix: studyOtherDesignFix(study), cutOffFix: studyCutOffFix(study), ...deps, ...(factory ? { createProvider: factory } : {}) });
     done.push({ repeat, dir, outcome });
     if (outcome.status !== 'complete') break;
   }

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { z } from 'zod';
 import { validateResponses, type ResponseRecord } from '../analysis';
 import { CONDITIONS } from '../conditions';
 import { InputError, describeZodIssues } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
-import { isOsError } from '../io/os-error';
 import { parseJsonl } from '../io/json';
+import { readUtf8File } from '../io/read';
 import type { Domain } from '../kst';
 import { ExtractedLineSchema } from '../records/extracted';
 import type { Study } from './manifest';
@@ -173,12 +172,7 @@ export function parseResponseTable(text: string, file: string, format: 'csv' | '
 function readImport(study: Study): { file: string; text: string; format: 'csv' | 'jsonl' } {
   const spec = study.manifest.responses!;
   const file = study.resolve(spec.file);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${study.file}: responses.file: cannot read ${file} (${isOsError(err) ? err.code : String(err)})`, { file });
-  }
+  const text = readUtf8File(file, (reason) => `${study.file}: responses.file: cannot read ${file} (${reason})`);
   return { file, text, format: importFormat(file, spec.format) };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES } from '../collect/caps';
@@ -7,7 +7,7 @@ import { CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { isOsError } from '../io/os-error';
-import { readInputText } from '../io/read';
+import { readInputText, readUtf8File } from '../io/read';
 import { buildDomain, parseDomain, type Domain } from '../kst';
 import { importStructure, MATRIX_FORMATS, readItemDescriptions, STRUCTURE_KINDS } from '../kst-io';
 
@@ -206,12 +206,7 @@ function domainField(study: Study, i: number): string {
 }
 
 function readText(path: string, field: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = isOsError(err) ? err.code : String(err);
-    throw new InputError(`${field}: cannot read ${path} (${code})`, { file: path });
-  }
+  return readUtf8File(path, (reason) => `${field}: cannot read ${path} (${reason})`);
 }
 
 /** One domain of the study with the domain-file JSON it was built from (written for the collector). */

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import type { CollectDeps } from '../collect/collect';
 import { createProvider } from '../collect/providers';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { isOsError } from '../io/os-error';
+import { readUtf8File } from '../io/read';
 import { parseModelSpec } from '../provider/contract';
 import type { Study } from './manifest';
 
@@ -78,13 +77,9 @@ export function readStudyRepeats(study: Study): Repeat[] {
   const planned = studyRepeats(study);
   if (planned.length === 1) return planned;
   const file = repeatsFilePath(study);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isOsError(err) && err.code === 'ENOENT') throw new InputError(`${file}: no repeats collected yet; run: kstbench study collect ${study.dir}`, { file });
-    throw err;
-  }
+  const text = readUtf8File(file, (reason) =>
+    reason === 'ENOENT' ? `${file}: no repeats collected yet; run: kstbench study collect ${study.dir}` : `${file}: cannot read the collected repeats (${reason})`,
+  );
   const stored = parseJsonFile(text, file, RepeatsFileSchema, { lines: true });
   if (JSON.stringify(stored.repeats) !== JSON.stringify(planned)) {
     throw new InputError(

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CONDITIONS } from '../conditions';
-import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
-import { isOsError } from '../io/os-error';
+import { readUtf8File } from '../io/read';
 import { PAPER_KEYS, type Study } from './manifest';
 import { RepeatSchema } from './repeats';
 
@@ -95,12 +94,8 @@ export function resultsPath(study: Study): string {
 /** Reads the analysis of a study; InputError saying to run `study analyze` first when it is missing. */
 export function readStudyResults(study: Study): StudyResults {
   const file = resultsPath(study);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if (isOsError(err) && err.code === 'ENOENT') throw new InputError(`${file}: no analysis yet; run: kstbench study analyze ${study.dir}`, { file });
-    throw err;
-  }
+  const text = readUtf8File(file, (reason) =>
+    reason === 'ENOENT' ? `${file}: no analysis yet; run: kstbench study analyze ${study.dir}` : `${file}: cannot read the study's analysis (${reason})`,
+  );
   return parseJsonFile(text, file, StudyResultsSchema);
 }

@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { tempDir, ROOT } from '../support/cli';
+import { parseCsvRows } from '../support/files';
 import { main as kstbenchMain } from '../../cli/kstbench';
 
 const ORACLE = join(ROOT, 'test', 'oracle', 'kst_analysis.py');
@@ -162,28 +163,8 @@ function generateCase(index: number): Case {
 
 type Row = Record<string, string>;
 
-/** RFC 4180 CSV (quoted fields may hold commas, doubled quotes and newlines) into objects keyed by the header. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(field); field = ''; }
-    else if (ch === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else if (ch !== '\r') field += ch;
-  }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
 function readCsv(file: string): Row[] {
-  const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+  const [header, ...rows] = parseCsvRows(readFileSync(file, 'utf8'));
   return rows.map((values) => Object.fromEntries(header!.map((c, i) => [c, values[i] ?? ''])));
 }
 const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));

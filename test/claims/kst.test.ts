@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { loadDomainDir } from '../../lib/kst';
 import { loadResponses } from '../../lib/analysis';
 import type { ClaimEntry } from '../../lib/records/published-claims';
+import { checkRebuildsCoverLedger } from './rebuild-coverage';
 import { loadPublishedKst } from '../../lib/records/published-kst';
 import { KST_REBUILDS, kstClaimRows, kstRebuildFor } from '../../lib/claims/kst';
 
@@ -20,12 +21,7 @@ const records = loadResponses(join(fixture, 'responses.jsonl'), domains);
 const only = (...ids: string[]) => ({ ...published, claims: published.claims.filter((c) => ids.includes(c.id)) });
 
 test('every rebuilt KST claim has exactly one rebuild, every rebuild serves a claim, and reasons are not used for rebuildable claims', () => {
-  for (const c of published.claims as readonly ClaimEntry[]) {
-    const hits = KST_REBUILDS.filter(([re]) => re.test(c.id)).length;
-    if (c.rebuilt) assert.ok(hits >= 1, `claim ${c.id}: no rebuild matches it`);
-    else assert.equal(hits, 0, `claim ${c.id} says it is not rebuildable, but a rebuild matches it`);
-  }
-  for (const [re] of KST_REBUILDS) assert.ok(published.claims.some((c) => c.rebuilt && re.test(c.id)), `rebuild ${re} serves no claim`);
+  checkRebuildsCoverLedger(published.claims as readonly ClaimEntry[], KST_REBUILDS);
   assert.equal(kstRebuildFor('kst.no-such-claim'), undefined);
 });
 

@@ -8,18 +8,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { closeFigureBrowser, holdFigureBrowser, withPage } from '../../lib/figures/browser';
 import { canonicalSvg, decodeDataUrl, figureBundle, figureManifest, interactivePage, saveFigure } from '../../lib/figures/save';
-import { SIMULATED_LABEL, type FigureSpec } from '../../lib/figures/spec';
+import { SIMULATED_LABEL } from '../../lib/figures/spec';
+import { THREE_TRACE_SPEC } from './fixtures';
 
 
 const dir = mkdtempSync(join(tmpdir(), 'kstbench-fig-'));
-const spec: FigureSpec = {
-  data: [
-    { type: 'bar', name: 'observed', x: ['a', 'b', 'c'], y: [3, 1, 2] },
-    { type: 'scatter', mode: 'lines+markers', name: 'model', x: ['a', 'b', 'c'], y: [2.5, 1.5, 2] },
-    { type: 'scatter', mode: 'markers', name: 'chance', x: ['a', 'b', 'c'], y: [1, 1, 1] },
-  ],
-  layout: { xaxis: { title: { text: 'domain' } } },
-};
+const spec = THREE_TRACE_SPEC;
 
 // One browser for the whole file (launched at the first page), closed after the last test.
 holdFigureBrowser();

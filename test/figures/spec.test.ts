@@ -3,15 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import { checkOutputName, figureHtml, figureSeed, figureSize, finalSpec, scriptJson, SIMULATED_LABEL, watermarkBadge, zeroBarLabels, type FigureSpec } from '../../lib/figures/spec';
+import { THREE_TRACE_SPEC } from './fixtures';
 
-const spec: FigureSpec = {
-  data: [
-    { type: 'bar', name: 'observed', x: ['a', 'b', 'c'], y: [3, 1, 2] },
-    { type: 'scatter', mode: 'lines+markers', name: 'model', x: ['a', 'b', 'c'], y: [2.5, 1.5, 2] },
-    { type: 'scatter', mode: 'markers', name: 'chance', x: ['a', 'b', 'c'], y: [1, 1, 1] },
-  ],
-  layout: { xaxis: { title: { text: 'domain' } } },
-};
+const spec = THREE_TRACE_SPEC;
 
 test('simulated figures carry a watermark and a title note; real ones do not', () => {
   const sim = finalSpec(spec, { title: 'T', simulated: true });

@@ -17,6 +17,7 @@ import { readJsonl } from '../../lib/io/jsonl';
 import { loadDomainDir } from '../../lib/kst';
 import { CsvMetaSchema, csvMetaPath, type CsvMeta } from '../../lib/records/csv-meta';
 import { loadPublishedKst } from '../../lib/records/published-kst';
+import { parseCsvRows } from '../support/files';
 import { notebookRecords } from '../support/notebook-records';
 
 const ROOT = join(__dirname, '..', '..');
@@ -60,25 +61,10 @@ const NOT_FROM_RECORDS: Record<string, string> = {
   'psi-10-explained-yours': "the reader's own (hand-written) answer scored",
 };
 
-/** Minimal RFC 4180 reader: rows of fields (quotes, doubled quotes, newlines inside quotes). */
+/** The rows of a CSV the project wrote (test/support parseCsvRows), which ends with a newline. */
 function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else field += c;
-  }
-  assert.equal(field + row.join(''), '', 'CSV ends with a newline');
-  return rows;
+  assert.ok(text === '' || text.endsWith('\n'), 'CSV ends with a newline');
+  return parseCsvRows(text);
 }
 
 interface Labelled {

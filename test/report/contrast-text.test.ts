@@ -1,21 +1,8 @@
 /** lib/report/contrast-text.ts: p values as the paper prints them and the plain-language reading of a contrast row. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ContrastRow } from '../../lib/analysis';
 import { describeContrast, formatP } from '../../lib/report/contrast-text';
-
-const row = (fields: Partial<ContrastRow>): ContrastRow => ({
-  contrast: 'P1-P0',
-  metric: 'exact',
-  states: 50,
-  estimate: 0.015,
-  ci_low: -0.032,
-  ci_high: 0.063,
-  p: 0.2,
-  p_holm: 0.6022,
-  seed: 's',
-  ...fields,
-});
+import { contrastRowWith as row } from './contrast-fixtures';
 
 test('formatP prints four decimals without the leading zero, and "< .0001" below', () => {
   assert.equal(formatP(0.60221), '= .6022');

@@ -4,29 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDomainDir } from '../../lib/kst';
-import { contrasts, loadResponses, scoreKstResponses, type ContrastRow } from '../../lib/analysis';
+import { contrasts, loadResponses, scoreKstResponses } from '../../lib/analysis';
 import { percentileLinear } from '../../lib/stats';
 import { bootstrapDistribution, bootstrapHistogramSpec, contrastDifferences, contrastRow, contrastTable, inferenceSeeds } from '../../lib/report/kst-inference';
 import { InputError } from '../../lib/errors';
+import { contrastRowWith as row } from './contrast-fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 const published = JSON.parse(readFileSync(join(ROOT, 'data', 'published', 'kst-benchmark-2026.json'), 'utf8'));
 const fixture = join(ROOT, 'test', 'fixtures', 'analyze');
 const records = loadResponses(join(fixture, 'responses.jsonl'), loadDomainDir(join(fixture, 'domains')));
 const { scored } = scoreKstResponses(records);
-
-const row = (fields: Partial<ContrastRow>): ContrastRow => ({
-  contrast: 'P1-P0',
-  metric: 'exact',
-  states: 50,
-  estimate: 0.015,
-  ci_low: -0.032,
-  ci_high: 0.063,
-  p: 0.2,
-  p_holm: 0.6022,
-  seed: 's',
-  ...fields,
-});
 
 test('contrastDifferences reproduces the fixture\'s hand-worked state-level differences', () => {
   const { states, differences } = contrastDifferences(scored, 'P1-P0', 'exact');

@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCompleted } from '../../lib/collect/store';
-import { collectStudy, prepareCollectorInputs, studyOtherDesignFix } from '../../lib/study/collect';
+import { collectStudy, prepareCollectorInputs, studyCutOffFix, studyOtherDesignFix } from '../../lib/study/collect';
 import { loadStudy } from '../../lib/study/manifest';
 import { answerSchemaOf, startFakeLlmServer } from '../support/fake-llm-server';
 import { ROOT, tempDir } from '../support/files';
-import { answerPosition1 } from '../collect/helpers';
+import { answerPosition1, okResult, stubProvider } from '../collect/helpers';
 import { writeCurriculum } from './helpers';
 
 test('the collector gets a built domain folder and the seeded state sample; a re-run resumes', async () => {
@@ -90,4 +90,24 @@ test('study collect/run --retry-missing: a collection whose every call failed st
   } finally {
     await server.close();
   }
+});
+
+test('a pre-flight answer still cut off stops the study naming study.json\'s field and the study\'s fix (a study has no --max-output-tokens, --out or --no-preflight)', async () => {
+  const dir = tempDir('kstbench-study-cut-off-');
+  writeCurriculum(join(dir, 'fractions.json'));
+  const manifest = { manifest_version: 1, title: 'T', domains: ['fractions.json'], models: ['openai:gpt-4o'], design: { states: { sample: 2, seed: 1 }, conditions: ['P0'], orders: 1, max_output_tokens: 4000 } };
+  writeFileSync(join(dir, 'study.json'), JSON.stringify(manifest));
+  const cutOff = stubProvider('openai:gpt-4o', () => ({ ...okResult('{"recommendations": ['), finishReason: 'length' }));
+  const s = loadStudy(dir);
+  const result = await collectStudy(s, { createProvider: () => cutOff, env: { OPENAI_API_KEY: 'sk-test' } });
+  assert.equal(result.kind, 'collected');
+  const outcome = result.kind === 'collected' ? result.outcome : undefined;
+  assert.equal(outcome?.status, 'failed');
+  assert.match(outcome?.reason ?? '', /pre-flight: the answer was cut off by the output limit/);
+  assert.equal(outcome?.remedy, `raise design.max_output_tokens in ${s.file} (or lower the model's reasoning effort in a models_file), then move ${s.paths.collection} aside to collect afresh, since the allowance is part of the design`);
+  assert.doesNotMatch(outcome?.remedy ?? '', /--/);
+  writeFileSync(join(dir, 'models.json'), JSON.stringify({ models: [{ spec: 'openai:gpt-4o' }] }));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ ...manifest, models: [], models_file: 'models.json' }));
+  const withFile = loadStudy(dir);
+  assert.equal(studyCutOffFix(withFile), `raise design.max_output_tokens in ${withFile.file} (or max_output_tokens for this model in ${join(dir, 'models.json')}), or lower its reasoning effort there, then move ${withFile.paths.collection} aside to collect afresh, since the allowance is part of the design`);
 });

@@ -6,11 +6,11 @@
  * `gpt-4o`, `claude-haiku-4-5-20251001` → `claude-haiku-4-5`). A model that is not listed is
  * allowed: it runs at the caps the user gives and costs null, with a warning.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../../errors';
 import { parseJsonFile } from '../../io/json';
+import { readUtf8File } from '../../io/read';
 
 function factOf<T extends z.ZodTypeAny>(value: T) {
   return z
@@ -114,12 +114,7 @@ const cache = new Map<string, Catalogue>();
 export function loadCatalogue(file = defaultCatalogueFile()): Catalogue {
   const hit = cache.get(file);
   if (hit) return hit;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read the model catalogue (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
+  const text = readUtf8File(file, (reason) => `${file}: cannot read the model catalogue (${reason})`);
   // One JSON reading (lib/io): a syntax error names the file and its line.
   const raw: unknown = parseJsonFile(text, file, z.unknown());
   const cat = parseCatalogue(raw, file);

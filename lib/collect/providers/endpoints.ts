@@ -14,12 +14,12 @@
  * URLs with credentials (`user:pw@host`, `?api_key=…`) are refused; `redactUrl` masks them anywhere
  * a URL is shown or stored.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeZodIssues } from '../../errors';
 import { PLACEHOLDER_API_KEY } from './defaults';
 import { parseModelSpec, type ProviderName } from '../../provider/contract';
 import { parseJsonFile } from '../../io/json';
+import { readUtf8File } from '../../io/read';
 
 /** Query parameters that carry credentials (`api_key`, `key`, `token`, `sig`, `password`, …). */
 const CREDENTIAL_QUERY = /(key|token|secret|pass|auth|sig|credential|session)/i;
@@ -178,13 +178,7 @@ export function parseModelsFile(text: string, file: string): ModelsFile {
 }
 
 export function loadModelsFile(file: string): ModelsFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read the models file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { file });
-  }
-  return parseModelsFile(text, file);
+  return parseModelsFile(readUtf8File(file, (reason) => `${file}: cannot read the models file (${reason})`), file);
 }
 
 export interface ModelTarget {
