@@ -4,6 +4,7 @@
  */
 import type { ContrastRow } from '../analysis';
 import { percent } from '../stats/prints-as';
+import { significantAt } from '../stats/holm';
 
 const METRIC_NAMES: Record<ContrastRow['metric'], string> = { exact: 'exact-set accuracy', f1: 'macro F1' };
 
@@ -61,7 +62,7 @@ export function describeContrast(row: ContrastRow, options: { alpha?: number } =
     parts.push('This contrast is descriptive: no adjusted test is reported for it.');
     return parts.join(' ');
   }
-  const significant = row.p_holm < alpha;
+  const significant = significantAt(row.p_holm, alpha);
   const level = String(alpha).replace(/^0\./, '.');
   parts.push(
     significant
