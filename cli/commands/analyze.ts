@@ -25,7 +25,7 @@ Scores every response against the outer fringe of its knowledge state and writes
   table3.csv            condition,n,exact,precision,recall,f1,jaccard   (macro averages)
   table4.csv            model,condition,n,exact,rank                    (competition ranks)
   domain_condition.csv  domain,condition,n,exact
-  contrasts.csv         contrast,metric,estimate,ci_low,ci_high,p,p_holm
+  contrasts.csv         contrast,metric,states,estimate,ci_low,ci_high,p,p_holm
   order_agreement.csv   pairs,exact_agreement,mean_jaccard
   analysis.json         counts (valid, invalid, missing), seeds, SHA-256 of the inputs
   <name>.csv.meta.json  beside each CSV: whether it is made from simulated responses (simulated: true|false)

@@ -77,7 +77,8 @@ export function analysisFiles(result: Analysis, outDir: string, provenance: Reco
     ...csv('table3.csv', ['condition', 'n', 'exact', 'precision', 'recall', 'f1', 'jaccard'], result.table3, true),
     ...csv('table4.csv', ['model', 'condition', 'n', 'exact', 'rank'], result.table4, true),
     ...csv('domain_condition.csv', ['domain', 'condition', 'n', 'exact'], result.domainCondition, true),
-    ...csv('contrasts.csv', ['contrast', 'metric', 'estimate', 'ci_low', 'ci_high', 'p', 'p_holm'], result.contrasts, true),
+    // `states`: how many states the contrast paired, so a state missing under one condition shows here.
+    ...csv('contrasts.csv', ['contrast', 'metric', 'states', 'estimate', 'ci_low', 'ci_high', 'p', 'p_holm'], result.contrasts, true),
     ...csv('order_agreement.csv', ['pairs', 'exact_agreement', 'mean_jaccard'], [result.orderAgreement], true),
     file(
       'analysis.json',

@@ -3,12 +3,14 @@
  * ContrastRow so that the words in a notebook can never contradict the table above them.
  */
 import type { ContrastRow } from '../analysis';
+import { percent } from '../stats/prints-as';
+import { significantAt } from '../stats/holm';
 
 const METRIC_NAMES: Record<ContrastRow['metric'], string> = { exact: 'exact-set accuracy', f1: 'macro F1' };
 
-/** Percentage points with one decimal: 0.3354 → "33.5". */
+/** Percentage points with one decimal, rounded as the tables round (lib/stats `percent`): 0.3354 → "33.5". */
 function points(x: number): string {
-  return (Math.abs(x) * 100).toFixed(1);
+  return percent(Math.abs(x)).toFixed(1);
 }
 
 /**
@@ -50,7 +52,7 @@ export function describeContrast(row: ContrastRow, options: { alpha?: number } =
   if (row.estimate === 0) sentence = `${later} and ${earlier} had the same ${metric}, ${where}.`;
   else if (size === '0.0') sentence = `${later} and ${earlier} differed by less than 0.05 percentage points in ${metric} (${later} ${row.estimate > 0 ? 'higher' : 'lower'}), ${where}.`;
   else sentence = `${later} was ${size} percentage points ${row.estimate > 0 ? 'higher' : 'lower'} than ${earlier} in ${metric}, ${where}.`;
-  const interval = `[${(row.ci_low * 100).toFixed(1)}, ${(row.ci_high * 100).toFixed(1)}]`;
+  const interval = `[${percent(row.ci_low).toFixed(1)}, ${percent(row.ci_high).toFixed(1)}]`;
   const excludesZero = row.ci_low > 0 || row.ci_high < 0;
   const parts = [sentence];
   if (row.ci_low > 0) parts.push(`The 95 % bootstrap interval ${interval} lies entirely above zero.`);
@@ -60,7 +62,7 @@ export function describeContrast(row: ContrastRow, options: { alpha?: number } =
     parts.push('This contrast is descriptive: no adjusted test is reported for it.');
     return parts.join(' ');
   }
-  const significant = row.p_holm < alpha;
+  const significant = significantAt(row.p_holm, alpha);
   const level = String(alpha).replace(/^0\./, '.');
   parts.push(
     significant

@@ -3,9 +3,10 @@
  */
 import type { GraphRow, GraphSummaryRow } from '../analysis/graphs';
 import type { FigureSpec } from '../figures/spec';
+import { percent } from '../stats/prints-as';
 
-const pct = (k: number, n: number) => (n === 0 ? null : Math.round((k / n) * 1000) / 10);
-const pct1 = (x: number) => Math.round(x * 1000) / 10;
+const pct = (k: number, n: number) => (n === 0 ? null : percent(k / n));
+const pct1 = (x: number) => percent(x);
 
 /**
  * The verdict table: counts with their shares, then mean edge precision/recall (percent) of the

@@ -4,7 +4,7 @@
  * lib/stats (`exactSignFlipTest`, `holm`), the functions the analysis uses; any answer (null, a string,
  * an unknown contrast) gets a sentence, never an exception.
  */
-import { exactSignFlipTest, holm } from '../stats';
+import { exactSignFlipTest, holm, significantAt } from '../stats';
 import { closeEnough, numberAnswer, shownNumber, stringListAnswer, type ExerciseCheck } from './exercise-check';
 
 /**
@@ -36,7 +36,7 @@ export function checkSignFlipAnswer(differences: readonly number[], answer: unkn
 /**
  * "Which of these contrasts stay significant at `alpha` after Holm's adjustment?" `pValues` maps each
  * contrast to its unadjusted p; right when `answer` lists exactly the contrasts whose Holm-adjusted p is
- * at most `alpha`.
+ * below `alpha` (`significantAt`, the rule of the contrast sentences and the planner).
  *
  * @example
  * const p = { 'P1-P0': 0.03, 'P2-P1': 0.004, 'P3-P2': 0.04 };
@@ -51,20 +51,20 @@ export function checkHolmAnswer(pValues: Readonly<Record<string, number>>, alpha
   if (unknown.length > 0) return { right: false, why: `${unknown.join(', ')} is not one of the contrasts ${names.join(', ')}` };
   const adjusted = holm(names.map((name) => pValues[name]!));
   const order = names.map((name, i) => ({ name, p: pValues[name]!, adjusted: adjusted[i]! })).sort((a, b) => a.p - b.p);
-  const kept = order.filter((c) => c.adjusted <= alpha).map((c) => c.name);
+  const kept = order.filter((c) => significantAt(c.adjusted, alpha)).map((c) => c.name);
   // The step-down reading: the smallest p times m, the next times m − 1, … stopping at the first miss.
-  const steps = order.map((c, j) => `${c.name}: ${c.p} × ${names.length - j} = ${shownNumber(c.p * (names.length - j))}${c.adjusted <= alpha ? ` ≤ ${alpha}` : ` → adjusted ${shownNumber(c.adjusted)} > ${alpha}`}`);
+  const steps = order.map((c, j) => `${c.name}: ${c.p} × ${names.length - j} = ${shownNumber(c.p * (names.length - j))}${significantAt(c.adjusted, alpha) ? ` < ${alpha}` : ` → adjusted ${shownNumber(c.adjusted)} ≥ ${alpha}`}`);
   const list = kept.length === 0 ? 'none' : kept.join(', ');
   if (given.length === kept.length && given.every((name) => kept.includes(name))) {
     return { right: true, why: `significant after Holm: ${list} (${steps.join('; ')})` };
   }
-  const naive = names.filter((name) => pValues[name]! <= alpha);
+  const naive = names.filter((name) => significantAt(pValues[name]!, alpha));
   const tookUnadjusted = given.length === naive.length && given.every((name) => naive.includes(name)) && naive.length !== kept.length;
   return {
     right: false,
     why: `significant after Holm: ${list}, not ${given.length === 0 ? 'none' : given.join(', ')} (${steps.join('; ')})`,
     hint: tookUnadjusted
-      ? `those are the unadjusted p values below ${alpha}; with ${names.length} tests read together, multiply the smallest p by ${names.length}, the next by ${names.length - 1}, … and stop at the first that exceeds ${alpha}`
-      : `sort the p values, multiply the smallest by ${names.length}, the next by ${names.length - 1}, …; once one exceeds ${alpha}, it and every larger one are not significant`,
+      ? `those are the unadjusted p values below ${alpha}; with ${names.length} tests read together, multiply the smallest p by ${names.length}, the next by ${names.length - 1}, … and stop at the first that is not below ${alpha}`
+      : `sort the p values, multiply the smallest by ${names.length}, the next by ${names.length - 1}, …; once one is not below ${alpha}, it and every larger one are not significant`,
   };
 }

@@ -6,10 +6,10 @@ import { CONDITION_LABELS, CONDITIONS, type Condition } from '../conditions';
 import type { DomainConditionRow, Table3Row } from '../analysis';
 import type { ScoredRecord } from '../analysis/score';
 import { markSimulated } from './simulated';
+import { percent } from '../stats/prints-as';
 
 import { zeroBarLabels, type FigureSpec } from '../figures/spec';
 
-const percent = (x: number) => Math.round(x * 1000) / 10;
 
 /**
  * Figure 1: exact-set accuracy and macro F1 per condition, as grouped bars labelled with their values.

@@ -9,6 +9,7 @@ import { figure1Spec, figure2Spec, figure3Spec } from './kst-figures';
 import type { PublishedKst } from '../records/published-kst';
 import type { PublishedKstTables } from './kst-tables';
 import { modelLabel } from './mirrors';
+import { percent } from '../stats/prints-as';
 
 /** The parts of the published-numbers file (the type its zod schema infers) that these figures and tables read. */
 export type PublishedKstFigures = PublishedKstTables & Pick<PublishedKst, 'table1' | 'figure3' | 'overall'>;
@@ -100,7 +101,7 @@ export function figure3WithPaper(
     const reversed = [...comparison].reverse();
     const x = reversed.map((c) => {
       const k = correct[mirrors[c.model] ?? ''];
-      return k === undefined ? null : Math.round((k / n) * 1000) / 10;
+      return k === undefined ? null : percent(k / n);
     });
     data.push({
       type: 'scatter',
@@ -149,10 +150,10 @@ export function figure3Comparison(
       'paper row': mirrors[c.model] ?? null,
       correct: c.correct,
       n: c.n,
-      'exact %': Math.round((c.correct / c.n) * 1000) / 10,
+      'exact %': percent(c.correct / c.n),
       'correct (paper)': k ?? null,
       'n (paper)': k === undefined ? null : paper!.n,
-      'exact % (paper)': k === undefined ? null : Math.round((k / paper!.n) * 1000) / 10,
+      'exact % (paper)': k === undefined ? null : percent(k / paper!.n),
     };
   });
 }

@@ -3,8 +3,9 @@
  */
 import type { OrderAgreementRow } from '../analysis/order-agreement';
 import type { TerminalSummary } from '../analysis/terminal';
+import { percent } from '../stats/prints-as';
 
-const pct2 = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
+const pct2 = (x: number | null) => (x === null ? null : percent(x, 2));
 
 /**
  * Agreement rows in percent (two decimals, as the paper prints 85.25 %), one per group.

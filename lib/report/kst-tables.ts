@@ -5,9 +5,10 @@
 import type { ContrastRow, DomainConditionRow, OrderAgreement, Table3Row, Table4Row } from '../analysis';
 import type { Condition } from '../conditions';
 import type { PublishedKst } from '../records/published-kst';
+import { percent } from '../stats/prints-as';
 
-const pct2 = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
-const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? null : Math.round(x * 1000) / 10);
+const pct2 = (x: number | null) => (x === null ? null : percent(x, 2));
+const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? null : percent(x));
 
 /** The parts of the published-numbers file (the type its zod schema infers) that these tables read. */
 export type PublishedKstTables = Pick<PublishedKst, 'table3' | 'table4' | 'domains' | 'contrasts' | 'order_agreement'>;

@@ -4,9 +4,10 @@
  */
 import type { ScoredRecord } from '../analysis/score';
 import { mean } from '../stats/mean';
+import { percent } from '../stats/prints-as';
 
-/** A proportion as a percentage rounded to one decimal (0.6125 → 61.3), the papers' precision. */
-export const pct = (x: number) => Math.round(x * 1000) / 10;
+/** A proportion as a percentage rounded to one decimal (0.6125 → 61.3), the papers' precision (lib/stats `percent`). */
+export const pct = (x: number) => percent(x);
 
 /**
  * Macro averages over all scored responses beside the paper's overall line.

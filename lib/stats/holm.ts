@@ -24,3 +24,18 @@ export function holm(pValues: readonly number[]): number[] {
   });
   return adjusted;
 }
+
+/**
+ * The project's one reading of "significant at level α": p < α, strictly, as the power planner
+ * documents it (docs/study.md, `study plan`) and the contrast sentences print it ("is below .05").
+ * A p exactly at α is not called significant. One rule, so the notebook's sentence under a contrast,
+ * its Holm exercise and the planner can never disagree about the same p; before, the exercise counted
+ * p = α as significant while the sentence said "not below .05".
+ *
+ * @example
+ * significantAt(0.049, 0.05); // => true
+ * significantAt(0.05, 0.05); // => false
+ */
+export function significantAt(p: number, alpha: number): boolean {
+  return p < alpha;
+}

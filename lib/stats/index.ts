@@ -6,7 +6,7 @@ export { bootstrapMeans, bootstrapMeanInterval } from './bootstrap';
 export type { BootstrapOptions, BootstrapInterval } from './bootstrap';
 export { EXACT_SIGN_FLIP_MAX_VALUES, exactSignFlipTest, signFlipTest, SIGN_FLIP_TIE_TOLERANCE } from './signflip';
 export type { SignFlipOptions, SignFlipResult } from './signflip';
-export { holm } from './holm';
+export { holm, significantAt } from './holm';
 export { competitionRanks, compareNumbers, compareProportions } from './ranks';
 export type { Compare, RankOptions, Proportion } from './ranks';
 export { stateMeans, pairedDifferences } from './aggregate';

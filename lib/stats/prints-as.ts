@@ -26,3 +26,21 @@ export function roundTo(x: number, d: number): number {
   const f = 10 ** d;
   return (Math.sign(x) * Math.round(Math.abs(x) * f + EPS)) / f;
 }
+
+/**
+ * The one percentage rule of the tables, figures and sentences: a proportion (or a difference of two)
+ * as a percentage with `decimals` places, percent(x, d) = roundTo(100·x, d), so halves round away from
+ * zero for negative differences as for positive ones and a binary representation just below a half
+ * (0.0285·1000 = 28.499…) does not round down. `Math.round(x·1000)/10` rounded −1.25 points to −1.2,
+ * while the contrast sentences (toFixed of |x|) and the claims ledger (roundTo) said −1.3.
+ *
+ * Worked by hand: 100·(−1/80) = −1.25 → −1.3; 100·57/2000 = 2.85 → 2.9; 100·0.8525 = 85.25 (two places).
+ * @example
+ * percent(-1 / 80); // => -1.3
+ * percent(57 / 2000); // => 2.9
+ * percent(0.8525, 2); // => 85.25
+ * percent(0.6125); // => 61.3
+ */
+export function percent(x: number, decimals = 1): number {
+  return roundTo(x * 100, decimals);
+}

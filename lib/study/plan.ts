@@ -2,7 +2,7 @@ import seedrandom from 'seedrandom';
 import { errorFunction } from 'simple-statistics';
 import { designContrasts, type Condition } from '../conditions';
 import { InputError } from '../errors';
-import { holm, signFlipTest } from '../stats';
+import { holm, signFlipTest, significantAt } from '../stats';
 
 /**
  * The planner: before anyone pays for a run, the power of the study's own procedure to detect a chosen
@@ -165,10 +165,10 @@ export function detects(
     return signFlipTest(d, { flips: input.flips, seed: `${seed}:flip:${j}`, stopAbove });
   };
   const own = test(chosen);
-  if (Math.sign(own.observed) !== sign || own.p >= input.alpha) return false;
-  if (contrasts.length * own.p < input.alpha) return true;
+  if (Math.sign(own.observed) !== sign || !significantAt(own.p, input.alpha)) return false;
+  if (significantAt(contrasts.length * own.p, input.alpha)) return true;
   const ps = contrasts.map((_, j) => (j === chosen ? own.p : test(j).p));
-  return holm(ps)[chosen]! < input.alpha;
+  return significantAt(holm(ps)[chosen]!, input.alpha);
 }
 
 /** Box–Muller from two uniforms of the study's generator. */

@@ -57,3 +57,19 @@ test('analysisFiles: with no simulated record no sidecar says simulated', () => 
   assert.deepEqual(sidecars.map((m) => m.simulated), [false, false, false, false, false, false]);
   assert.equal(JSON.parse(files.at(-1)!.data).simulated_input, false);
 });
+
+// By hand: state ∅ has P0 and P1 responses, state {A} only P0 (its P1 response is missing), so P1−P0
+// pairs 1 state; P2−P1 and P3−P2 pair none. contrasts.csv says so in its `states` column.
+test('contrasts.csv: the states column counts the states each contrast paired', () => {
+  const rs = records(
+    responseLine({ run_id: 'a0', condition: 'P0' }),
+    responseLine({ run_id: 'a1', condition: 'P1', recommended: ['A'] }),
+    responseLine({ run_id: 'b0', condition: 'P0', state: ['A'], recommended: ['B', 'C'] }),
+    responseLine({ run_id: 'b1', condition: 'P1', state: ['A'], status: 'missing', recommended: undefined }),
+  );
+  const csv = analysisFiles(analyze(domains, rs, small), '/out').find((f) => f.path === '/out/contrasts.csv')!.data.split('\n');
+  assert.equal(csv[0], 'contrast,metric,states,estimate,ci_low,ci_high,p,p_holm');
+  // P1−P0 exact on state ∅: 0 − 1 = −1 (the P1 answer {A} misses C).
+  assert.match(csv[1]!, /^P1-P0,exact,1,-1,-1,-1,/);
+  assert.equal(csv[2], 'P2-P1,exact,0,,,,,');
+});

@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeContrast, formatP } from '../../lib/report/contrast-text';
 import { contrastRowWith as row } from './contrast-fixtures';
+import { contrastComparison } from '../../lib/report/kst-tables';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 test('formatP prints four decimals without the leading zero, and "< .0001" below', () => {
   assert.equal(formatP(0.60221), '= .6022');
@@ -49,4 +52,18 @@ test('describeContrast: the alpha option moves the line, and is printed as the p
   assert.match(describeContrast(row({ p_holm: 0.03 }), { alpha: 0.01 }), /p = \.0300 is not below \.01: no clear evidence/);
   // The interval [-3.2, 6.3] includes zero while p < .05: flagged as pointing different ways.
   assert.match(describeContrast(row({ p_holm: 0.03 })), /point different ways/);
+});
+
+// −1/80 = −1.25 points and −3/80 = −3.75 points are halves: the table (contrastComparison) used to round
+// them toward +∞ (−1.2, −3.7) while the sentence rounded |x| up (1.3 lower, −3.8). Worked by hand:
+// half away from zero gives −1.3, [−3.8, 1.3].
+test('describeContrast rounds as the contrast table does, halves of negative differences included', () => {
+  const published = JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'published', 'kst-benchmark-2026.json'), 'utf8'));
+  const r = row({ contrast: 'P3-P2', estimate: -1 / 80, ci_low: -3 / 80, ci_high: 1 / 80 });
+  const [table] = contrastComparison([r], published);
+  assert.equal(table!.estimate, -1.3);
+  assert.equal(table!['95% CI'], '[-3.8, 1.3]');
+  const text = describeContrast(r);
+  assert.match(text, /^P3 was 1\.3 percentage points lower than P2/);
+  assert.match(text, /interval \[-3\.8, 1\.3\] includes zero/);
 });

@@ -92,3 +92,15 @@ test('rejects empty or non-finite values and bad options', () => {
   assert.throws(() => bootstrapMeanInterval([1], { seed: 's', resamples: 0 }), RangeError);
   assert.throws(() => bootstrapMeanInterval([1], { seed: 's', level: 1 }), RangeError);
 });
+
+// The shipped corpus's 50 state-level P1−P0 exact-set differences (×12), from an independent R
+// replication of `kstbench analyze`. R (sample() with replacement, quantile type 7), 200 runs of 10,000
+// resamples: interval ends −0.050943 (sd 0.000967) and 0.081886 (sd 0.001086); with 10⁶ resamples
+// [−0.05, 0.081667]. The project's 10,000-resample interval must lie within 4 sd of R's mean ends.
+test('bootstrapMeanInterval on the shipped P1−P0 state differences agrees with an R bootstrap over states', () => {
+  const z = [0, 0, -1, -1, 1, 0, 3, 5, 0, 0, 1, 2, 4, 6, 9, 7, -3, 0, -1, 5, -1, 5, -1, 0, -1, 1, 0, -1, -4, -4, -2, -1, 1, 0, 2, -4, -5, 0, 2, -1, 0, 0, -2, -4, -3, -1, -1, -2, -1, -1];
+  const { low, high, estimate } = bootstrapMeanInterval(z.map((v) => v / 12), { seed: '20260908:P1-P0:exact:bootstrap' });
+  assert.ok(Math.abs(estimate - 8 / 600) < 1e-15, `estimate ${estimate}`);
+  assert.ok(Math.abs(low - -0.050943) < 4 * 0.000967, `low ${low}`);
+  assert.ok(Math.abs(high - 0.081886) < 4 * 0.001086, `high ${high}`);
+});

@@ -112,3 +112,22 @@ test('exactSignFlipTest counts every sign pattern: it agrees with the integer en
   assert.throws(() => exactSignFlipTest(new Array(17).fill(1)), (e: unknown) => e instanceof InputError && /17 values give 2\^17 sign patterns/.test(e.message));
   assert.throws(() => exactSignFlipTest([]), InputError);
 });
+
+// The shipped corpus's 50 state-level exact-set differences (×12: each state mean is over 6 models × 2
+// orders), taken from an independent R replication of `kstbench analyze` (the order is R's, which the
+// p distribution does not depend on). Their exact two-sided sign-flip p over all 2^50 patterns was
+// computed in R by convolving the distribution of Σ ±zᵢ (the method reproduces exactSignFlipTest on the
+// first 16 values: 0.01171875). The 100,000-flip p must lie within 4 Monte-Carlo standard errors.
+const SHIPPED_TWELFTHS: Record<string, { z: number[]; exactP: number }> = {
+  'P1-P0': { exactP: 0.736330768784683, z: [0, 0, -1, -1, 1, 0, 3, 5, 0, 0, 1, 2, 4, 6, 9, 7, -3, 0, -1, 5, -1, 5, -1, 0, -1, 1, 0, -1, -4, -4, -2, -1, 1, 0, 2, -4, -5, 0, 2, -1, 0, 0, -2, -4, -3, -1, -1, -2, -1, -1] },
+  'P3-P2': { exactP: 0.205978393554688, z: [-1, 0, 1, 0, 0, 1, 0, 0, 0, -1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, -1, -1, 1, -1, 0, 0, 3, 0, 0, 0, -1, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, -1, 0, 0, 0, 1] },
+};
+
+test('signFlipTest on the shipped 50 state differences agrees with the exact p computed in R', () => {
+  for (const [name, { z, exactP }] of Object.entries(SHIPPED_TWELFTHS)) {
+    const flips = 100_000;
+    const { p } = signFlipTest(z.map((v) => v / 12), { seed: `20260908:${name}:exact:signflip`, flips });
+    const se = Math.sqrt((exactP * (1 - exactP)) / flips);
+    assert.ok(Math.abs(p - exactP) < 4 * se, `${name}: Monte-Carlo p ${p}, exact ${exactP}, 4 se = ${4 * se}`);
+  }
+});
