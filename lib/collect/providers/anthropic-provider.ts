@@ -6,6 +6,7 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { DEFAULT_STREAM_IDLE_MS, startDeadline, startStreamClock, streamOverallMs, tooLargeResult, validateRequest, type AttemptDeadline, type StreamClock } from './attempt';
 import { cappedFetch, tooLargeIn } from './capped-fetch';
+import { withoutSdkEnv } from './sdk-env';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
 import { settingsNotes } from './preflight';
@@ -53,9 +54,10 @@ export interface AnthropicClientOptions {
   timeoutMs?: number;
 }
 
-/** The SDK client with retries, logging and telemetry off, and the key passed explicitly. */
+/** The SDK client with retries, logging and telemetry off, the key passed explicitly, and ANTHROPIC_CUSTOM_HEADERS hidden from it (sdk-env.ts). */
 export function createAnthropicClient(options: AnthropicClientOptions): Anthropic {
-  return new (anthropicSdk().Anthropic)({
+  const AnthropicClient = anthropicSdk().Anthropic;
+  return withoutSdkEnv(() => new AnthropicClient({
     apiKey: options.apiKey,
     baseURL: options.baseURL,
     webhookKey: null,
@@ -64,7 +66,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
     logLevel: 'off',
     openTelemetry: false,
     fetch: cappedFetch(),
-  });
+  }));
 }
 
 /** Converts anything the SDK threw into a ProviderError (or the caller's AbortError); our own bugs pass through. */
