@@ -33,6 +33,8 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['auth: hold', {}, fail('auth'), {}, 'hold:deterministic'],
   ['provider-flagged deterministic 5xx: hold', {}, fail('server_error', { deterministic: true }), {}, 'hold:deterministic'],
   ['409 with x-should-retry true: retry', {}, fail('client_error', { shouldRetry: true }), {}, 'retry:500'],
+  ['409 (provider: not deterministic): retry', {}, fail('client_error', { deterministic: false }), {}, 'retry:500'],
+  ['409 after maxRetries: missing, not held', { attempt: 3 }, fail('client_error', { deterministic: false }), {}, 'finish:missing'],
   ['auth with x-should-retry true: retry', {}, fail('auth', { shouldRetry: true }), {}, 'retry:500'],
   ['503 with x-should-retry false: missing, not held', {}, fail('server_error', { shouldRetry: false }), {}, 'finish:missing'],
   ['429 with x-should-retry false: missing', {}, fail('rate_limit', { shouldRetry: false }), {}, 'finish:missing'],

@@ -209,6 +209,17 @@ describe('x-should-retry wins, both ways', () => {
       assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
     });
 
+    test(`${api}: a 409 with no x-should-retry is retried too (a lock timeout: both SDKs' shouldRetry retry 409), not held as deterministic`, async () => {
+      const plain = { ...conflict(api), headers: {} } as FakePlan;
+      server.script(sequence([plain, plain], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'complete', r.reason);
+      assert.equal(r.breakerTrips, undefined);
+      assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
+    });
+
     test(`${api}: a 503 with x-should-retry: false is not retried, ends missing, and the breaker does not count it`, async () => {
       server.script(sequence([], { kind: 'error', status: 503, headers: { 'x-should-retry': 'false' }, body: { error: { message: 'busy', type: 'server_error' } } }));
       const out = tempDir();
