@@ -265,6 +265,39 @@ test('the OpenAI SDK also works with the bare base URL (no /v1)', async () => {
   assert.equal(server.requests.at(-1)!.path, '/chat/completions');
 });
 
+describe('a redirect (3xx) is not followed', () => {
+  // Neither API redirects its calls; a gateway may (http → https, a moved path). Followed, the SDK's
+  // fetch dropped the key on the way to the other origin (the Fetch standard's cross-origin rule) and
+  // the user was told the key had been refused; a 301/302 also turned the POST into a GET.
+  for (const status of [301, 307]) {
+    test(`HTTP ${status} to another address: no request there, a client_error naming where it points, the key nowhere`, async () => {
+      const { createServer } = await import('node:http');
+      const redirector = createServer((req, res) => {
+        res.writeHead(status, { location: `${server.baseUrl}${req.url}?token=SECRET-IN-QUERY` });
+        res.end();
+      });
+      await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+      const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+      try {
+        for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+          const before = server.requests.length;
+          const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+          seen.push(error);
+          assert.equal(server.requests.length, before, `${p.provider}: the redirect was followed`);
+          const e = assertProviderError(error, 'client_error');
+          assert.equal(e.info.httpStatus, status);
+          assert.equal(e.info.deterministic, true);
+          assert.match(e.message, new RegExp(`HTTP ${status}: redirected to ${server.baseUrl}/`));
+          assert.match(e.info.remedy ?? '', /not followed.*base URL/);
+          assert.ok(!JSON.stringify(e).includes('SECRET-IN-QUERY'), e.message);
+        }
+      } finally {
+        await new Promise<void>((resolve) => redirector.close(() => resolve()));
+      }
+    });
+  }
+});
+
 test('the planted key never appears in any result or error of this file', () => {
   assert.ok(seen.length > 30, `checked ${seen.length} outcomes`);
   for (const item of seen) {
