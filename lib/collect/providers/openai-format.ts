@@ -109,7 +109,10 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
       ...(requestId ? { requestId } : {}),
     });
   }
-  const usage = completion.usage;
+  // Both counts or no usage: a compatible server's `usage: {}` (or only total_tokens) says nothing of
+  // what was billed, and counted as 0 tokens it priced the call at $0 instead of unknown.
+  const reported = completion.usage;
+  const usage = reported && typeof reported.prompt_tokens === 'number' && typeof reported.completion_tokens === 'number' ? reported : null;
   const cached = usage?.prompt_tokens_details?.cached_tokens;
   const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
   return {
@@ -119,8 +122,8 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
     modelVersion: typeof completion.model === 'string' ? completion.model : null,
     usage: usage
       ? {
-          inputTokens: usage.prompt_tokens ?? 0,
-          outputTokens: usage.completion_tokens ?? 0,
+          inputTokens: usage.prompt_tokens,
+          outputTokens: usage.completion_tokens,
           ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
           ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
         }

@@ -26,6 +26,16 @@ test('openAIResult: no usage → null; no choices → server_error', () => {
   assert.throws(() => openAIResult({ id: 'x', model: 'm', choices: [] } as never, 200, 'req'), (e: unknown) => e instanceof ProviderError && e.errorClass === 'server_error');
 });
 
+test('openAIResult: usage without a prompt or completion count is no usage (cost unknown), never 0 tokens (cost $0)', () => {
+  // CompletionUsage has both counts required (node_modules/openai/resources/completions.d.ts); a
+  // compatible server that sends `usage: {}` or only total_tokens has not said what was billed.
+  const base = { id: 'chatcmpl-1', model: 'm-1', choices: [{ index: 0, message: { role: 'assistant', content: '{}', refusal: null }, finish_reason: 'stop' }] };
+  for (const usage of [{}, { total_tokens: 90 }, { prompt_tokens: 80 }, { completion_tokens: 10, total_tokens: 90 }, { prompt_tokens: '80', completion_tokens: 10 }]) {
+    assert.equal(openAIResult({ ...base, usage } as never, 200, null).usage, null, JSON.stringify(usage));
+  }
+  assert.deepEqual(openAIResult({ ...base, usage: { prompt_tokens: 0, completion_tokens: 0 } } as never, 200, null).usage, { inputTokens: 0, outputTokens: 0 }, 'a reported 0 stays 0');
+});
+
 test('openAIBatchLineOutcome: line-level errors and unreadable lines', () => {
   const cancelled = openAIBatchLineOutcome({ custom_id: 'r1', response: null, error: { code: 'batch_cancelled', message: 'cancelled' } }, []);
   assert.equal(cancelled.customId, 'r1');
