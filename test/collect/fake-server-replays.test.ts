@@ -178,6 +178,27 @@ describe('transport faults are transient', () => {
       assert.equal(r.transportFaults, 2, 'counted apart from deterministic failures');
     });
 
+    test(`${api}: a body cut after a 200 keeps its status and request id and is charged as billed; a reset before the headers is not`, async () => {
+      // A non-streamed answer is sent once generated, so the 200 was billed though its body never
+      // arrived; the header the request id comes from: x-request-id (OpenAI), request-id (Anthropic).
+      const known = api === 'openai' ? 'openai:gpt-5-mini' : 'anthropic:claude-haiku-4-5';
+      server.script(sequence([{ kind: 'cut', content: ANSWER }, { kind: 'reset' }], ok));
+      const first = server.requests.length + 1;
+      const out = tempDir();
+      const r = await collectKst(params(out, known), deps());
+      assert.equal(r.status, 'complete');
+      const [cut, reset] = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.equal(cut.http_status, 200);
+      assert.equal(cut.request_id, `req_fake_${first}`);
+      assert.match(cut.message, /after HTTP 200, the body cut off/);
+      assert.equal(cut.billed_estimate?.basis, 'assumed_cut_off_charge');
+      assert.ok(cut.billed_estimate.usd > 0, JSON.stringify(cut.billed_estimate));
+      assert.equal(reset.http_status, null);
+      assert.equal(reset.billed_estimate, null, 'nothing came back: no charge assumed');
+      const answered = attemptsOf(out).filter((l) => l.outcome !== 'error').reduce((sum, l) => sum + (l.billed_estimate?.usd ?? 0), 0);
+      assert.ok(r.costUsd! > answered, `run cost ${r.costUsd} includes the cut answer's charge (answers alone ${answered})`);
+    });
+
     test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {
       // Both SDKs retry connection errors themselves (openai/client.js, @anthropic-ai/sdk/client.js
       // retryRequest on APIConnectionError); the collector, which owns retries, does the same.

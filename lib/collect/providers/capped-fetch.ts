@@ -25,6 +25,33 @@ export class ResponseTooLarge extends Error {
   }
 }
 
+/**
+ * A body the connection cut after its headers (undici's `TypeError: terminated`, kept as the cause),
+ * with what the headers said: the status (a 200 means the answer was complete at the server — a
+ * non-streamed answer is sent once generated — so the call is billed) and the request id
+ * (`x-request-id`, OpenAI; `request-id`, Anthropic), which the bare TypeError lost.
+ */
+export class BodyCutOff extends TypeError {
+  override readonly name = 'BodyCutOff';
+  constructor(
+    cause: unknown,
+    readonly status: number,
+    readonly requestId: string | null,
+  ) {
+    super('terminated', { cause });
+  }
+}
+
+/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
+export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
+    if (e instanceof BodyCutOff) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 /** The ResponseTooLarge in `err` or its causes (the SDKs wrap fetch errors), else null. */
 export function tooLargeIn(err: unknown): ResponseTooLarge | null {
   let e: unknown = err;
@@ -46,10 +73,19 @@ export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeo
       throw new ResponseTooLarge(limitBytes, declared);
     }
     const reader = res.body.getReader();
+    const requestId = res.headers.get('x-request-id') ?? res.headers.get('request-id');
     let seen = 0;
     const capped = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const { done, value } = await reader.read();
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          // Only the transport's own fault: an abort (the attempt's deadline) stays as it is.
+          controller.error(err instanceof TypeError ? new BodyCutOff(err, res.status, requestId) : err);
+          return;
+        }
+        const { done, value } = chunk;
         if (done) return controller.close();
         seen += value.byteLength;
         if (seen > limitBytes) {

@@ -5,6 +5,7 @@
  */
 import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from '../../provider/contract';
 import { redactUrl } from './endpoints';
+import { bodyCutOffIn } from './capped-fetch';
 
 /** Minimal header reader (a fetch `Headers` fits). */
 export interface HeaderReader {
@@ -379,6 +380,13 @@ export function connectionError(err: Error, label: string, secrets: readonly str
   const detail = inner instanceof Error ? inner.message : String(inner);
   if (code === undefined && err instanceof TypeError && err.message === 'terminated') code = 'UND_ERR_SOCKET';
   const info: ProviderErrorInfo = code ? { code } : {};
+  const cut = bodyCutOffIn(err);
+  if (cut) {
+    // The headers came: keep their status and request id (the collector charges a cut 2xx as billed).
+    info.httpStatus = cut.status;
+    if (cut.requestId) info.requestId = cut.requestId;
+    return new ProviderError(`${label}: connection failed after HTTP ${cut.status}, the body cut off (${redactSecrets(detail, secrets)})`, 'connection', info);
+  }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') info.remedy = 'nothing answers at this address: start the server or correct the base URL';
   return new ProviderError(`${label}: connection failed (${redactSecrets(detail, secrets)})`, 'connection', info);
 }
