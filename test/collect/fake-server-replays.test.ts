@@ -354,6 +354,34 @@ describe('streaming has its own clock', () => {
   });
 });
 
+describe('an error event inside a 200 stream', () => {
+  // https://platform.claude.com/docs/en/build-with-claude/streaming#error-events: an overloaded_error
+  // "would normally correspond to an HTTP 529"; the SDK throws an APIError with no status
+  // (node_modules/@anthropic-ai/sdk/core/streaming.js, `sse.event === 'error'`), which read as
+  // "unreadable response" before.
+  const req = { runId: 'r', system: 's', user: 'u', schemaName: 'next_steps', jsonSchema: { type: 'object' }, maxOutputTokens: 30_000, timeoutMs: 2_000 };
+  for (const [errorType, errorClass] of [['overloaded_error', 'server_error'], ['rate_limit_error', 'rate_limit'], ['invalid_request_error', 'client_error']] as const) {
+    test(`${errorType} → ${errorClass}, named as the stream's error`, async () => {
+      server.script(() => ({ kind: 'stream_error', errorType, message: `it said ${errorType}` }));
+      const provider = createProvider(MODELS.anthropic, { baseUrl: server.baseUrl, env });
+      const error = await provider.complete(req).then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof ProviderError, String(error));
+      assert.equal(error.errorClass, errorClass, error.message);
+      assert.equal(error.info.code, errorType);
+      assert.equal(error.message, `anthropic stream error ${errorType}: it said ${errorType}`);
+    });
+  }
+
+  test('the collector retries an overloaded stream and completes', async () => {
+    server.script(sequence([{ kind: 'stream_error' }], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, MODELS.anthropic, { maxOutputTokens: 30_000, noPreflight: true }), deps());
+    assert.equal(r.status, 'complete');
+    const [failed] = attemptsOf(out).filter((l) => l.outcome === 'error');
+    assert.deepEqual([failed.error_class, failed.error_code, failed.decision], ['server_error', 'overloaded_error', 'retry']);
+  });
+});
+
 describe('a stream the server never started', () => {
   // The SDK's stream emits message_start first (node_modules/@anthropic-ai/sdk/lib/MessageStream.js);
   // with no event at all before the idle timeout, the request never began and is not billed.

@@ -69,6 +69,12 @@ export type FakePlan =
   | { kind: 'slow_stream'; gapMs: number; content?: string }
   /** Anthropic `stream: true` only: a 200 with the event-stream headers, then no event at all. */
   | { kind: 'silent_stream' }
+  /**
+   * Anthropic `stream: true` only: a 200, message_start, then an `error` event of `errorType` (default
+   * `overloaded_error`, "which would normally correspond to an HTTP 529 in a non-streaming context":
+   * https://platform.claude.com/docs/en/build-with-claude/streaming#error-events) and the end of the stream.
+   */
+  | { kind: 'stream_error'; errorType?: string; message?: string }
   /** A normal answer sent without content-length, in chunks (a body read as a stream). */
   | { kind: 'chunked'; content: string }
   /** Cut-off answer: OpenAI finish_reason 'length', Anthropic stop_reason 'max_tokens'; text is the first half of `content`. */
@@ -448,6 +454,14 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const { plan, count } = await nextPlan('anthropic', body);
     if (body?.stream === true && plan.kind === 'silent_stream') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return;
+    }
+    if (body?.stream === true && plan.kind === 'stream_error') {
+      const started = anthropicAnswer(body, { kind: 'json', content: '{}' }, count) as Record<string, any>;
+      const { content: _content, stop_reason: _stop, usage, ...rest } = started;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } })}\n\n`);
+      res.end(`event: error\ndata: ${JSON.stringify(anthropicErrorBody(plan.errorType ?? 'overloaded_error', plan.message ?? 'Overloaded'))}\n\n`);
       return;
     }
     if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error' && plan.kind !== 'cut') {
