@@ -6,10 +6,12 @@
  * `response_too_large` (lib/provider/outcome.ts). Both SDKs take a `fetch` option
  * (node_modules/openai/client.d.ts `ClientOptions.fetch`, node_modules/@anthropic-ai/sdk/client.d.ts).
  *
- * It also follows no redirect (`redirect: 'manual'`): neither API redirects its calls, and a followed
- * one went to an address the user never gave — with the key dropped on a change of origin (the Fetch
- * standard), so the user was told the key was refused, and a 301/302 turned the POST into a GET. The
- * 3xx reaches the SDK as an HTTP error instead, which classify.ts names (where it points, the fix).
+ * It also follows no redirect of a POST (`redirect: 'manual'`): neither API redirects its calls, and a
+ * followed one went to an address the user never gave — with the key dropped on a change of origin
+ * (the Fetch standard), so the user was told the key was refused, and a 301/302 turned the POST into
+ * a GET. The 3xx reaches the SDK as an HTTP error instead, which classify.ts names (where it points,
+ * the fix). A GET (a batch's results or output file) still follows one: a download may be served
+ * from elsewhere, and the key does not go along to another origin.
  */
 
 /** The documented cap on one response body: 8 MiB (a KST or PSI answer is a few kB). */
@@ -65,7 +67,8 @@ export function tooLargeIn(err: unknown): ResponseTooLarge | null {
 /** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
 export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const res = await base(input, { ...init, redirect: 'manual' });
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const res = await base(input, method === 'GET' || method === 'HEAD' ? init : { ...init, redirect: 'manual' });
     if (!res.body) return res;
     const declared = Number(res.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {

@@ -72,3 +72,15 @@ test('a body the transport cuts becomes BodyCutOff with the status and request i
   const aborted = await cappedFetch(10, failing(abort, {}))('http://127.0.0.1/');
   assert.equal(await aborted.text().then(() => null, (e: unknown) => e), abort, 'the deadline\'s abort is not a cut body');
 });
+
+test('a POST follows no redirect (the 3xx comes back as it is); a GET (a batch download) still may', async () => {
+  const seen: Array<RequestInit['redirect']> = [];
+  const recording = (async (_input: unknown, init?: RequestInit) => {
+    seen.push(init?.redirect);
+    return new Response('{}', { status: 200 });
+  }) as unknown as typeof fetch;
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/chat/completions', { method: 'POST', body: '{}' });
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/files/f/content', { method: 'GET' });
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/batches/b');
+  assert.deepEqual(seen, ['manual', undefined, undefined]);
+});
