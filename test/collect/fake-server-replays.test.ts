@@ -17,6 +17,7 @@ import { ProviderError } from '../../lib/provider/contract';
 import { InputError } from '../../lib/errors';
 import { startFakeLlmServer, type FakeHandler, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
 import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
+import { AZURE_PROMPT_CONTENT_FILTER_400 } from '../support/provider-errors';
 
 const ROOT = join(__dirname, '..', '..');
 const KEY = 'sk-planted-REPLAY-0123456789abcdef';
@@ -159,6 +160,26 @@ describe('finish reasons are outcomes: every answer cut off gives 0 scored recor
     } finally {
       for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
     }
+  });
+});
+
+describe('a prompt the content filter blocks (HTTP 400 content_filter) is an outcome of its cell', () => {
+  // lib/provider/outcome.ts: a content filter is recorded invalid with reason content_filter, never
+  // scored; a 400 with code content_filter (Azure OpenAI, see provider-errors.ts) is that filter
+  // refusing the prompt, not a bad request of the model: held, three of them opened the breaker and
+  // failed the run, and the next run asked again.
+  test('openai-compatible: three filtered prompts are three invalid content_filter records, the run completes', async () => {
+    server.script(sequence([AZURE_PROMPT_CONTENT_FILTER_400, AZURE_PROMPT_CONTENT_FILTER_400, AZURE_PROMPT_CONTENT_FILTER_400], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, 'openai:gpt-test', { noPreflight: true, concurrency: 1 }), deps());
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(r.breakerTrips, undefined);
+    const records = recordsOf(out);
+    assert.equal(records.length, CELLS);
+    const filtered = records.filter((x) => x.reason === 'content_filter');
+    assert.equal(filtered.length, 3);
+    assert.ok(filtered.every((x) => x.status === 'invalid' && x.recommended === null), JSON.stringify(filtered[0]));
+    assert.equal(attemptsOf(out).length, CELLS, 'one attempt per cell: a filtered prompt is not retried');
   });
 });
 

@@ -133,6 +133,19 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
   };
 }
 
+/**
+ * The result of a prompt a content filter refused before any answer: HTTP 400 with code
+ * `content_filter` (Azure OpenAI, https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/content-filter).
+ * Like `finish_reason: content_filter` it is an outcome of the cell (lib/provider/outcome.ts: recorded
+ * invalid, reason content_filter), not a bad request: held as deterministic it fed the circuit
+ * breaker, which failed the run, and the cell was asked again on every run. Null for any other error.
+ * Usage is unknown (the body reports none).
+ */
+export function promptFilteredResult(status: number, code: string | null | undefined, requestId: string | null): CompletionResult | null {
+  if (status !== 400 || code !== 'content_filter') return null;
+  return { text: '', finishReason: 'content_filter', refusal: null, modelVersion: null, usage: null, httpStatus: status, requestId };
+}
+
 /** One request line of a Batch API input file: `custom_id` is the run ID. */
 export function openAIBatchLine(model: string, req: CompletionRequest, settings: ChatBodySettings = PLAIN_OPENAI_SETTINGS): string {
   return JSON.stringify({ custom_id: req.runId, method: 'POST', url: '/v1/chat/completions', body: openAIChatBody(model, req, settings) });
@@ -155,6 +168,8 @@ export function openAIBatchLineOutcome(line: unknown, secrets: readonly string[]
   const response = l.response;
   if (response && typeof response.status_code === 'number') {
     const requestId = typeof response.request_id === 'string' ? response.request_id : null;
+    const filtered = promptFilteredResult(response.status_code, ((response.body as { error?: { code?: unknown } } | null)?.error?.code as string | undefined) ?? null, requestId);
+    if (filtered) return { customId, outcome: filtered };
     if (response.status_code >= 200 && response.status_code < 300) {
       try {
         return { customId, outcome: openAIResult(response.body as OpenAI.ChatCompletion, response.status_code, requestId) };

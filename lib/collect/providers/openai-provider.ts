@@ -10,7 +10,7 @@ import { abortError, connectionError, providerErrorFromHttp, translateRemainingE
 import { startDeadline, validateRequest, tooLargeResult, type AttemptDeadline } from './attempt';
 import { cappedFetch, tooLargeIn } from './capped-fetch';
 import { withoutSdkEnv } from './sdk-env';
-import { openAIChatBody, openAIResult } from './openai-format';
+import { openAIChatBody, openAIResult, promptFilteredResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
 import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
@@ -116,6 +116,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     } catch (err) {
       const big = tooLargeIn(err);
       if (big) return tooLargeResult(big.limitBytes);
+      const filtered = err instanceof openAISdk().APIError && typeof err.status === 'number' ? promptFilteredResult(err.status, typeof err.code === 'string' ? err.code : null, err.requestID ?? null) : null;
+      if (filtered && !deadline.callerAborted) return filtered;
       throw translateOpenAIError(err, label, secrets, deadline, context);
     } finally {
       deadline.dispose();

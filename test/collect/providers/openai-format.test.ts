@@ -1,7 +1,7 @@
 /** OpenAI wire-format mappings on hand-written response bodies (no HTTP). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAIBatchLineOutcome, openAIResult } from '../../../lib/collect/providers/openai-format';
+import { openAIBatchLineOutcome, openAIResult, promptFilteredResult } from '../../../lib/collect/providers/openai-format';
 import { ProviderError } from '../../../lib/provider/contract';
 
 test('usage: cached and reasoning tokens from OpenAI (issue 9 item 14)', () => {
@@ -51,4 +51,14 @@ test('openAIBatchLineOutcome: line-level errors and unreadable lines', () => {
   );
   assert.ok(quota.outcome instanceof ProviderError && quota.outcome.errorClass === 'quota' && quota.outcome.info.requestId === 'q');
   assert.throws(() => openAIBatchLineOutcome({ response: null }, []), ProviderError);
+});
+
+test('a 400 content_filter (a filtered prompt) is a content_filter result, live and in a batch line; other 400s stay errors', () => {
+  assert.deepEqual(promptFilteredResult(400, 'content_filter', 'req_1'), { text: '', finishReason: 'content_filter', refusal: null, modelVersion: null, usage: null, httpStatus: 400, requestId: 'req_1' });
+  assert.equal(promptFilteredResult(400, 'invalid_request_error', null), null);
+  assert.equal(promptFilteredResult(500, 'content_filter', null), null);
+  const line = openAIBatchLineOutcome({ custom_id: 'r1', response: { status_code: 400, request_id: 'req_2', body: { error: { message: 'filtered', type: null, param: 'prompt', code: 'content_filter' } } } }, []);
+  assert.equal((line.outcome as { finishReason?: string }).finishReason, 'content_filter');
+  const other = openAIBatchLineOutcome({ custom_id: 'r2', response: { status_code: 400, request_id: 'req_3', body: { error: { message: 'bad', type: 'invalid_request_error', code: null } } } }, []);
+  assert.ok(other.outcome instanceof ProviderError);
 });
