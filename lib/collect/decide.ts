@@ -83,7 +83,12 @@ export function enlargedAllowance(current: number, cap: number | null): number |
 export function decide(item: DecideItem, outcome: AttemptOutcome, state: DecideState): Decision {
   if (outcome.kind === 'response') {
     const verdict = answerOutcome(outcome.result);
-    if (verdict.kind === 'cut_off' && !item.enlarged && state.enlargeCutOff !== false) {
+    // A cut at the context window (Anthropic `model_context_window_exceeded`,
+    // node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts StopReason) is not the
+    // allowance's doing: the provider already sends at most the window minus the prompt, so a larger
+    // allowance would pay for the same cut again.
+    const atWindow = outcome.result.finishReason === 'model_context_window_exceeded';
+    if (verdict.kind === 'cut_off' && !item.enlarged && !atWindow && state.enlargeCutOff !== false) {
       const larger = enlargedAllowance(item.maxOutputTokens, state.outputCap);
       if (larger !== null) return { action: 'retry', delayMs: 0, reason: `answer cut off at ${item.maxOutputTokens} output tokens`, maxOutputTokens: larger };
     }

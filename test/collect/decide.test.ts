@@ -21,6 +21,8 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['cut off: the larger allowance stops at the cap', { maxOutputTokens: 3000 }, answer('max_tokens'), {}, 'retry:4000'],
   ['cut off by a simulated respondent: a result (the simulation draws its cut-offs)', {}, answer('length'), { enlargeCutOff: false }, 'finish:response'],
   ['cut off at the cap: a result', { maxOutputTokens: 4000 }, answer('length'), {}, 'finish:response'],
+  ['cut off by the context window: a result (a larger allowance cannot help; the allowance already stops at the window)', {}, answer('model_context_window_exceeded'), {}, 'finish:response'],
+  ['cut off by the context window at the pre-flight: stop', { preflight: true }, answer('model_context_window_exceeded'), {}, 'stop:failed'],
   ['cut off after the enlarged retry: a result', { enlarged: true, maxOutputTokens: 2000 }, answer('length'), {}, 'finish:response'],
   ['cut off at the pre-flight after the enlarged retry: stop', { enlarged: true, preflight: true }, answer('length'), {}, 'stop:failed'],
   ['quota: stop', {}, fail('quota'), {}, 'stop:quota_stopped'],
