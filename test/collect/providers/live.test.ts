@@ -305,3 +305,17 @@ test('the planted key never appears in any result or error of this file', () => 
     assert.ok(!text.includes(KEY), text);
   }
 });
+
+test('the fake server\'s OpenAI error bodies have the documented shape: error.{message, type, param, code}', async () => {
+  // https://platform.openai.com/docs/guides/error-codes; node_modules/openai/core/error.js reads
+  // error.code, error.param and error.type of that object.
+  const plans: FakePlan[] = [{ kind: 'rate_limit' }, { kind: 'quota' }, { kind: 'server_error' }, { kind: 'auth' }, { kind: 'client_error' }];
+  for (const plan of plans) {
+    server.script(() => plan);
+    const res = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(request()) });
+    const body = (await res.json()) as { error: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type'], `${plan.kind}: ${JSON.stringify(body)}`);
+  }
+  const unauthorised = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: '{}' });
+  assert.deepEqual(Object.keys(((await unauthorised.json()) as { error: object }).error).sort(), ['code', 'message', 'param', 'type']);
+});
