@@ -809,6 +809,11 @@ function anthropicErrorBody(type: string, message: string): unknown {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // Anthropic error bodies also carry the request id (https://docs.claude.com/en/api/errors, "Error
+  // shapes": `{"type":"error","error":{…},"request_id":"req_…"}`), the value of the request-id header.
+  const requestId = res.getHeader('request-id');
+  const isAnthropicError = typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'error' && !('request_id' in body);
+  if (isAnthropicError && typeof requestId === 'string') body = { ...(body as object), request_id: requestId };
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);

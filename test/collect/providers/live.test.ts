@@ -319,3 +319,15 @@ test('the fake server\'s OpenAI error bodies have the documented shape: error.{m
   const unauthorised = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: '{}' });
   assert.deepEqual(Object.keys(((await unauthorised.json()) as { error: object }).error).sort(), ['code', 'message', 'param', 'type']);
 });
+
+test('the fake server\'s Anthropic error bodies have the documented shape: type "error", error.{type, message}, request_id', async () => {
+  // https://docs.claude.com/en/api/errors ("Error shapes").
+  for (const plan of [{ kind: 'rate_limit' }, { kind: 'server_error', status: 529 }, { kind: 'auth' }, { kind: 'client_error' }] as FakePlan[]) {
+    server.script(() => plan);
+    const res = await fetch(`${server.baseUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-test', max_tokens: 10, messages: [] }) });
+    const body = (await res.json()) as { type: string; error: Record<string, unknown>; request_id: unknown };
+    assert.equal(body.type, 'error', JSON.stringify(body));
+    assert.deepEqual(Object.keys(body.error).filter((k) => k !== 'details').sort(), ['message', 'type']);
+    assert.equal(body.request_id, res.headers.get('request-id'), `${plan.kind}: ${JSON.stringify(body)}`);
+  }
+});
