@@ -18,7 +18,9 @@ import { backoffDelayMs, RETRYABLE_CLASSES, type ErrorClass, type RetryPolicy } 
  * 5xx: retried with backoff and never counted by the breaker. `x-should-retry` wins both ways, as in
  * the SDKs (node_modules/@anthropic-ai/sdk/client.js `shouldRetry`, node_modules/openai/client.js):
  * `true` retries any class but quota, `false` never retries (a transient class then ends `missing`,
- * not counted by the breaker; a deterministic one is held).
+ * not counted by the breaker; a deterministic one is held). A plain 409 (a lock timeout, retried by
+ * both SDKs' `shouldRetry`) comes with `deterministic: false` (providers/classify.ts) and is retried
+ * like a 5xx.
  */
 
 /** The facts about one failed attempt the policy reads (lifecycle.ts `classify` builds them). */
@@ -26,7 +28,10 @@ export interface AttemptFailure {
   errorClass: ErrorClass;
   message: string;
   retryAfterMs?: number;
-  /** The provider said this request repeats its failure (unknown model, bad parameter, bad key). */
+  /**
+   * True: the provider said this request repeats its failure (unknown model, bad parameter, bad key);
+   * false: it said the same request may succeed later though its class is a client error (a 409).
+   */
   deterministic?: boolean;
   /** The server's `x-should-retry`, when sent. */
   shouldRetry?: boolean;
@@ -78,7 +83,12 @@ export function enlargedAllowance(current: number, cap: number | null): number |
 export function decide(item: DecideItem, outcome: AttemptOutcome, state: DecideState): Decision {
   if (outcome.kind === 'response') {
     const verdict = answerOutcome(outcome.result);
-    if (verdict.kind === 'cut_off' && !item.enlarged && state.enlargeCutOff !== false) {
+    // A cut at the context window (Anthropic `model_context_window_exceeded`,
+    // node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts StopReason) is not the
+    // allowance's doing: the provider already sends at most the window minus the prompt, so a larger
+    // allowance would pay for the same cut again.
+    const atWindow = outcome.result.finishReason === 'model_context_window_exceeded';
+    if (verdict.kind === 'cut_off' && !item.enlarged && !atWindow && state.enlargeCutOff !== false) {
       const larger = enlargedAllowance(item.maxOutputTokens, state.outputCap);
       if (larger !== null) return { action: 'retry', delayMs: 0, reason: `answer cut off at ${item.maxOutputTokens} output tokens`, maxOutputTokens: larger };
     }
@@ -98,13 +108,16 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   if (errorClass === 'rate_limit' && retryAfterMs !== undefined && retryAfterMs > policy.quotaThresholdMs) {
     return { action: 'stop', status: 'quota_stopped', reason: `rate limit with retry-after ${Math.round(retryAfterMs / 1000)} s (> ${Math.round(policy.quotaThresholdMs / 1000)} s)` };
   }
-  const declaredDeterministic = failure.shouldRetry !== true && (failure.deterministic === true || errorClass === 'client_error' || errorClass === 'auth');
+  // Retryable whatever the class: the server said `x-should-retry: true`, or the provider said the same
+  // request can succeed (`deterministic: false`: a 409 lock timeout, which both SDKs' shouldRetry retry).
+  const saidRetryable = failure.shouldRetry === true || failure.deterministic === false;
+  const declaredDeterministic = !saidRetryable && (failure.deterministic === true || errorClass === 'client_error' || errorClass === 'auth');
   if (declaredDeterministic) {
     const reason = errorClass === 'auth' ? 'authentication failed (check the API key variable)' : `${errorClass} repeats on every identical request`;
     if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
     return { action: 'hold', why: 'deterministic', reason };
   }
-  const transient = RETRYABLE_CLASSES.has(errorClass) || failure.shouldRetry === true;
+  const transient = RETRYABLE_CLASSES.has(errorClass) || saidRetryable;
   if (!transient) return endWithout(item, failure, state, `${errorClass} is not retried`);
   if (failure.shouldRetry === false) return endWithout(item, failure, state, `${errorClass}: the server said not to retry (x-should-retry: false)`);
   const delayMs = backoffDelayMs(item.attempt, policy, state.jitter, retryAfterMs);

@@ -317,15 +317,20 @@ class CellAttempts<M> {
   }
 
   /**
-   * A timed-out attempt may still be billed: input from the prompt, output from the catalogue's
-   * assumption — unless the server never said it started (a stream that sent no message_start).
+   * An attempt that failed may still be billed: input from the prompt, output from the catalogue's
+   * assumption. A timeout, unless the server never said it started (a stream that sent no
+   * message_start); and a connection cut after a 2xx's headers (a non-streamed answer is sent once
+   * generated, so it was billed though its body never arrived).
    */
   private timeoutCharge(request: CompletionRequest, failure: Failure): Record<string, unknown> | null {
-    if (failure.errorClass !== 'timeout' || failure.started === false) return null;
+    const timedOut = failure.errorClass === 'timeout' && failure.started !== false;
+    const cutAfterOk = failure.errorClass === 'connection' && failure.httpStatus !== undefined && failure.httpStatus >= 200 && failure.httpStatus < 300;
+    if (!timedOut && !cutAfterOk) return null;
+    const what = timedOut ? 'a timed-out attempt' : 'an answer whose body was cut off';
     const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(this.options.prices, this.job.model) };
     const cost = this.ctx.costOf(this.job.model, tokens, {});
-    this.addCost(cost.usd, cost.note ?? 'includes an assumed charge for a timed-out attempt');
-    return { usd: cost.usd, basis: 'assumed_timeout_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
+    this.addCost(cost.usd, cost.note ?? `includes an assumed charge for ${what}`);
+    return { usd: cost.usd, basis: timedOut ? 'assumed_timeout_charge' : 'assumed_cut_off_charge', input_tokens: tokens.inputTokens, output_tokens: tokens.outputTokens };
   }
 
   /** Carries out a decision: the final record to write, null (no record), or 'again' (retry now). */

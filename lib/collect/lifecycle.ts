@@ -327,7 +327,7 @@ export function classify(err: unknown): Failure {
       retryAfterMs: typeof info.retryAfterMs === 'number' && info.retryAfterMs >= 0 ? info.retryAfterMs : undefined,
       code: typeof info.code === 'string' ? info.code : undefined,
       requestId: typeof info.requestId === 'string' ? info.requestId : undefined,
-      ...(info.deterministic === true ? { deterministic: true } : {}),
+      ...(typeof info.deterministic === 'boolean' ? { deterministic: info.deterministic } : {}),
       ...(typeof info.shouldRetry === 'boolean' ? { shouldRetry: info.shouldRetry } : {}),
       ...(info.started === false ? { started: false } : {}),
       ...(e.errorClass === 'connection' ? { transportFault: true } : {}),

@@ -17,6 +17,7 @@ import { ProviderError } from '../../lib/provider/contract';
 import { InputError } from '../../lib/errors';
 import { startFakeLlmServer, type FakeHandler, type FakeLlmServer, type FakePlan } from '../support/fake-llm-server';
 import { answerPosition1, readLines, tempDir, writeTinyDomains } from './helpers';
+import { AZURE_PROMPT_CONTENT_FILTER_400 } from '../support/provider-errors';
 
 const ROOT = join(__dirname, '..', '..');
 const KEY = 'sk-planted-REPLAY-0123456789abcdef';
@@ -162,6 +163,26 @@ describe('finish reasons are outcomes: every answer cut off gives 0 scored recor
   });
 });
 
+describe('a prompt the content filter blocks (HTTP 400 content_filter) is an outcome of its cell', () => {
+  // lib/provider/outcome.ts: a content filter is recorded invalid with reason content_filter, never
+  // scored; a 400 with code content_filter (Azure OpenAI, see provider-errors.ts) is that filter
+  // refusing the prompt, not a bad request of the model: held, three of them opened the breaker and
+  // failed the run, and the next run asked again.
+  test('openai-compatible: three filtered prompts are three invalid content_filter records, the run completes', async () => {
+    server.script(sequence([AZURE_PROMPT_CONTENT_FILTER_400, AZURE_PROMPT_CONTENT_FILTER_400, AZURE_PROMPT_CONTENT_FILTER_400], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, 'openai:gpt-test', { noPreflight: true, concurrency: 1 }), deps());
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(r.breakerTrips, undefined);
+    const records = recordsOf(out);
+    assert.equal(records.length, CELLS);
+    const filtered = records.filter((x) => x.reason === 'content_filter');
+    assert.equal(filtered.length, 3);
+    assert.ok(filtered.every((x) => x.status === 'invalid' && x.recommended === null), JSON.stringify(filtered[0]));
+    assert.equal(attemptsOf(out).length, CELLS, 'one attempt per cell: a filtered prompt is not retried');
+  });
+});
+
 describe('transport faults are transient', () => {
   for (const api of APIS) {
     test(`${api}: a body cut after its headers (undici "TypeError: terminated") is retried and the run completes with 0 missing`, async () => {
@@ -176,6 +197,27 @@ describe('transport faults are transient', () => {
       assert.equal(faults.length, 2);
       assert.ok(faults.every((l) => l.error_class === 'connection' && l.decision === 'retry'), JSON.stringify(faults[0]));
       assert.equal(r.transportFaults, 2, 'counted apart from deterministic failures');
+    });
+
+    test(`${api}: a body cut after a 200 keeps its status and request id and is charged as billed; a reset before the headers is not`, async () => {
+      // A non-streamed answer is sent once generated, so the 200 was billed though its body never
+      // arrived; the header the request id comes from: x-request-id (OpenAI), request-id (Anthropic).
+      const known = api === 'openai' ? 'openai:gpt-5-mini' : 'anthropic:claude-haiku-4-5';
+      server.script(sequence([{ kind: 'cut', content: ANSWER }, { kind: 'reset' }], ok));
+      const first = server.requests.length + 1;
+      const out = tempDir();
+      const r = await collectKst(params(out, known), deps());
+      assert.equal(r.status, 'complete');
+      const [cut, reset] = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.equal(cut.http_status, 200);
+      assert.equal(cut.request_id, `req_fake_${first}`);
+      assert.match(cut.message, /after HTTP 200, the body cut off/);
+      assert.equal(cut.billed_estimate?.basis, 'assumed_cut_off_charge');
+      assert.ok(cut.billed_estimate.usd > 0, JSON.stringify(cut.billed_estimate));
+      assert.equal(reset.http_status, null);
+      assert.equal(reset.billed_estimate, null, 'nothing came back: no charge assumed');
+      const answered = attemptsOf(out).filter((l) => l.outcome !== 'error').reduce((sum, l) => sum + (l.billed_estimate?.usd ?? 0), 0);
+      assert.ok(r.costUsd! > answered, `run cost ${r.costUsd} includes the cut answer's charge (answers alone ${answered})`);
     });
 
     test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {
@@ -207,6 +249,17 @@ describe('x-should-retry wins, both ways', () => {
       const r = await collectKst(params(out, MODELS[api]), deps());
       assert.equal(r.status, 'complete');
       assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
+    });
+
+    test(`${api}: a 409 with no x-should-retry is retried too (a lock timeout: both SDKs' shouldRetry retry 409), not held as deterministic`, async () => {
+      const plain = { ...conflict(api), headers: {} } as FakePlan;
+      server.script(sequence([plain, plain], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api]), deps());
+      assert.equal(r.status, 'complete', r.reason);
+      assert.equal(r.breakerTrips, undefined);
+      assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
     });
 
     test(`${api}: a 503 with x-should-retry: false is not retried, ends missing, and the breaker does not count it`, async () => {
@@ -319,6 +372,34 @@ describe('streaming has its own clock', () => {
     const provider = createProvider(MODELS.anthropic, { baseUrl: server.baseUrl, env });
     const req = { runId: 'r', system: 's', user: 'u', schemaName: 'next_steps', jsonSchema: { type: 'object' }, maxOutputTokens: 30_000, timeoutMs: 100, streamIdleMs: 150 };
     await assert.rejects(provider.complete(req), (e: unknown) => e instanceof ProviderError && e.errorClass === 'timeout' && e.info.started === true && /no stream event for/.test(e.message));
+  });
+});
+
+describe('an error event inside a 200 stream', () => {
+  // https://platform.claude.com/docs/en/build-with-claude/streaming#error-events: an overloaded_error
+  // "would normally correspond to an HTTP 529"; the SDK throws an APIError with no status
+  // (node_modules/@anthropic-ai/sdk/core/streaming.js, `sse.event === 'error'`), which read as
+  // "unreadable response" before.
+  const req = { runId: 'r', system: 's', user: 'u', schemaName: 'next_steps', jsonSchema: { type: 'object' }, maxOutputTokens: 30_000, timeoutMs: 2_000 };
+  for (const [errorType, errorClass] of [['overloaded_error', 'server_error'], ['rate_limit_error', 'rate_limit'], ['invalid_request_error', 'client_error']] as const) {
+    test(`${errorType} → ${errorClass}, named as the stream's error`, async () => {
+      server.script(() => ({ kind: 'stream_error', errorType, message: `it said ${errorType}` }));
+      const provider = createProvider(MODELS.anthropic, { baseUrl: server.baseUrl, env });
+      const error = await provider.complete(req).then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof ProviderError, String(error));
+      assert.equal(error.errorClass, errorClass, error.message);
+      assert.equal(error.info.code, errorType);
+      assert.equal(error.message, `anthropic stream error ${errorType}: it said ${errorType}`);
+    });
+  }
+
+  test('the collector retries an overloaded stream and completes', async () => {
+    server.script(sequence([{ kind: 'stream_error' }], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, MODELS.anthropic, { maxOutputTokens: 30_000, noPreflight: true }), deps());
+    assert.equal(r.status, 'complete');
+    const [failed] = attemptsOf(out).filter((l) => l.outcome === 'error');
+    assert.deepEqual([failed.error_class, failed.error_code, failed.decision], ['server_error', 'overloaded_error', 'retry']);
   });
 });
 

@@ -69,6 +69,12 @@ export type FakePlan =
   | { kind: 'slow_stream'; gapMs: number; content?: string }
   /** Anthropic `stream: true` only: a 200 with the event-stream headers, then no event at all. */
   | { kind: 'silent_stream' }
+  /**
+   * Anthropic `stream: true` only: a 200, message_start, then an `error` event of `errorType` (default
+   * `overloaded_error`, "which would normally correspond to an HTTP 529 in a non-streaming context":
+   * https://platform.claude.com/docs/en/build-with-claude/streaming#error-events) and the end of the stream.
+   */
+  | { kind: 'stream_error'; errorType?: string; message?: string }
   /** A normal answer sent without content-length, in chunks (a body read as a stream). */
   | { kind: 'chunked'; content: string }
   /** Cut-off answer: OpenAI finish_reason 'length', Anthropic stop_reason 'max_tokens'; text is the first half of `content`. */
@@ -220,7 +226,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     if (method === 'GET' && (m = openaiPath.match(/^\/batches\/([^/]+)$/))) return openaiBatchGet(res, m[1]!);
     if (method === 'POST' && (m = openaiPath.match(/^\/batches\/([^/]+)\/cancel$/))) return openaiBatchCancel(res, m[1]!);
     if (api === 'anthropic') return sendJson(res, 404, anthropicErrorBody('not_found_error', `no route ${method} ${path}`));
-    return sendJson(res, 404, { error: { message: `no route ${method} ${path}`, type: 'invalid_request_error', code: 'unknown_url' } });
+    return sendJson(res, 404, { error: { message: `no route ${method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
   }
 
   function authorised(api: FakeApi, headers: Record<string, string>, res: ServerResponse): boolean {
@@ -229,7 +235,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const sent = api === 'openai' ? bearer : headers['x-api-key'] || bearer;
     if (sent === '' || (options.apiKey !== undefined && sent !== options.apiKey)) {
       if (api === 'openai') {
-        sendJson(res, 401, { error: { message: `Incorrect API key provided: ${sent}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+        sendJson(res, 401, { error: { message: `Incorrect API key provided: ${sent}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
       } else {
         sendJson(res, 401, anthropicErrorBody('authentication_error', `invalid x-api-key: ${sent}`));
       }
@@ -247,6 +253,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     deliver(res, plan, (p) => openaiAnswer(body, p, count), (p) => openaiFailure(p));
   }
 
+  /** OpenAI error bodies are `{error: {message, type, param, code}}` (https://platform.openai.com/docs/guides/error-codes). */
   function openaiFailure(plan: FakePlan): { status: number; headers: Record<string, string>; body: unknown } | null {
     switch (plan.kind) {
       case 'error':
@@ -255,7 +262,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
         return {
           status: 429,
           headers: retryHeaders(plan),
-          body: { error: { message: 'Rate limit reached for requests per min (RPM).', type: 'requests', code: 'rate_limit_exceeded' } },
+          body: { error: { message: 'Rate limit reached for requests per min (RPM).', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
         };
       case 'quota':
         return {
@@ -265,18 +272,19 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
             error: {
               message: 'You exceeded your current quota, please check your plan and billing details.',
               type: 'insufficient_quota',
+              param: null,
               code: 'insufficient_quota',
             },
           },
         };
       case 'server_error':
-        return { status: plan.status ?? 500, headers: {}, body: { error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } } };
+        return { status: plan.status ?? 500, headers: {}, body: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } };
       case 'auth':
-        return { status: 401, headers: {}, body: { error: { message: 'Invalid authentication.', type: 'invalid_request_error', code: 'invalid_api_key' } } };
+        return { status: 401, headers: {}, body: { error: { message: 'Invalid authentication.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } };
       case 'client_error':
-        return { status: plan.status ?? 400, headers: {}, body: { error: { message: plan.message ?? 'Invalid request.', type: 'invalid_request_error', code: null } } };
+        return { status: plan.status ?? 400, headers: {}, body: { error: { message: plan.message ?? 'Invalid request.', type: 'invalid_request_error', param: null, code: null } } };
       case 'expired':
-        return { status: 500, headers: {}, body: { error: { message: 'expired', type: 'server_error', code: null } } };
+        return { status: 500, headers: {}, body: { error: { message: 'expired', type: 'server_error', param: null, code: null } } };
       default:
         return null;
     }
@@ -311,7 +319,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
   function openaiFileCreate(res: ServerResponse, raw: Buffer, contentType: string): void {
     const parts = parseMultipart(raw, contentType);
     const file = parts.find((p) => p.name === 'file');
-    if (!file) return sendJson(res, 400, { error: { message: 'missing file part', type: 'invalid_request_error', code: null } });
+    if (!file) return sendJson(res, 400, { error: { message: 'missing file part', type: 'invalid_request_error', param: null, code: null } });
     const id = `file-fake-${files.size + 1}`;
     const purpose = parts.find((p) => p.name === 'purpose')?.value ?? '';
     files.set(id, { id, filename: file.filename ?? 'upload', purpose, content: file.value });
@@ -324,20 +332,20 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
 
   function openaiFileGet(res: ServerResponse, id: string): void {
     const f = files.get(id);
-    if (!f) return sendJson(res, 404, { error: { message: `no file ${id}`, type: 'invalid_request_error', code: null } });
+    if (!f) return sendJson(res, 404, { error: { message: `no file ${id}`, type: 'invalid_request_error', param: null, code: null } });
     sendJson(res, 200, fileObject(f));
   }
 
   function openaiFileContent(res: ServerResponse, id: string): void {
     const f = files.get(id);
-    if (!f) return sendJson(res, 404, { error: { message: `no file ${id}`, type: 'invalid_request_error', code: null } });
+    if (!f) return sendJson(res, 404, { error: { message: `no file ${id}`, type: 'invalid_request_error', param: null, code: null } });
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(f.content);
   }
 
   function openaiBatchCreate(res: ServerResponse, body: any): void {
     const input = files.get(body?.input_file_id);
-    if (!input) return sendJson(res, 400, { error: { message: `unknown input_file_id ${body?.input_file_id}`, type: 'invalid_request_error', code: null } });
+    if (!input) return sendJson(res, 400, { error: { message: `unknown input_file_id ${body?.input_file_id}`, type: 'invalid_request_error', param: null, code: null } });
     const lines = input.content.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
     const id = `batch_fake_${openaiBatches.size + 1}`;
     const state: OpenAIBatchState = {
@@ -360,7 +368,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
 
   async function openaiBatchGet(res: ServerResponse, id: string): Promise<void> {
     const state = openaiBatches.get(id);
-    if (!state) return sendJson(res, 404, { error: { message: `no batch ${id}`, type: 'invalid_request_error', code: null } });
+    if (!state) return sendJson(res, 404, { error: { message: `no batch ${id}`, type: 'invalid_request_error', param: null, code: null } });
     if (state.status === 'validating' || state.status === 'in_progress') {
       if (state.pollsLeft > 0) {
         state.pollsLeft -= 1;
@@ -372,7 +380,7 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
 
   function openaiBatchCancel(res: ServerResponse, id: string): void {
     const state = openaiBatches.get(id);
-    if (!state) return sendJson(res, 404, { error: { message: `no batch ${id}`, type: 'invalid_request_error', code: null } });
+    if (!state) return sendJson(res, 404, { error: { message: `no batch ${id}`, type: 'invalid_request_error', param: null, code: null } });
     if (state.status !== 'completed' && state.status !== 'failed') state.status = 'cancelled';
     sendJson(res, 200, openaiBatchObject(state));
   }
@@ -448,6 +456,14 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
     const { plan, count } = await nextPlan('anthropic', body);
     if (body?.stream === true && plan.kind === 'silent_stream') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      return;
+    }
+    if (body?.stream === true && plan.kind === 'stream_error') {
+      const started = anthropicAnswer(body, { kind: 'json', content: '{}' }, count) as Record<string, any>;
+      const { content: _content, stop_reason: _stop, usage, ...rest } = started;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } })}\n\n`);
+      res.end(`event: error\ndata: ${JSON.stringify(anthropicErrorBody(plan.errorType ?? 'overloaded_error', plan.message ?? 'Overloaded'))}\n\n`);
       return;
     }
     if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error' && plan.kind !== 'cut') {
@@ -793,6 +809,11 @@ function anthropicErrorBody(type: string, message: string): unknown {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // Anthropic error bodies also carry the request id (https://docs.claude.com/en/api/errors, "Error
+  // shapes": `{"type":"error","error":{…},"request_id":"req_…"}`), the value of the request-id header.
+  const requestId = res.getHeader('request-id');
+  const isAnthropicError = typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'error' && !('request_id' in body);
+  if (isAnthropicError && typeof requestId === 'string') body = { ...(body as object), request_id: requestId };
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);

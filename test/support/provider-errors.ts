@@ -111,3 +111,19 @@ export const OPENAI_503_SHOULD_NOT_RETRY = error(
   { error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null } },
   { 'x-should-retry': 'false' },
 );
+
+/**
+ * Azure OpenAI's answer to a prompt its content filter blocks: HTTP 400, code `content_filter`,
+ * param `prompt` (https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/content-filter,
+ * "Scenario details": the prompt is classified at a filtered category and severity level).
+ */
+export const AZURE_PROMPT_CONTENT_FILTER_400 = error(400, {
+  error: {
+    message:
+      "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry. To learn more about our content filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766",
+    type: null,
+    param: 'prompt',
+    code: 'content_filter',
+    status: 400,
+  },
+});

@@ -114,12 +114,14 @@ export function anthropicResult(
     const explanation = (message.stop_details as { explanation?: unknown } | null | undefined)?.explanation;
     refusal = typeof explanation === 'string' && explanation !== '' ? explanation : prose !== '' ? prose : 'refused (stop_reason "refusal")';
   }
-  const u = message?.usage;
+  // Both counts or no usage (cost unknown): missing ones counted as 0 priced the call at $0.
+  const reported = message?.usage;
+  const u = reported && typeof reported.input_tokens === 'number' && typeof reported.output_tokens === 'number' ? reported : null;
   const thinkingTokens = (u?.output_tokens_details as { thinking_tokens?: unknown } | null | undefined)?.thinking_tokens;
   const usage = u
     ? {
-        inputTokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
-        outputTokens: u.output_tokens ?? 0,
+        inputTokens: u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+        outputTokens: u.output_tokens,
         ...(typeof u.cache_read_input_tokens === 'number' && u.cache_read_input_tokens > 0 ? { cachedInputTokens: u.cache_read_input_tokens } : {}),
         ...(typeof thinkingTokens === 'number' ? { reasoningTokens: thinkingTokens } : {}),
       }

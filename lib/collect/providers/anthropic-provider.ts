@@ -3,13 +3,14 @@
  * The SDK itself is loaded at first use (`anthropicSdk`). One `complete` = one HTTP attempt (`maxRetries: 0`).
  */
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
+import { abortError, classifyAnthropicErrorType, connectionError, isDeterministic, providerErrorFromHttp, redactSecrets, translateRemainingError, type FailureContext } from './classify';
 import { DEFAULT_STREAM_IDLE_MS, startDeadline, startStreamClock, streamOverallMs, tooLargeResult, validateRequest, type AttemptDeadline, type StreamClock } from './attempt';
 import { cappedFetch, tooLargeIn } from './capped-fetch';
+import { withoutSdkEnv } from './sdk-env';
 import { anthropicMessageBody, anthropicResult } from './anthropic-format';
 import type { ModelSettings } from './model-settings';
 import { settingsNotes } from './preflight';
-import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
+import { ProviderError, type CompletionRequest, type CompletionResult, type Provider, type ProviderErrorInfo } from '../../provider/contract';
 
 /**
  * The `@anthropic-ai/sdk` package, required on first use rather than imported: it is heavy, and
@@ -53,9 +54,10 @@ export interface AnthropicClientOptions {
   timeoutMs?: number;
 }
 
-/** The SDK client with retries, logging and telemetry off, and the key passed explicitly. */
+/** The SDK client with retries, logging and telemetry off, the key passed explicitly, and ANTHROPIC_CUSTOM_HEADERS hidden from it (sdk-env.ts). */
 export function createAnthropicClient(options: AnthropicClientOptions): Anthropic {
-  return new (anthropicSdk().Anthropic)({
+  const AnthropicClient = anthropicSdk().Anthropic;
+  return withoutSdkEnv(() => new AnthropicClient({
     apiKey: options.apiKey,
     baseURL: options.baseURL,
     webhookKey: null,
@@ -64,7 +66,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
     logLevel: 'off',
     openTelemetry: false,
     fetch: cappedFetch(),
-  });
+  }));
 }
 
 /** Converts anything the SDK threw into a ProviderError (or the caller's AbortError); our own bugs pass through. */
@@ -92,7 +94,23 @@ export function translateAnthropicError(err: unknown, secrets: readonly string[]
       context,
     );
   }
+  if (err instanceof APIError && typeof err.type === 'string') return streamErrorEvent(err.type, err.apiMessage ?? null, err.errorCode ?? null, err.requestID ?? null, secrets);
   return translateRemainingError(err, label, secrets, err instanceof AnthropicError);
+}
+
+/**
+ * An `error` event inside a 200 stream: the SDK throws an APIError without a status
+ * (node_modules/@anthropic-ai/sdk/core/streaming.js, `sse.event === 'error'`). Classified by its
+ * type as a batch item's error is — an `overloaded_error` "would normally correspond to an HTTP 529"
+ * (https://platform.claude.com/docs/en/build-with-claude/streaming#error-events) — where it used to
+ * read "unreadable response" and be retried as a server error whatever it said.
+ */
+function streamErrorEvent(type: string, message: string | null, code: string | null, requestId: string | null, secrets: readonly string[]): ProviderError {
+  const errorClass = classifyAnthropicErrorType(type, message, code);
+  const info: ProviderErrorInfo = { code: code ?? type, ...(requestId ? { requestId } : {}) };
+  const deterministic = isDeterministic(errorClass, undefined, undefined);
+  if (deterministic !== undefined) info.deterministic = deterministic;
+  return new ProviderError(`anthropic stream error ${code ?? type}${message ? `: ${redactSecrets(message, secrets)}` : ''}`, errorClass, info);
 }
 
 export interface AnthropicProviderOptions extends AnthropicClientOptions {

@@ -5,6 +5,13 @@
  * raised; the providers turn it into a result the collector records `invalid` with reason
  * `response_too_large` (lib/provider/outcome.ts). Both SDKs take a `fetch` option
  * (node_modules/openai/client.d.ts `ClientOptions.fetch`, node_modules/@anthropic-ai/sdk/client.d.ts).
+ *
+ * It also follows no redirect of a POST (`redirect: 'manual'`): neither API redirects its calls, and a
+ * followed one went to an address the user never gave — with the key dropped on a change of origin
+ * (the Fetch standard), so the user was told the key was refused, and a 301/302 turned the POST into
+ * a GET. The 3xx reaches the SDK as an HTTP error instead, which classify.ts names (where it points,
+ * the fix). A GET (a batch's results or output file) still follows one: a download may be served
+ * from elsewhere, and the key does not go along to another origin.
  */
 
 /** The documented cap on one response body: 8 MiB (a KST or PSI answer is a few kB). */
@@ -20,6 +27,33 @@ export class ResponseTooLarge extends Error {
   }
 }
 
+/**
+ * A body the connection cut after its headers (undici's `TypeError: terminated`, kept as the cause),
+ * with what the headers said: the status (a 200 means the answer was complete at the server — a
+ * non-streamed answer is sent once generated — so the call is billed) and the request id
+ * (`x-request-id`, OpenAI; `request-id`, Anthropic), which the bare TypeError lost.
+ */
+export class BodyCutOff extends TypeError {
+  override readonly name = 'BodyCutOff';
+  constructor(
+    cause: unknown,
+    readonly status: number,
+    readonly requestId: string | null,
+  ) {
+    super('terminated', { cause });
+  }
+}
+
+/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
+export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
+    if (e instanceof BodyCutOff) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 /** The ResponseTooLarge in `err` or its causes (the SDKs wrap fetch errors), else null. */
 export function tooLargeIn(err: unknown): ResponseTooLarge | null {
   let e: unknown = err;
@@ -33,7 +67,8 @@ export function tooLargeIn(err: unknown): ResponseTooLarge | null {
 /** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
 export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const res = await base(input, init);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const res = await base(input, method === 'GET' || method === 'HEAD' ? init : { ...init, redirect: 'manual' });
     if (!res.body) return res;
     const declared = Number(res.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {
@@ -41,10 +76,19 @@ export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeo
       throw new ResponseTooLarge(limitBytes, declared);
     }
     const reader = res.body.getReader();
+    const requestId = res.headers.get('x-request-id') ?? res.headers.get('request-id');
     let seen = 0;
     const capped = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const { done, value } = await reader.read();
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          // Only the transport's own fault: an abort (the attempt's deadline) stays as it is.
+          controller.error(err instanceof TypeError ? new BodyCutOff(err, res.status, requestId) : err);
+          return;
+        }
+        const { done, value } = chunk;
         if (done) return controller.close();
         seen += value.byteLength;
         if (seen > limitBytes) {

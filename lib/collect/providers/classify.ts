@@ -4,6 +4,8 @@
  * they are testable without HTTP.
  */
 import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from '../../provider/contract';
+import { redactUrl } from './endpoints';
+import { bodyCutOffIn } from './capped-fetch';
 
 /** Minimal header reader (a fetch `Headers` fits). */
 export interface HeaderReader {
@@ -202,6 +204,9 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
     default:
       return undefined;
   }
+  if (failure.status >= 300 && failure.status < 400) {
+    return 'the server answered with a redirect, which is not followed (the key goes only to the address you gave): give the address it redirects to as the base URL, or fix the gateway';
+  }
   if (failure.status === 404 || code === 'model_not_found' || param === 'model' || type === 'not_found_error') {
     return 'the server does not serve this model on Chat Completions/Messages: check the name against config/models.json or the provider\'s model list (it may be retired, or served by the Responses API only)';
   }
@@ -295,7 +300,9 @@ export function providerErrorFromHttp(provider: string, failure: HttpFailure, se
   const remedy = remedyFor(errorClass, failure, context);
   if (remedy) info.remedy = remedy;
   const tag = code ? ` ${code}` : '';
-  const detail = failure.message ? `: ${redactSecrets(failure.message, secrets)}` : '';
+  const location = failure.status >= 300 && failure.status < 400 ? failure.headers?.get('location') : null;
+  const said = failure.message ?? (location ? `redirected to ${redactUrl(location)}` : null);
+  const detail = said ? `: ${redactSecrets(said, secrets)}` : '';
   return new ProviderError(`${provider} HTTP ${failure.status}${tag}${detail}`, errorClass, info);
 }
 
@@ -373,6 +380,13 @@ export function connectionError(err: Error, label: string, secrets: readonly str
   const detail = inner instanceof Error ? inner.message : String(inner);
   if (code === undefined && err instanceof TypeError && err.message === 'terminated') code = 'UND_ERR_SOCKET';
   const info: ProviderErrorInfo = code ? { code } : {};
+  const cut = bodyCutOffIn(err);
+  if (cut) {
+    // The headers came: keep their status and request id (the collector charges a cut 2xx as billed).
+    info.httpStatus = cut.status;
+    if (cut.requestId) info.requestId = cut.requestId;
+    return new ProviderError(`${label}: connection failed after HTTP ${cut.status}, the body cut off (${redactSecrets(detail, secrets)})`, 'connection', info);
+  }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') info.remedy = 'nothing answers at this address: start the server or correct the base URL';
   return new ProviderError(`${label}: connection failed (${redactSecrets(detail, secrets)})`, 'connection', info);
 }

@@ -82,6 +82,24 @@ export function checkBaseUrl(baseUrl: string, spec: string): string {
   return baseUrl.replace(/\/+$/, '');
 }
 
+/** Host names whose traffic stays on this machine. */
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The warning printed before the run when a real key would travel unencrypted: a `http:` base URL
+ * to a host that is not this machine, with a key from `keyVariable` (null: the placeholder, no
+ * secret). The key is in the Authorization header of every call, readable on the way.
+ * @example
+ * plainHttpKeyNote('http://gw.example/v1', 'OPENAI_API_KEY', 'openai:m')?.startsWith('openai:m: the key in OPENAI_API_KEY goes to gw.example over plain http'); // => true
+ * plainHttpKeyNote('http://127.0.0.1:11434/v1', 'OPENAI_API_KEY', 'm'); // => null
+ * plainHttpKeyNote('https://gw.example/v1', 'OPENAI_API_KEY', 'm'); // => null
+ */
+export function plainHttpKeyNote(baseUrl: string, keyVariable: string | null, spec: string): string | null {
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || keyVariable === null || LOOPBACK.test(url.hostname)) return null;
+  return `${spec}: the key in ${keyVariable} goes to ${url.host} over plain http, unencrypted: use https unless every network on the way is yours`;
+}
+
 /** The host a URL points at (`api.openai.com`, `127.0.0.1:11434`). */
 export function hostOf(baseUrl: string): string {
   return new URL(baseUrl).host;

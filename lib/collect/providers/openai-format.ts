@@ -109,7 +109,10 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
       ...(requestId ? { requestId } : {}),
     });
   }
-  const usage = completion.usage;
+  // Both counts or no usage: a compatible server's `usage: {}` (or only total_tokens) says nothing of
+  // what was billed, and counted as 0 tokens it priced the call at $0 instead of unknown.
+  const reported = completion.usage;
+  const usage = reported && typeof reported.prompt_tokens === 'number' && typeof reported.completion_tokens === 'number' ? reported : null;
   const cached = usage?.prompt_tokens_details?.cached_tokens;
   const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
   return {
@@ -119,8 +122,8 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
     modelVersion: typeof completion.model === 'string' ? completion.model : null,
     usage: usage
       ? {
-          inputTokens: usage.prompt_tokens ?? 0,
-          outputTokens: usage.completion_tokens ?? 0,
+          inputTokens: usage.prompt_tokens,
+          outputTokens: usage.completion_tokens,
           ...(typeof cached === 'number' ? { cachedInputTokens: cached } : {}),
           ...(typeof reasoning === 'number' ? { reasoningTokens: reasoning } : {}),
         }
@@ -128,6 +131,19 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
     httpStatus,
     requestId: requestId ?? (typeof completion.id === 'string' ? completion.id : null),
   };
+}
+
+/**
+ * The result of a prompt a content filter refused before any answer: HTTP 400 with code
+ * `content_filter` (Azure OpenAI, https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/content-filter).
+ * Like `finish_reason: content_filter` it is an outcome of the cell (lib/provider/outcome.ts: recorded
+ * invalid, reason content_filter), not a bad request: held as deterministic it fed the circuit
+ * breaker, which failed the run, and the cell was asked again on every run. Null for any other error.
+ * Usage is unknown (the body reports none).
+ */
+export function promptFilteredResult(status: number, code: string | null | undefined, requestId: string | null): CompletionResult | null {
+  if (status !== 400 || code !== 'content_filter') return null;
+  return { text: '', finishReason: 'content_filter', refusal: null, modelVersion: null, usage: null, httpStatus: status, requestId };
 }
 
 /** One request line of a Batch API input file: `custom_id` is the run ID. */
@@ -152,6 +168,8 @@ export function openAIBatchLineOutcome(line: unknown, secrets: readonly string[]
   const response = l.response;
   if (response && typeof response.status_code === 'number') {
     const requestId = typeof response.request_id === 'string' ? response.request_id : null;
+    const filtered = promptFilteredResult(response.status_code, ((response.body as { error?: { code?: unknown } } | null)?.error?.code as string | undefined) ?? null, requestId);
+    if (filtered) return { customId, outcome: filtered };
     if (response.status_code >= 200 && response.status_code < 300) {
       try {
         return { customId, outcome: openAIResult(response.body as OpenAI.ChatCompletion, response.status_code, requestId) };

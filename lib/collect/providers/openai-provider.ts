@@ -9,7 +9,8 @@ import type { OpenAI } from 'openai';
 import { abortError, connectionError, providerErrorFromHttp, translateRemainingError, type FailureContext } from './classify';
 import { startDeadline, validateRequest, tooLargeResult, type AttemptDeadline } from './attempt';
 import { cappedFetch, tooLargeIn } from './capped-fetch';
-import { openAIChatBody, openAIResult } from './openai-format';
+import { withoutSdkEnv } from './sdk-env';
+import { openAIChatBody, openAIResult, promptFilteredResult } from './openai-format';
 import type { ModelSettings } from './model-settings';
 import { settingsNotes } from './preflight';
 import { ProviderError, type CompletionRequest, type CompletionResult, type Provider } from '../../provider/contract';
@@ -34,11 +35,15 @@ export interface OpenAIClientOptions {
 
 /**
  * The SDK client with retries off and logging off (so no request details reach stdout); every value
- * is passed explicitly so the SDK does not read OPENAI_* variables behind our back.
+ * is passed explicitly so the SDK does not read OPENAI_* variables behind our back, and the one it
+ * reads anyway (OPENAI_CUSTOM_HEADERS) is hidden from it (sdk-env.ts).
  */
 export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
-  return new (openAISdk().OpenAI)({
+  const OpenAIClient = openAISdk().OpenAI;
+  return withoutSdkEnv(() => new OpenAIClient({
     apiKey: options.apiKey,
+    // Else read from OPENAI_ADMIN_KEY (node_modules/openai/client.js); not sent on the calls we make, but not ours to read.
+    adminAPIKey: null,
     baseURL: options.baseURL,
     organization: options.organization ?? null,
     project: options.project ?? null,
@@ -47,7 +52,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
     fetch: cappedFetch(),
-  });
+  }));
 }
 
 /**
@@ -111,6 +116,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     } catch (err) {
       const big = tooLargeIn(err);
       if (big) return tooLargeResult(big.limitBytes);
+      const filtered = err instanceof openAISdk().APIError && typeof err.status === 'number' ? promptFilteredResult(err.status, typeof err.code === 'string' ? err.code : null, err.requestID ?? null) : null;
+      if (filtered && !deadline.callerAborted) return filtered;
       throw translateOpenAIError(err, label, secrets, deadline, context);
     } finally {
       deadline.dispose();

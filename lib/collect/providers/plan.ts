@@ -6,7 +6,7 @@
 import { InputError } from '../../errors';
 import { catalogueWarnings, loadCatalogue, type Catalogue } from './catalogue';
 import { DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_OPENAI_BASE_URL } from './defaults';
-import { checkBaseUrl, hostOf, resolveApiKey, type ModelOptions } from './endpoints';
+import { checkBaseUrl, hostOf, plainHttpKeyNote, resolveApiKey, type ModelOptions } from './endpoints';
 import { resolveModelSettings, type ModelSettings } from './model-settings';
 import type { PsiCourse } from '../../psi/schema';
 import { parseModelSpec } from '../../provider/contract';
@@ -54,6 +54,7 @@ export function planProvider(spec: string, options: CreateProviderOptions = {}):
   const key = resolveApiKey(provider, { ...modelOptions, spec }, env, options.sharedCompatibleKey !== false);
   const catalogue = options.catalogue ?? loadCatalogue();
   const { settings, notes } = resolveModelSettings(provider, model, modelOptions, { host: hostOf(baseURL), keyVariable: key.variable, catalogue });
-  return { settings, notes: [...catalogueWarnings(catalogue, spec), ...notes], apiKey: key.value, baseURL };
+  const plainHttp = plainHttpKeyNote(baseURL, key.variable, spec);
+  return { settings, notes: [...catalogueWarnings(catalogue, spec), ...(plainHttp ? [plainHttp] : []), ...notes], apiKey: key.value, baseURL };
 }
 

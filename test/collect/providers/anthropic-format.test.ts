@@ -36,6 +36,13 @@ test('anthropicResult: tool input as JSON, input tokens include cache writes and
   });
 });
 
+test('anthropicResult: usage without input_tokens or output_tokens is no usage (cost unknown), never 0 tokens', () => {
+  // Usage has both counts required (node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts).
+  for (const usage of [{}, { input_tokens: 100 }, { output_tokens: 9 }, { cache_read_input_tokens: 90, output_tokens: 9 }]) {
+    assert.equal(anthropicResult(anthropicMessage({ usage }), null, 200, null).usage, null, JSON.stringify(usage));
+  }
+});
+
 test('usage: cached and reasoning tokens from Anthropic (issue 9 item 14)', () => {
   // Anthropic: cache_read_input_tokens and output_tokens_details.thinking_tokens (Usage in
   // node_modules/@anthropic-ai/sdk/resources/messages/messages.d.ts)

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cappedFetch, MAX_RESPONSE_BYTES, ResponseTooLarge, tooLargeIn } from '../../../lib/collect/providers/capped-fetch';
+import { bodyCutOffIn, BodyCutOff, cappedFetch, MAX_RESPONSE_BYTES, ResponseTooLarge, tooLargeIn } from '../../../lib/collect/providers/capped-fetch';
 
 /** A stand-in fetch answering `chunks` as a streamed body, with the headers given. */
 function fakeFetch(chunks: Uint8Array[], headers: Record<string, string> = {}): { fetch: typeof fetch; pulled: () => number; cancelled: () => boolean } {
@@ -56,4 +56,31 @@ test('tooLargeIn finds the error through the causes an SDK wraps it in, and noth
   assert.equal(tooLargeIn(wrapped), inner);
   assert.equal(tooLargeIn(new Error('other', { cause: new Error('deeper') })), null);
   assert.equal(tooLargeIn('not an error'), null);
+});
+
+test('a body the transport cuts becomes BodyCutOff with the status and request id of its headers; any other stream error passes as it is', async () => {
+  const failing = (error: unknown, headers: Record<string, string>) =>
+    (async () => new Response(new ReadableStream<Uint8Array>({ pull: (c) => c.error(error) }), { status: 200, headers })) as unknown as typeof fetch;
+  const terminated = new TypeError('terminated');
+  const cut = await cappedFetch(10, failing(terminated, { 'request-id': 'req_9' }))('http://127.0.0.1/');
+  const err = await cut.text().then(() => null, (e: unknown) => e);
+  assert.ok(err instanceof BodyCutOff && err instanceof TypeError, String(err));
+  assert.equal(err.message, 'terminated', 'still what classify.ts isTransportFault knows');
+  assert.deepEqual([err.status, err.requestId, err.cause], [200, 'req_9', terminated]);
+  assert.equal(bodyCutOffIn(new Error('wrapped', { cause: err })), err);
+  const abort = new DOMException('aborted', 'AbortError');
+  const aborted = await cappedFetch(10, failing(abort, {}))('http://127.0.0.1/');
+  assert.equal(await aborted.text().then(() => null, (e: unknown) => e), abort, 'the deadline\'s abort is not a cut body');
+});
+
+test('a POST follows no redirect (the 3xx comes back as it is); a GET (a batch download) still may', async () => {
+  const seen: Array<RequestInit['redirect']> = [];
+  const recording = (async (_input: unknown, init?: RequestInit) => {
+    seen.push(init?.redirect);
+    return new Response('{}', { status: 200 });
+  }) as unknown as typeof fetch;
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/chat/completions', { method: 'POST', body: '{}' });
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/files/f/content', { method: 'GET' });
+  await cappedFetch(10, recording)('http://127.0.0.1/v1/batches/b');
+  assert.deepEqual(seen, ['manual', undefined, undefined]);
 });

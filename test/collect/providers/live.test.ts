@@ -265,10 +265,69 @@ test('the OpenAI SDK also works with the bare base URL (no /v1)', async () => {
   assert.equal(server.requests.at(-1)!.path, '/chat/completions');
 });
 
+describe('a redirect (3xx) is not followed', () => {
+  // Neither API redirects its calls; a gateway may (http → https, a moved path). Followed, the SDK's
+  // fetch dropped the key on the way to the other origin (the Fetch standard's cross-origin rule) and
+  // the user was told the key had been refused; a 301/302 also turned the POST into a GET.
+  for (const status of [301, 307]) {
+    test(`HTTP ${status} to another address: no request there, a client_error naming where it points, the key nowhere`, async () => {
+      const { createServer } = await import('node:http');
+      const redirector = createServer((req, res) => {
+        res.writeHead(status, { location: `${server.baseUrl}${req.url}?token=SECRET-IN-QUERY` });
+        res.end();
+      });
+      await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+      const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+      try {
+        for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+          const before = server.requests.length;
+          const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+          seen.push(error);
+          assert.equal(server.requests.length, before, `${p.provider}: the redirect was followed`);
+          const e = assertProviderError(error, 'client_error');
+          assert.equal(e.info.httpStatus, status);
+          assert.equal(e.info.deterministic, true);
+          assert.match(e.message, new RegExp(`HTTP ${status}: redirected to ${server.baseUrl}/`));
+          assert.match(e.info.remedy ?? '', /not followed.*base URL/);
+          assert.ok(!JSON.stringify(e).includes('SECRET-IN-QUERY'), e.message);
+        }
+      } finally {
+        await new Promise<void>((resolve) => redirector.close(() => resolve()));
+      }
+    });
+  }
+});
+
 test('the planted key never appears in any result or error of this file', () => {
   assert.ok(seen.length > 30, `checked ${seen.length} outcomes`);
   for (const item of seen) {
     const text = item instanceof Error ? `${item.message}\n${item.stack}\n${JSON.stringify(item)}` : JSON.stringify(item);
     assert.ok(!text.includes(KEY), text);
+  }
+});
+
+test('the fake server\'s OpenAI error bodies have the documented shape: error.{message, type, param, code}', async () => {
+  // https://platform.openai.com/docs/guides/error-codes; node_modules/openai/core/error.js reads
+  // error.code, error.param and error.type of that object.
+  const plans: FakePlan[] = [{ kind: 'rate_limit' }, { kind: 'quota' }, { kind: 'server_error' }, { kind: 'auth' }, { kind: 'client_error' }];
+  for (const plan of plans) {
+    server.script(() => plan);
+    const res = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(request()) });
+    const body = (await res.json()) as { error: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type'], `${plan.kind}: ${JSON.stringify(body)}`);
+  }
+  const unauthorised = await fetch(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: '{}' });
+  assert.deepEqual(Object.keys(((await unauthorised.json()) as { error: object }).error).sort(), ['code', 'message', 'param', 'type']);
+});
+
+test('the fake server\'s Anthropic error bodies have the documented shape: type "error", error.{type, message}, request_id', async () => {
+  // https://docs.claude.com/en/api/errors ("Error shapes").
+  for (const plan of [{ kind: 'rate_limit' }, { kind: 'server_error', status: 529 }, { kind: 'auth' }, { kind: 'client_error' }] as FakePlan[]) {
+    server.script(() => plan);
+    const res = await fetch(`${server.baseUrl}/v1/messages`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude-test', max_tokens: 10, messages: [] }) });
+    const body = (await res.json()) as { type: string; error: Record<string, unknown>; request_id: unknown };
+    assert.equal(body.type, 'error', JSON.stringify(body));
+    assert.deepEqual(Object.keys(body.error).filter((k) => k !== 'details').sort(), ['message', 'type']);
+    assert.equal(body.request_id, res.headers.get('request-id'), `${plan.kind}: ${JSON.stringify(body)}`);
   }
 });

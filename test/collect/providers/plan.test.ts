@@ -42,3 +42,17 @@ test('a simulated spec has no plan; a base URL with a credential is refused', ()
     (e: unknown) => e instanceof InputError && e.message.startsWith('base URL "https://[redacted]@gw.example/v1" for openai:gpt-4o contains a user name or password') && !e.message.includes('pw'),
   );
 });
+
+test('a real key to another machine over plain http is warned about before the run; loopback, https and the placeholder are not', () => {
+  const env = { OPENAI_API_KEY: 'sk-o', ANTHROPIC_API_KEY: 'sk-a', OPENAI_COMPATIBLE_API_KEY: 'sk-gw' };
+  const warned = (spec: string, baseUrl: string, e: NodeJS.ProcessEnv = env) => planProvider(spec, { baseUrl, env: e }).notes.filter((n) => /plain http/.test(n));
+  assert.deepEqual(warned('openai:gpt-4o', 'http://gateway.example.com/v1'), [
+    'openai:gpt-4o: the key in OPENAI_API_KEY goes to gateway.example.com over plain http, unencrypted: use https unless every network on the way is yours',
+  ]);
+  assert.equal(warned('anthropic:claude-x', 'http://10.0.0.7:8080').length, 1);
+  assert.equal(warned('openai-compatible:m', 'http://192.168.1.5:11434/v1').length, 1, 'a named compatible key too');
+  assert.deepEqual(warned('openai-compatible:m', 'http://192.168.1.5:11434/v1', {}), [], 'the placeholder is no secret');
+  for (const local of ['http://localhost:11434/v1', 'http://127.0.0.1:8000/v1', 'http://[::1]:8000/v1', 'https://gateway.example.com/v1']) {
+    assert.deepEqual(warned('openai:gpt-4o', local), [], local);
+  }
+});
