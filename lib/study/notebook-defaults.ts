@@ -310,7 +310,8 @@ const STUDY_INFERENCE = { seed: '', resamples: null, flips: null } as const;
  * The inference of a notebook that analyses the study (notebooks 03 and 06, and notebook 00's contrast
  * claims): the manifest's `analysis` seed, resamples and flips, as `kstbench study analyze` uses them,
  * each overridden by its notebook parameter when that is given (a seed other than "", a count other
- * than null). Without `given`, the study's settings as they are.
+ * than null). Without `given`, the study's settings as they are. A count that is not a positive whole
+ * number is an InputError naming its parameter.
  * @example
  * notebookInference(notebookStudy('data/raw'), { seed: '', resamples: 500, flips: null }); // => { seed: '20260908', resamples: 500, flips: 100000 }
  */
@@ -321,9 +322,22 @@ export function notebookInference(
   const settings = s.study.manifest.analysis;
   return {
     seed: orDerived(given.seed, () => settings.seed),
-    resamples: given.resamples ?? settings.resamples,
-    flips: given.flips ?? settings.flips,
+    resamples: givenCount(given.resamples, 'resamples', settings.resamples),
+    flips: givenCount(given.flips, 'flips', settings.flips),
   };
+}
+
+/**
+ * A count parameter of a notebook (`resamples`, `flips`): null takes the study's setting; a value
+ * given must be a positive whole number, as study.json's, checked here so that a student's `0` or
+ * `1.5` stops the cell with one line naming the parameter instead of a RangeError from lib/stats.
+ */
+function givenCount(value: number | null, name: string, studySetting: number): number {
+  if (value === null) return studySetting;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InputError(`${name} parameter: expected a positive whole number (or null for the study's ${studySetting}), got ${value}`, { item: name });
+  }
+  return value;
 }
 
 /** The PSI part as notebooks 10–13 read it (paths relative to the project root when inside it). */

@@ -129,6 +129,19 @@ test('notebook 03 analyses with the study\'s analysis settings; a parameter give
   assert.deepEqual(notebookInference(own), { seed: 'own', resamples: 200, flips: 300 }, "no parameters (notebook 00's claims): the study's settings");
 });
 
+test('a student\'s count that is not a positive whole number stops notebooks 03 and 06 with one line naming the parameter', () => {
+  const shipped = notebookStudy('data/raw');
+  for (const [resamples, flips, named] of [[0, null, 'resamples'], [1.5, null, 'resamples'], [-3, null, 'resamples'], [null, 0, 'flips'], [null, Number.NaN, 'flips']] as const) {
+    assert.throws(
+      () => notebookInference(shipped, { seed: '', resamples, flips }),
+      (err: unknown) => err instanceof InputError && err.where.item === named
+        && err.message === `${named} parameter: expected a positive whole number (or null for the study's ${named === 'resamples' ? 10000 : 100000}), got ${named === 'resamples' ? resamples : flips}`,
+      `resamples ${resamples}, flips ${flips}`,
+    );
+  }
+  assert.deepEqual(notebookInference(shipped, { seed: '', resamples: 1, flips: 1 }), { seed: '20260908', resamples: 1, flips: 1 }, 'the smallest counts are accepted');
+});
+
 test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-nbcollect-'));
   mkdirSync(join(dir, 'd'));
