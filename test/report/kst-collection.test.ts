@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../lib/errors';
-import { loadDomain, loadDomainDir } from '../../lib/kst';
+import { loadDomain, loadDomainDir, presentationOrders } from '../../lib/kst';
+import { CONDITION_LABELS, type Condition } from '../../lib/conditions';
+import { buildPrompt, SYSTEM_PROMPT } from '../../lib/prompting';
 import {
   SIMULATED_MIRRORS,
   SIMULATED_MODEL_SPECS,
@@ -15,6 +17,7 @@ import {
   designRows,
   displayUrl,
   presentationRows,
+  promptPreviewText,
   resetSimulatedCollection,
 } from '../../lib/report/kst-collection';
 
@@ -134,4 +137,18 @@ test('compareFiles: byte-identical, different and missing files', () => {
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+});
+
+test('promptPreviewText: the state as positions with its reference, the one system message, then each condition\'s user message', () => {
+  const slope = loadDomain(join(DOMAINS, 'slope.json'));
+  const order = presentationOrders(slope)[0]!;
+  const text = promptPreviewText(slope, ['SL1', 'SL2'], order);
+  const positions = [order.toPosition('SL1'), order.toPosition('SL2')].sort((a, b) => a - b).join(', ');
+  assert.ok(text.startsWith(`state {SL1,SL2} = positions ${positions} under order 1; reference (never shown): {SL3,SL4}\n\n=== system message (all conditions) ===\n${SYSTEM_PROMPT}\n\n`), text.slice(0, 300));
+  const headings = [...text.matchAll(/^=== (P[0-3]) \(([^)]+)\) user message ===$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  assert.deepEqual(headings, ['P0', 'P1', 'P2', 'P3'].map((c) => `${c} ${CONDITION_LABELS[c as Condition]}`));
+  for (const c of ['P0', 'P1', 'P2', 'P3'] as const) assert.ok(text.includes(`user message ===\n${buildPrompt(slope, ['SL1', 'SL2'], c, order).user}\n`), c);
+  // Only the conditions asked for, and a set that is not a state is refused by the prompt builder.
+  assert.equal([...promptPreviewText(slope, ['SL1'], order, ['P2']).matchAll(/user message ===/g)].length, 1);
+  assert.throws(() => promptPreviewText(slope, ['SL3'], order), InputError);
 });
