@@ -8,6 +8,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { buildDesign } from '../collect/design';
+import { collectKst, type CollectParams } from '../collect/collect';
+import type { CollectOutcome } from '../collect/runner';
 import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
 import { enumerateStates, outerFringe, presentationOrders, type Domain, type Presentation, type StateSample } from '../kst';
@@ -173,6 +175,17 @@ export function resetSimulatedCollection(dir: string): void {
     throw new InputError(`${dir}: not a simulated collection (${runFile} missing or not deterministic); refusing to delete it`, { file: runFile });
   }
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Notebook 02's collection cell: a simulated plan starts from an empty folder each time the cell runs,
+ * so running the cell again gives the same files (a resume would append its run events to
+ * attempts.jsonl and run.json, and section 6 would report "did not reproduce" for a collection that
+ * did); a real collection is always resumed, never deleted.
+ */
+export async function notebookCollect(plan: Pick<CollectionPlan, 'source' | 'outDir'>, params: CollectParams): Promise<CollectOutcome> {
+  if (plan.source === 'simulated') resetSimulatedCollection(plan.outDir);
+  return collectKst(params);
 }
 
 export interface FileComparison {
