@@ -16,7 +16,7 @@
  *   responses where the models' exact-set accuracies spread the most (max − min), ties broken by domain
  *   id then condition order. Shipped: Graph to Equation × P1.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
@@ -367,6 +367,21 @@ export function notebookPsi(s: Pick<NotebookStudy, 'psi' | 'study'>, notebook: s
  */
 export function ratingsFileOf(psi: Pick<NotebookPsi, 'ratingsFile' | 'courseDir'>): string {
   return psi.ratingsFile ?? `${psi.courseDir}/ratings.json`;
+}
+
+/**
+ * Notebook 13's `ratingsFile` parameter: "" takes `ratingsFileOf` (where a missing file means
+ * illustrative ratings, generated and labelled so); a file named on purpose must exist, else one
+ * InputError line naming it, rather than illustrative ratings in place of the file that was asked for.
+ * @example
+ * ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, ''); // => 'data/raw/psi/ratings.json'
+ */
+export function ratingsPathFor(psi: Pick<NotebookPsi, 'ratingsFile' | 'courseDir'>, given: string): string {
+  if (given === '') return ratingsFileOf(psi);
+  if (!existsSync(given)) {
+    throw new InputError(`ratingsFile parameter: ${given} does not exist (leave it "" for the study's ratings, or illustrative ones when it has none)`, { file: given, item: 'ratingsFile' });
+  }
+  return given;
 }
 
 /** The scenario the hand-written example answers of notebook 10 are about (a count-down loop). */

@@ -23,6 +23,7 @@ import {
   paperComparison,
   previewState,
   ratingsFileOf,
+  ratingsPathFor,
   regenerationExample,
   shownDomain,
   studySummary,
@@ -172,6 +173,13 @@ test('the PSI notebooks: the psi part of the study, or one line saying it has no
   const shipped = notebookPsi(notebookStudy('data/raw'), '10');
   assert.deepEqual([shipped.courseDir, shipped.round2File, ratingsFileOf(shipped)], ['data/raw/psi', 'data/raw/psi/round2.jsonl', 'data/raw/psi/ratings.json']);
   assert.equal(ratingsFileOf({ ratingsFile: 'x/r.json', courseDir: 'c' }), 'x/r.json');
+  // Notebook 13's parameter: "" derives (a missing derived file means illustrative ratings); a file named on purpose must exist.
+  assert.equal(ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, ''), 'data/raw/psi/ratings.json');
+  assert.equal(ratingsPathFor({ ratingsFile: null, courseDir: 'c' }, 'data/raw/psi/scenarios.json'), 'data/raw/psi/scenarios.json');
+  assert.throws(
+    () => ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, 'data/raw/psi/ratngs.json'),
+    (err: unknown) => err instanceof InputError && err.where.item === 'ratingsFile' && err.message === 'ratingsFile parameter: data/raw/psi/ratngs.json does not exist (leave it "" for the study\'s ratings, or illustrative ones when it has none)',
+  );
   assert.throws(() => notebookPsi({ psi: null, study: { file: '/s/study.json' } as never }, '11'), (e: unknown) => e instanceof InputError && /^\/s\/study\.json: the study has no PSI part .*notebook 11/.test(e.message));
   const course = { scenarios: [{ id: 'S1' }, { id: 'S13' }] };
   const recs = [{ scenario: 'S13', variant: 'standard', model: 'b' }, { scenario: 'S13', variant: 'standard', model: 'a' }, { scenario: 'S1', variant: 'standard', model: 'c' }];
