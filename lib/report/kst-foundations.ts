@@ -120,6 +120,8 @@ export function describeState(domain: Domain, state: readonly string[]): string 
  * where a prerequisite relation (the "hull" of a structure with routes) gives another reference answer.
  * A set that is not a state of one of them is an InputError (lib/kst's outerFringe).
  * @example
+ * const { loadDomain } = require('../kst');
+ * const slope = loadDomain(require.resolve('../../../data/raw/domains/slope.json'));
  * outerFringeComparison({ label: 'A', domain: slope }, { label: 'B', domain: slope }, [[]]); // => "∅        outer fringe, A: {SL1}    B: {SL1}"
  */
 export function outerFringeComparison(
