@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../lib/io/atomic';
 import { readUtf8File } from '../lib/io/read';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
 import { closeFigureBrowser, describeChromium } from '../lib/figures/browser';
-import { describeFailure, NotebookSession } from '../lib/notebook/execute';
+import { failureReport, NotebookSession } from '../lib/notebook/execute';
 import { parseNotebook, writeNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { checkGlobalParameters, coerceParameters, effectiveParameters, parameterNames, parametersFor, parseParameterArgs } from '../lib/notebook/parameters';
 import { OutputSnapshot, PROJECT_OUTPUTS } from '../lib/notebook/snapshot';
@@ -179,7 +179,7 @@ async function executeAll(
       const restored = snapshot.restore();
       const failedCopy = join(root, 'tmp', 'failed-notebooks', basename(file));
       writeNotebook(failedCopy, result.notebook);
-      process.stderr.write(`FAILED ${describeFailure(result.failure)}\n${result.failure.traceback.join('\n')}\n`);
+      process.stderr.write(`FAILED ${failureReport(result.failure)}\n`);
       process.stderr.write(
         `The executed notebook with the error is in ${relative(root, failedCopy)}. Nothing was changed: no notebook was written, ` +
           `${restored} output file(s) the run had written were put back as they were.\n`,

@@ -1,3 +1,3 @@
 export { allowedCounts, roundsTo, differenceInterval } from './counts';
-export { auditKstPaper } from './kst-paper';
+export { auditKstPaper, auditSummary } from './kst-paper';
 export type { AuditCheck } from './kst-paper';

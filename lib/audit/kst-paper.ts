@@ -152,3 +152,15 @@ export function auditKstPaper(p: Published): AuditCheck[] {
   figureAndAgreementChecks(p, add);
   return checks;
 }
+
+/**
+ * The audit in words, as notebook 00 prints it: the count line, then one `INCONSISTENT` line per check
+ * that fails (none when every printed number agrees).
+ * @example
+ * auditSummary([{ id: 'a', where: 'T1', claim: '2', computed: '3', ok: false }, { id: 'b', where: 'T2', claim: '1', computed: '1', ok: true }]); // => "2 checks, 1 consistent, 1 inconsistent\nINCONSISTENT a (T1): 2 vs 3"
+ */
+export function auditSummary(checks: readonly AuditCheck[]): string {
+  const failing = checks.filter((c) => !c.ok);
+  const counts = `${checks.length} checks, ${checks.length - failing.length} consistent, ${failing.length} inconsistent`;
+  return [counts, ...failing.map((c) => `INCONSISTENT ${c.id} (${c.where}): ${c.claim} vs ${c.computed}`)].join('\n');
+}

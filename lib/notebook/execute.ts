@@ -115,8 +115,23 @@ export function trimTraceback(lines: string[]): string[] {
   return last < 0 ? lines : lines.slice(0, last + 1);
 }
 
-/** Turns what tslab's executor reported for a failed cell into an nbformat error (ename, evalue, traceback). */
-function failureFrom(reported: unknown[][], root: string): { ename: string; evalue: string; traceback: string[] } {
+/**
+ * What `npm run reproduce` prints for a failed cell: the one line of `describeFailure`, then the
+ * traceback only when it says more than that line (a stack; not the single `InputError: …` line or the
+ * compile diagnostics the line already holds).
+ */
+export function failureReport(f: CellFailure): string {
+  const restated = f.traceback.join('\n') === f.evalue || (f.traceback.length === 1 && f.traceback[0] === `${f.ename}: ${f.evalue}`);
+  return restated ? describeFailure(f) : `${describeFailure(f)}\n${f.traceback.join('\n')}`;
+}
+
+/**
+ * Turns what tslab's executor reported for a failed cell into an nbformat error (ename, evalue,
+ * traceback). An InputError (bad input: a parameter, a file) is recorded as its one line, as the
+ * kernel shows it and the CLI prints it: its stack runs through the library's readers and says nothing
+ * the message does not.
+ */
+export function failureFrom(reported: unknown[][], root: string): { ename: string; evalue: string; traceback: string[] } {
   const diagnostics = reported.filter(isDiagnostic);
   if (diagnostics.length > 0) {
     // tslab passes line and column already 1-based (file name empty for the cell itself).
@@ -127,6 +142,8 @@ function failureFrom(reported: unknown[][], root: string): { ename: string; eval
   const thrown = last?.[0];
   if (thrown instanceof Error || (thrown !== null && typeof thrown === 'object' && 'stack' in thrown)) {
     const err = thrown as Error;
+    // By name, not instanceof: the cell's InputError comes from the notebook's own require of dist/lib.
+    if (err.name === 'InputError') return { ename: err.name, evalue: err.message, traceback: [`${err.name}: ${err.message}`] };
     const stack = relativizeStack(String(err.stack ?? `${err.name}: ${err.message}`), root);
     return { ename: err.name || 'Error', evalue: err.message ?? '', traceback: trimTraceback(stack.split('\n')) };
   }

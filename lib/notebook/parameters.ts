@@ -326,15 +326,21 @@ export function declaredParameters(source: string): Array<{ name: string; keywor
   return parameterDeclarations(source).map(({ name, keyword }) => ({ name, keyword }));
 }
 
-/** TypeScript source of the injected cell: one declaration per overridden name, values as JSON literals. */
+/**
+ * TypeScript source of the injected cell: one declaration per overridden name, values as JSON literals,
+ * each with the type annotation its parameters-cell declaration has. Without it a `const` would take
+ * the literal's type: `const domainId = "slope"` is of type "slope", and the notebook's own
+ * `domainId === ""` (the "derive it" test) would no longer compile.
+ */
 export function injectedSource(
   values: ParameterValues,
-  declared: ReadonlyArray<{ name: string; keyword: string }>,
+  declared: ReadonlyArray<{ name: string; keyword: string; annotation?: string }>,
 ): string {
   const lines = ['// Parameters injected by the runner (papermill convention).'];
   for (const [name, value] of Object.entries(values)) {
-    const keyword = declared.find((d) => d.name === name)?.keyword ?? 'const';
-    lines.push(`${keyword} ${name} = ${JSON.stringify(value)};`);
+    const declaration = declared.find((d) => d.name === name);
+    const annotation = declaration?.annotation === undefined ? '' : `: ${declaration.annotation}`;
+    lines.push(`${declaration?.keyword ?? 'const'} ${name}${annotation} = ${JSON.stringify(value)};`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -8,7 +8,7 @@ export type { PublishedKstTables } from './kst-tables';
 export { describeContrast, formatP } from './contrast-text';
 export { contrastDifferences, contrastRow, bootstrapDistribution, inferenceSeeds, bootstrapHistogramSpec, contrastTable } from './kst-inference';
 export { paperRowFor, paperRows, modelLabel, shortModelName } from './mirrors';
-export { simulatedNotice, anySimulated, markSimulated } from './simulated';
+export { simulatedNotice, simulatedShare, anySimulated, markSimulated } from './simulated';
 export { paperDomainOrder, paperFigure3For, figure1WithPaper, figure2WithPaper, figure3WithPaper, figure3Comparison } from './kst-paper-figures';
 export type { PublishedKstFigures } from './kst-paper-figures';
 export { agreementTable, terminalComparison } from './kst-presentation-agreement';

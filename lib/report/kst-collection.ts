@@ -8,9 +8,14 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors';
 import { buildDesign } from '../collect/design';
+import { collectKst, type CollectParams } from '../collect/collect';
+import type { CollectOutcome } from '../collect/runner';
 import { parseModelSpec } from '../provider/contract';
 import { paperModelStoodInFor, simulatedModelSpecs } from '../simulation/paper-models';
-import { enumerateStates, presentationOrders, type Domain, type StateSample } from '../kst';
+import { enumerateStates, outerFringe, presentationOrders, type Domain, type Presentation, type StateSample } from '../kst';
+import { CONDITIONS, CONDITION_LABELS, type Condition } from '../conditions';
+import { buildPrompt } from '../prompting';
+import { stateLabel } from './kst-diagrams';
 import { z } from 'zod';
 import { readJsonFile } from '../io/json';
 
@@ -172,6 +177,17 @@ export function resetSimulatedCollection(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Notebook 02's collection cell: a simulated plan starts from an empty folder each time the cell runs,
+ * so running the cell again gives the same files (a resume would append its run events to
+ * attempts.jsonl and run.json, and section 6 would report "did not reproduce" for a collection that
+ * did); a real collection is always resumed, never deleted.
+ */
+export async function notebookCollect(plan: Pick<CollectionPlan, 'source' | 'outDir'>, params: CollectParams): Promise<CollectOutcome> {
+  if (plan.source === 'simulated') resetSimulatedCollection(plan.outDir);
+  return collectKst(params);
+}
+
 export interface FileComparison {
   file: string;
   bytes: number | null;
@@ -204,4 +220,19 @@ export function compareFiles(dir: string, referenceDir: string, names: readonly 
       identical: a !== null && b !== null && a.sha256 === b.sha256 && a.bytes === b.bytes,
     };
   });
+}
+
+/**
+ * What a model is shown for one state under one presentation order, as notebook 02 prints it: the state
+ * as positions with its reference answer (which no prompt contains), the system message (the same in
+ * every condition), then the user message of each condition.
+ */
+export function promptPreviewText(domain: Domain, state: readonly string[], order: Presentation, conditions: readonly Condition[] = CONDITIONS): string {
+  const prompts = conditions.map((c) => ({ condition: c, prompt: buildPrompt(domain, state, c, order) }));
+  const positions = state.map((id) => order.toPosition(id)).sort((a, b) => a - b).join(', ');
+  return [
+    `state ${stateLabel(state)} = positions ${positions} under order ${order.order}; reference (never shown): ${stateLabel(outerFringe(domain, state))}\n`,
+    `=== system message (all conditions) ===\n${prompts[0]!.prompt.system}\n`,
+    ...prompts.map(({ condition, prompt }) => `=== ${condition} (${CONDITION_LABELS[condition]}) user message ===\n${prompt.user}\n`),
+  ].join('\n');
 }

@@ -235,7 +235,7 @@ export function latticeSpec(domain: Domain, options: { title?: string; highlight
   const sorted = options.highlight
     ? [...options.highlight].sort((a, b) => (domain.index.get(a) ?? -1) - (domain.index.get(b) ?? -1))
     : undefined;
-  if (sorted) outerFringe(domain, sorted); // validates the highlighted state
+  const fringe = sorted ? outerFringe(domain, sorted) : []; // also validates the highlighted state
   const from = sorted ? stateKey(sorted) : undefined;
   const fringeEdges = layout.edges.filter((e) => e.from === from);
   const targets = new Set(fringeEdges.map((e) => e.to));
@@ -271,7 +271,10 @@ export function latticeSpec(domain: Domain, options: { title?: string; highlight
     font: { size: 11, color: 'black' },
   }));
   const title = options.title ?? `${domain.title}: knowledge space (${layout.nodes.length} states)`;
-  const note = sorted ? `<br><sup>state ${stateLabel(sorted, shortIds(domain.ids))} in red, its outer fringe (the admissible next steps) in orange</sup>` : '';
+  // The caption names the fringe's components: the orange boxes are the states one step up, not the fringe itself.
+  const short = shortIds(domain.ids);
+  const steps = fringe.length === 0 ? 'nothing is left to learn' : 'orange lines, each adding one, up to the states in orange';
+  const note = sorted ? `<br><sup>state ${stateLabel(sorted, short)} in red; its outer fringe ${stateLabel(fringe, short)} (the admissible next steps):</sup><br><sup>${steps}</sup>` : '';
   return {
     data,
     layout: {

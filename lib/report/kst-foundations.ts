@@ -114,3 +114,22 @@ export function describeState(domain: Domain, state: readonly string[]): string 
     ? `${stateLabel(sorted)} is the full domain: nothing is left to learn (outer fringe ∅)`
     : `${stateLabel(sorted)} is a knowledge state of ${domain.id}; admissible next steps (outer fringe): ${stateLabel(fringe)}`;
 }
+
+/**
+ * The outer fringe of each state in two structures on the same components, one line per state, to show
+ * where a prerequisite relation (the "hull" of a structure with routes) gives another reference answer.
+ * A set that is not a state of one of them is an InputError (lib/kst's outerFringe).
+ * @example
+ * const { loadDomain } = require('../kst');
+ * const slope = loadDomain(require.resolve('../../../data/raw/domains/slope.json'));
+ * outerFringeComparison({ label: 'A', domain: slope }, { label: 'B', domain: slope }, [[]]); // => "∅        outer fringe, A: {SL1}    B: {SL1}"
+ */
+export function outerFringeComparison(
+  first: { label: string; domain: Domain },
+  second: { label: string; domain: Domain },
+  states: ReadonlyArray<readonly string[]>,
+): string {
+  return states
+    .map((state) => `${stateLabel(state).padEnd(8)} outer fringe, ${first.label}: ${stateLabel(outerFringe(first.domain, state)).padEnd(8)} ${second.label}: ${stateLabel(outerFringe(second.domain, state))}`)
+    .join('\n');
+}

@@ -57,7 +57,8 @@ export function inferenceSeeds(rows: readonly ContrastRow[], options: InferenceO
 
 /**
  * Histogram (percentage points) of a contrast's bootstrap means, with vertical lines at the estimate and
- * the interval ends, and — when given — the paper's estimate and interval as dashed lines. The title is
+ * the interval ends (solid and dotted), and — when given — the paper's estimate (dashed) and interval
+ * (dash-dot) in black; notebook 06's prose names these styles (test/notebook/prose.test.ts). The title is
  * left plain: saveFigure marks simulated figures itself.
  */
 /** Vermillion (Okabe–Ito) lines for the computed estimate and interval, black for the paper's, over light-blue bars. */

@@ -146,3 +146,32 @@ export function validityComparison(
     { outcome: 'missing (transport failure)', n: count((r) => r.status === 'missing'), 'n (paper)': published.missing },
   ];
 }
+
+/**
+ * The first `count` scored responses as table rows for the scoring notebook: the cell, the
+ * recommendation ("(invalid)" for an invalid answer) and reference as sets, and the five scores.
+ */
+export function scoredPreviewRows(scored: readonly ScoredRecord[], count: number): Array<Record<string, string | number>> {
+  return scored.slice(0, count).map((r) => ({
+    run_id: r.runId,
+    model: r.model,
+    condition: r.condition,
+    state: stateLabel(r.state),
+    recommended: r.recommended ? stateLabel(r.recommended) : '(invalid)',
+    reference: stateLabel(r.reference),
+    exact: r.scores.exact,
+    precision: r.scores.precision,
+    recall: r.scores.recall,
+    f1: r.scores.f1,
+    jaccard: r.scores.jaccard,
+  }));
+}
+
+/**
+ * One line per file written, with its size in bytes (UTF-8), as the notebook lists its outputs.
+ * @example
+ * writtenFilesText([{ path: 'out/a.csv', data: 'x,é\n' }]); // => "out/a.csv  5 bytes"
+ */
+export function writtenFilesText(files: ReadonlyArray<{ path: string; data: string }>): string {
+  return files.map((f) => `${f.path}  ${Buffer.byteLength(f.data)} bytes`).join('\n');
+}

@@ -106,6 +106,14 @@ export function promptParts(user: string): Array<{ part: 'a' | 'b' | 'c' | 'd' |
 }
 
 /**
+ * A regeneration prompt's user message as notebook 12 prints it: each part (a)–(e) under a
+ * `=== (x) heading ===` line, parts separated by a blank line. InputError as `promptParts`.
+ */
+export function promptPartsText(user: string): string {
+  return promptParts(user).map((p) => `\n=== (${p.part}) ${p.heading} ===\n${p.text}`).join('\n');
+}
+
+/**
  * Compares a weak-case selection with the cases actually regenerated (round-2 records' parents):
  * how many of each, how many in both, and the run_ids found in only one of them (sorted).
  */

@@ -42,6 +42,15 @@ export function simulatedNotice(records: ReadonlyArray<{ simulated: boolean }>, 
   return `**Partly simulated data.** ${fmt(k)} of ${fmt(n)} ${what} come from ${source}, not from a language model; the tables and figures below mix them with the others.`;
 }
 
+/**
+ * How many of the records are simulated, as a phrase for an inputs line.
+ * @example
+ * simulatedShare([{ simulated: true }, { simulated: false }]); // => "1 of 2 simulated"
+ */
+export function simulatedShare(records: ReadonlyArray<{ simulated: boolean }>): string {
+  return `${records.filter((r) => r.simulated).length} of ${records.length} simulated`;
+}
+
 /** True when any record is simulated (then figures get the watermark and titles say so). */
 export function anySimulated(records: ReadonlyArray<{ simulated: boolean }>): boolean {
   return records.some((r) => r.simulated);

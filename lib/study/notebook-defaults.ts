@@ -16,7 +16,7 @@
  *   responses where the models' exact-set accuracies spread the most (max − min), ties broken by domain
  *   id then condition order. Shipped: Graph to Equation × P1.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
@@ -310,7 +310,8 @@ const STUDY_INFERENCE = { seed: '', resamples: null, flips: null } as const;
  * The inference of a notebook that analyses the study (notebooks 03 and 06, and notebook 00's contrast
  * claims): the manifest's `analysis` seed, resamples and flips, as `kstbench study analyze` uses them,
  * each overridden by its notebook parameter when that is given (a seed other than "", a count other
- * than null). Without `given`, the study's settings as they are.
+ * than null). Without `given`, the study's settings as they are. A count that is not a positive whole
+ * number is an InputError naming its parameter.
  * @example
  * notebookInference(notebookStudy('data/raw'), { seed: '', resamples: 500, flips: null }); // => { seed: '20260908', resamples: 500, flips: 100000 }
  */
@@ -321,9 +322,22 @@ export function notebookInference(
   const settings = s.study.manifest.analysis;
   return {
     seed: orDerived(given.seed, () => settings.seed),
-    resamples: given.resamples ?? settings.resamples,
-    flips: given.flips ?? settings.flips,
+    resamples: givenCount(given.resamples, 'resamples', settings.resamples),
+    flips: givenCount(given.flips, 'flips', settings.flips),
   };
+}
+
+/**
+ * A count parameter of a notebook (`resamples`, `flips`): null takes the study's setting; a value
+ * given must be a positive whole number, as study.json's, checked here so that a student's `0` or
+ * `1.5` stops the cell with one line naming the parameter instead of a RangeError from lib/stats.
+ */
+function givenCount(value: number | null, name: string, studySetting: number): number {
+  if (value === null) return studySetting;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InputError(`${name} parameter: expected a positive whole number (or null for the study's ${studySetting}), got ${value}`, { item: name });
+  }
+  return value;
 }
 
 /** The PSI part as notebooks 10–13 read it (paths relative to the project root when inside it). */
@@ -353,6 +367,21 @@ export function notebookPsi(s: Pick<NotebookStudy, 'psi' | 'study'>, notebook: s
  */
 export function ratingsFileOf(psi: Pick<NotebookPsi, 'ratingsFile' | 'courseDir'>): string {
   return psi.ratingsFile ?? `${psi.courseDir}/ratings.json`;
+}
+
+/**
+ * Notebook 13's `ratingsFile` parameter: "" takes `ratingsFileOf` (where a missing file means
+ * illustrative ratings, generated and labelled so); a file named on purpose must exist, else one
+ * InputError line naming it, rather than illustrative ratings in place of the file that was asked for.
+ * @example
+ * ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, ''); // => 'data/raw/psi/ratings.json'
+ */
+export function ratingsPathFor(psi: Pick<NotebookPsi, 'ratingsFile' | 'courseDir'>, given: string): string {
+  if (given === '') return ratingsFileOf(psi);
+  if (!existsSync(given)) {
+    throw new InputError(`ratingsFile parameter: ${given} does not exist (leave it "" for the study's ratings, or illustrative ones when it has none)`, { file: given, item: 'ratingsFile' });
+  }
+  return given;
 }
 
 /** The scenario the hand-written example answers of notebook 10 are about (a count-down loop). */

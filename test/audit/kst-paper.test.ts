@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditKstPaper } from '../../lib/audit';
+import { auditKstPaper, auditSummary } from '../../lib/audit';
 
 const published = () => JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'published', 'kst-benchmark-2026.json'), 'utf8'));
 
@@ -28,4 +28,14 @@ test('the audit catches an inconsistent number', () => {
   p.table4.rows[0].P2 = [98, 3]; // printed rank no longer matches the scores
   const failed = auditKstPaper(p).filter((c) => !c.ok).map((c) => c.id);
   assert.deepEqual(failed.sort(), ['table4-mean-P0', 'table4-ranks-P2'].sort());
+});
+
+test('auditSummary: the count line, then one INCONSISTENT line per failing check, in order (notebook 00)', () => {
+  const check = (id: string, ok: boolean) => ({ id, where: `Table ${id}`, claim: `${id} printed`, computed: `${id} computed`, ok });
+  assert.equal(auditSummary([check('a', true), check('b', true)]), '2 checks, 2 consistent, 0 inconsistent');
+  assert.equal(
+    auditSummary([check('a', false), check('b', true), check('c', false)]),
+    '3 checks, 1 consistent, 2 inconsistent\nINCONSISTENT a (Table a): a printed vs a computed\nINCONSISTENT c (Table c): c printed vs c computed',
+  );
+  assert.equal(auditSummary([]), '0 checks, 0 consistent, 0 inconsistent');
 });

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
-import { cellSource, type Notebook } from '../../lib/notebook/ipynb';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cellSource, parseNotebook, type Notebook } from '../../lib/notebook/ipynb';
 import {
   declaredParameters,
   effectiveParameters,
@@ -11,6 +13,7 @@ import {
   parseParameterArgs,
   parseParameterValue,
   coerceParameters,
+  readParametersCell,
 } from '../../lib/notebook/parameters';
 
 const code = (id: string, source: string, tags?: string[]) => ({
@@ -69,7 +72,7 @@ test('injection puts an injected-parameters cell right after the parameters cell
   assert.deepEqual(injected.metadata, { tags: ['injected-parameters'] });
   assert.equal(
     cellSource(injected),
-    '// Parameters injected by the runner (papermill convention).\nlet resamples = 50;\nconst seed = "other";\n',
+    '// Parameters injected by the runner (papermill convention).\nlet resamples: number = 50;\nconst seed = "other";\n', // the declaration's annotation kept
   );
   const twice = injectParameters(once, { seed: 'third' }, 'n.ipynb');
   assert.deepEqual(twice.cells.map((c) => c.id), ['a', 'p', 'injected-parameters', 'b']);
@@ -194,4 +197,36 @@ test('names every object already has (__proto__, constructor, ...) are refused a
   assert.equal(({} as Record<string, unknown>)['polluted'], undefined, 'Object.prototype untouched');
   // An ordinary name that merely contains one of them is fine.
   assert.deepEqual(parseParameterArgs(['-p', 'constructorName', 'x']).params.all, { constructorName: 'x' });
+});
+
+test('the injected cell keeps each declaration\'s type annotation, so a const string parameter is not narrowed to its literal', () => {
+  const annotated: Notebook = {
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {},
+    cells: [code('p', 'const domainId: string = "";\nconst resamples: number | null = null;\nconst seed = "";', ['parameters']), code('b', 'domainId === "" ? 1 : 2;')],
+  };
+  const injected = injectParameters(annotated, { domainId: 'linear-modelling', resamples: 500, seed: '7' }, 'n.ipynb');
+  // Without `: string`, `const domainId = "linear-modelling"` has the literal type and `domainId === ""` is TS2367.
+  assert.equal(
+    cellSource(injected.cells[1]!),
+    '// Parameters injected by the runner (papermill convention).\nconst domainId: string = "linear-modelling";\nconst resamples: number | null = 500;\nconst seed = "7";\n',
+  );
+});
+
+test('a string parameter that a notebook compares is declared `: string` (else a value written there does not compile: TS2367, no overlap)', () => {
+  const dir = join(__dirname, '..', '..', 'notebooks');
+  const found: string[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ipynb')).sort()) {
+    const nb = parseNotebook(readFileSync(join(dir, name), 'utf8'), name);
+    const cell = readParametersCell(nb, name);
+    if (cell === undefined) continue;
+    const later = nb.cells.filter((c, i) => c.cell_type === 'code' && i !== cell.at).map((c) => cellSource(c)).join('\n');
+    for (const d of cell.declarations) {
+      if (d.keyword !== 'const' || d.annotation !== undefined || !/^["'`]/.test(d.literal)) continue;
+      // Compared with a literal (`domainId === ""`) or with a field of a literal union type (`r.metric === histogramMetric`).
+      if (new RegExp(`\\b${d.name}\\s*[!=]==?\\s*["'\`]|[!=]==?\\s*${d.name}\\b`).test(later)) found.push(`${name}: ${d.name}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });

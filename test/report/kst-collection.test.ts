@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../lib/errors';
-import { loadDomain, loadDomainDir } from '../../lib/kst';
+import { loadDomain, loadDomainDir, presentationOrders } from '../../lib/kst';
+import { CONDITION_LABELS, type Condition } from '../../lib/conditions';
+import { buildPrompt, SYSTEM_PROMPT } from '../../lib/prompting';
 import {
   SIMULATED_MIRRORS,
   SIMULATED_MODEL_SPECS,
@@ -14,7 +16,9 @@ import {
   compareFiles,
   designRows,
   displayUrl,
+  notebookCollect,
   presentationRows,
+  promptPreviewText,
   resetSimulatedCollection,
 } from '../../lib/report/kst-collection';
 
@@ -131,6 +135,48 @@ test('compareFiles: byte-identical, different and missing files', () => {
     assert.equal(rows[0]!.sha256, createHash('sha256').update('abc\n').digest('hex'));
     assert.equal(rows[0]!.bytes, 4);
     assert.equal(rows[2]!['bytes (reference)'], null);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test('promptPreviewText: the state as positions with its reference, the one system message, then each condition\'s user message', () => {
+  const slope = loadDomain(join(DOMAINS, 'slope.json'));
+  const order = presentationOrders(slope)[0]!;
+  const text = promptPreviewText(slope, ['SL1', 'SL2'], order);
+  const positions = [order.toPosition('SL1'), order.toPosition('SL2')].sort((a, b) => a - b).join(', ');
+  assert.ok(text.startsWith(`state {SL1,SL2} = positions ${positions} under order 1; reference (never shown): {SL3,SL4}\n\n=== system message (all conditions) ===\n${SYSTEM_PROMPT}\n\n`), text.slice(0, 300));
+  const headings = [...text.matchAll(/^=== (P[0-3]) \(([^)]+)\) user message ===$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  assert.deepEqual(headings, ['P0', 'P1', 'P2', 'P3'].map((c) => `${c} ${CONDITION_LABELS[c as Condition]}`));
+  for (const c of ['P0', 'P1', 'P2', 'P3'] as const) assert.ok(text.includes(`user message ===\n${buildPrompt(slope, ['SL1', 'SL2'], c, order).user}\n`), c);
+  // Only the conditions asked for, and a set that is not a state is refused by the prompt builder.
+  assert.equal([...promptPreviewText(slope, ['SL1'], order, ['P2']).matchAll(/user message ===/g)].length, 1);
+  assert.throws(() => promptPreviewText(slope, ['SL3'], order), InputError);
+});
+
+test('notebookCollect: running notebook 02\'s collection cell twice gives the same simulated files; a real folder is resumed, not emptied', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'kstbench-nbcollect-twice-'));
+  try {
+    const domainsDir = join(base, 'domains');
+    mkdirSync(domainsDir);
+    writeFileSync(join(domainsDir, 'f.json'), JSON.stringify({ id: 'f', title: 'F', source: 't', components: ['F1', 'F2'].map((id) => ({ id, description: `task ${id}` })), prerequisites: [['F1', 'F2']] }));
+    const outDir = join(base, 'out');
+    const params = { domainsDir, outDir, models: ['simulated:sim-a'], conditions: ['P0', 'P2'], orders: 2, concurrency: 2, maxOutputTokens: 16000, timeoutMs: 60000, maxRetries: 0, seed: '1' };
+    const files = ['attempts.jsonl', 'responses.jsonl', 'extracted.jsonl', 'run.json'];
+    const read = () => files.map((f) => readFileSync(join(outDir, f), 'utf8'));
+    const first = await notebookCollect({ source: 'simulated', outDir }, params);
+    const once = read();
+    const second = await notebookCollect({ source: 'simulated', outDir }, params);
+    assert.deepEqual(read(), once, 'the second run of the cell wrote the same bytes');
+    assert.deepEqual([first.resumed, second.resumed, second.written], [0, 0, first.written], 'each run collected every cell afresh');
+    // Without the reset (what the cell did when the reset sat in the dry-run cell) the resume changes two files.
+    const { collectKst } = await import('../../lib/collect/collect');
+    await collectKst(params);
+    assert.deepEqual(files.filter((f, i) => readFileSync(join(outDir, f), 'utf8') !== once[i]), ['attempts.jsonl', 'run.json']);
+    // A plan from the environment (real models) never empties its folder.
+    writeFileSync(join(outDir, 'keep.txt'), 'x');
+    await notebookCollect({ source: 'environment', outDir }, params);
+    assert.equal(readFileSync(join(outDir, 'keep.txt'), 'utf8'), 'x');
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -129,7 +129,9 @@ test('lattice spec highlights a state and its outer-fringe edges; a non-state is
   const colours = ((spec.data[2] as { marker: { color: string[] } }).marker.color);
   assert.equal(colours.filter((c) => c === HIGHLIGHT_COLOUR).length, 1);
   assert.equal(colours.filter((c) => c === FRINGE_COLOUR).length, 2);
-  assert.match((spec.layout!.title as { text: string }).text, /state \{1\} in red/);
+  assert.match((spec.layout!.title as { text: string }).text, /state \{1\} in red; its outer fringe \{2,4\} \(the admissible next steps\):<\/sup><br><sup>orange lines, each adding one, up to the states in orange<\/sup>$/);
+  // The full domain has an empty fringe: no orange at all, and the caption says ∅.
+  assert.match((latticeSpec(slope, { highlight: slope.ids }).layout!.title as { text: string }).text, /its outer fringe ∅ \(the admissible next steps\):<\/sup><br><sup>nothing is left to learn<\/sup>$/);
   const labels = spec.layout!.annotations as Array<{ text: string; x: number; y: number }>;
   assert.equal(labels.length, 11);
   assert.deepEqual(labels.find((a) => a.text === '{1,4}'), { ...labels.find((a) => a.text === '{1,4}')!, x: 0.5, y: 2 });

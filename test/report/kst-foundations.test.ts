@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countStates, loadDomain, loadDomainDir } from '../../lib/kst';
+import { buildDomain, countStates, loadDomain, loadDomainDir } from '../../lib/kst';
 import { InputError } from '../../lib/errors';
 import { table1 } from '../../lib/analysis';
-import { componentRows, describeState, stateRows, table1Comparison, withPrerequisites } from '../../lib/report/kst-foundations';
+import { componentRows, describeState, outerFringeComparison, stateRows, table1Comparison, withPrerequisites } from '../../lib/report/kst-foundations';
 
 const ROOT = join(__dirname, '..', '..');
 const slope = loadDomain(join(ROOT, 'data', 'raw', 'domains', 'slope.json'));
@@ -70,4 +70,21 @@ test('describeState explains states and non-states without throwing', () => {
   assert.match(describeState(slope, ['XX']), /unknown component ID\(s\) XX/);
   assert.match(describeState(slope, slope.ids), /full domain/);
   assert.match(describeState(slope, ['SL1', 'SL1']), /twice/);
+});
+
+test('outerFringeComparison: notebook 01\'s two routes against their prerequisite hull, worked by hand', () => {
+  const components = ['a', 'b', 'c', 'd'].map((id) => ({ id, description: id }));
+  const twoRoutes = buildDomain({ id: 'two-routes', title: 'Two routes', source: 't', components, surmise: { c: [['a'], ['b']], d: [['a', 'c'], ['b', 'c']] } });
+  // The only pair every route shares is c before d: in the hull, c needs nothing, so it is learnable from ∅.
+  const hull = buildDomain({ id: 'hull', title: 'Hull', source: 't', components, prerequisites: [['c', 'd']] });
+  assert.equal(
+    outerFringeComparison({ label: 'two routes', domain: twoRoutes }, { label: 'prerequisite hull', domain: hull }, [[], ['a'], ['a', 'c']]),
+    [
+      '∅        outer fringe, two routes: {a,b}    prerequisite hull: {a,b,c}',
+      '{a}      outer fringe, two routes: {b,c}    prerequisite hull: {b,c}',
+      '{a,c}    outer fringe, two routes: {b,d}    prerequisite hull: {b,d}',
+    ].join('\n'),
+  );
+  // {c} is a state of the hull but not of the two routes (c needs a or b): one InputError line, as outerFringe gives.
+  assert.throws(() => outerFringeComparison({ label: 'r', domain: twoRoutes }, { label: 'h', domain: hull }, [['c']]), InputError);
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { analysisFiles, analyze, loadResponses, scoreKstResponses, validateResponses } from '../../lib/analysis';
 import { loadDomain, loadDomainDir, presentation } from '../../lib/kst';
 import { main } from '../../cli/kstbench';
-import { analysisProvenance, mappingExamples, scoredResponsesText, statusCounts, validityComparison, type FinalRecordLike } from '../../lib/report/kst-scoring';
+import { analysisProvenance, mappingExamples, scoredPreviewRows, scoredResponsesText, statusCounts, validityComparison, writtenFilesText, type FinalRecordLike } from '../../lib/report/kst-scoring';
 import { CsvMetaSchema } from '../../lib/records/csv-meta';
 
 const ROOT = join(__dirname, '..', '..');
@@ -135,4 +135,25 @@ test('validity beside the paper: all 2,400 valid there, counts here', () => {
     { outcome: 'invalid: truncated', n: 1, 'n (paper)': 0 },
     { outcome: 'missing (transport failure)', n: 1, 'n (paper)': 0 },
   ]);
+});
+
+test('scoredPreviewRows: the first scored responses as sets in the notation of the mapping table, an invalid answer marked', () => {
+  const records = validateResponses(
+    [
+      { line: 1, value: { run_id: 'a', model: 'm', domain: 'slope', condition: 'P0', order: 1, state: [], recommended: ['SL1'], status: 'valid' } },
+      { line: 2, value: { run_id: 'b', model: 'm', domain: 'slope', condition: 'P2', order: 2, state: ['SL1'], recommended: null, status: 'invalid' } },
+      { line: 3, value: { run_id: 'c', model: 'm', domain: 'slope', condition: 'P3', order: 1, state: ['SL1', 'SL2'], recommended: ['SL3', 'SL4'], status: 'valid' } },
+    ],
+    [slope],
+  );
+  const rows = scoredPreviewRows(scoreKstResponses(records).scored, 2);
+  // ∅'s fringe is {SL1}: an exact answer; {SL1}'s fringe is {SL2,SL4}, and an invalid answer scores 0 everywhere.
+  assert.deepEqual(rows, [
+    { run_id: 'a', model: 'm', condition: 'P0', state: '∅', recommended: '{SL1}', reference: '{SL1}', exact: 1, precision: 1, recall: 1, f1: 1, jaccard: 1 },
+    { run_id: 'b', model: 'm', condition: 'P2', state: '{SL1}', recommended: '(invalid)', reference: '{SL2,SL4}', exact: 0, precision: 0, recall: 0, f1: 0, jaccard: 0 },
+  ]);
+});
+
+test('writtenFilesText: one line per file with its UTF-8 size', () => {
+  assert.equal(writtenFilesText([{ path: 'out/a.csv', data: 'x,é\n' }, { path: 'out/b.json', data: '' }]), 'out/a.csv  5 bytes\nout/b.json  0 bytes');
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NOT_PRINTED } from '../../lib/report/psi-tables';
-import { promptParts, selectionComparison, selectionVsRegenerated, table4Comparison, table5Comparison } from '../../lib/report/psi-regeneration';
+import { promptParts, promptPartsText, selectionComparison, selectionVsRegenerated, table4Comparison, table5Comparison } from '../../lib/report/psi-regeneration';
 import { A, B, assertRowNear, mirrors, published } from './psi-fixtures';
 
 test('selection comparison sets the paper counts beside the selected ones', () => {
@@ -60,4 +60,13 @@ test('Table V carries the printed changes (from the regeneration pairs)', () => 
   assertRowNear(t5[1], { measure: 'SD', before: 0.1, 'before (paper)': 0.073, after: 0.4, 'after (paper)': 0.345, change: 0.3, 'change (paper)': 0.272 });
   assert.equal(t5[2]!['change (paper)'], 0);
   assert.equal(t5[3]!['change (paper)'], NOT_PRINTED);
+});
+
+test('promptPartsText prints each part under its heading, a blank line before each (notebook 12)', () => {
+  const user = '## (a) Student context\nweek 3\n\n## (b) Previous\nold answer\n## (c) PSI\n- 0.5\n## (d) Diagnosis\n- SD low\n## (e) Checklist\n- [ ] add example\n';
+  assert.equal(
+    promptPartsText(user),
+    '\n=== (a) Student context ===\nweek 3\n\n=== (b) Previous ===\nold answer\n\n=== (c) PSI ===\n- 0.5\n\n=== (d) Diagnosis ===\n- SD low\n\n=== (e) Checklist ===\n- [ ] add example',
+  );
+  assert.throws(() => promptPartsText('## (a) x\n## (c) y'), /found "ac"/);
 });

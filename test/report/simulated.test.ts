@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anySimulated, markSimulated, simulatedNotice } from '../../lib/report/simulated';
+import { anySimulated, markSimulated, simulatedNotice, simulatedShare } from '../../lib/report/simulated';
 
 const sim = { simulated: true };
 const real = { simulated: false };
@@ -39,4 +39,10 @@ test('simulated notices say how much of the input is simulated', () => {
   assert.match(simulatedNotice([{ simulated: true }, { simulated: false }]), /1 of 2 responses/);
   assert.equal(markSimulated('Table 3', true), 'Table 3 — SIMULATED data');
   assert.equal(markSimulated('Table 3', false), 'Table 3');
+});
+
+test('simulatedShare counts the simulated records among all (notebook 00\'s inputs line)', () => {
+  assert.equal(simulatedShare([{ simulated: true }, { simulated: false }, { simulated: true }]), '2 of 3 simulated');
+  assert.equal(simulatedShare([{ simulated: false }]), '0 of 1 simulated');
+  assert.equal(simulatedShare([]), '0 of 0 simulated');
 });

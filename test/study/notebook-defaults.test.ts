@@ -23,6 +23,7 @@ import {
   paperComparison,
   previewState,
   ratingsFileOf,
+  ratingsPathFor,
   regenerationExample,
   shownDomain,
   studySummary,
@@ -129,6 +130,19 @@ test('notebook 03 analyses with the study\'s analysis settings; a parameter give
   assert.deepEqual(notebookInference(own), { seed: 'own', resamples: 200, flips: 300 }, "no parameters (notebook 00's claims): the study's settings");
 });
 
+test('a student\'s count that is not a positive whole number stops notebooks 03 and 06 with one line naming the parameter', () => {
+  const shipped = notebookStudy('data/raw');
+  for (const [resamples, flips, named] of [[0, null, 'resamples'], [1.5, null, 'resamples'], [-3, null, 'resamples'], [null, 0, 'flips'], [null, Number.NaN, 'flips']] as const) {
+    assert.throws(
+      () => notebookInference(shipped, { seed: '', resamples, flips }),
+      (err: unknown) => err instanceof InputError && err.where.item === named
+        && err.message === `${named} parameter: expected a positive whole number (or null for the study's ${named === 'resamples' ? 10000 : 100000}), got ${named === 'resamples' ? resamples : flips}`,
+      `resamples ${resamples}, flips ${flips}`,
+    );
+  }
+  assert.deepEqual(notebookInference(shipped, { seed: '', resamples: 1, flips: 1 }), { seed: '20260908', resamples: 1, flips: 1 }, 'the smallest counts are accepted');
+});
+
 test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kstbench-nbcollect-'));
   mkdirSync(join(dir, 'd'));
@@ -159,6 +173,13 @@ test('the PSI notebooks: the psi part of the study, or one line saying it has no
   const shipped = notebookPsi(notebookStudy('data/raw'), '10');
   assert.deepEqual([shipped.courseDir, shipped.round2File, ratingsFileOf(shipped)], ['data/raw/psi', 'data/raw/psi/round2.jsonl', 'data/raw/psi/ratings.json']);
   assert.equal(ratingsFileOf({ ratingsFile: 'x/r.json', courseDir: 'c' }), 'x/r.json');
+  // Notebook 13's parameter: "" derives (a missing derived file means illustrative ratings); a file named on purpose must exist.
+  assert.equal(ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, ''), 'data/raw/psi/ratings.json');
+  assert.equal(ratingsPathFor({ ratingsFile: null, courseDir: 'c' }, 'data/raw/psi/scenarios.json'), 'data/raw/psi/scenarios.json');
+  assert.throws(
+    () => ratingsPathFor({ ratingsFile: null, courseDir: 'data/raw/psi' }, 'data/raw/psi/ratngs.json'),
+    (err: unknown) => err instanceof InputError && err.where.item === 'ratingsFile' && err.message === 'ratingsFile parameter: data/raw/psi/ratngs.json does not exist (leave it "" for the study\'s ratings, or illustrative ones when it has none)',
+  );
   assert.throws(() => notebookPsi({ psi: null, study: { file: '/s/study.json' } as never }, '11'), (e: unknown) => e instanceof InputError && /^\/s\/study\.json: the study has no PSI part .*notebook 11/.test(e.message));
   const course = { scenarios: [{ id: 'S1' }, { id: 'S13' }] };
   const recs = [{ scenario: 'S13', variant: 'standard', model: 'b' }, { scenario: 'S13', variant: 'standard', model: 'a' }, { scenario: 'S1', variant: 'standard', model: 'c' }];
