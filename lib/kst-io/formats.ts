@@ -1,4 +1,4 @@
-import { InputError } from '../errors';
+import { InputError, visible } from '../errors';
 
 /**
  * The kstIO file formats (C. Hockemeyer's R package kstIO, shared by kst, kstMatrix, pks, DAKS, CDSS):
@@ -66,7 +66,7 @@ function refuse(file: string, line: number | undefined, reason: string): never {
  * hide what is wrong.
  */
 export function shown(text: string): string {
-  return JSON.stringify(text).replace(/[\p{C}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`));
+  return visible(JSON.stringify(text));
 }
 
 /**
