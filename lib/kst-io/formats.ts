@@ -212,7 +212,11 @@ export function csvCells(file: string, lineNo: number, text: string): string[] {
         }
         cell += text[i++];
       }
-      if (i < text.length && text[i] !== ',') refuse(file, lineNo, 'text after a closing quote');
+      if (i < text.length && text[i] !== ',') {
+        // Name what follows, escaped: a tab there is a TSV file, which kstIO's write.csv never writes.
+        const hint = text[i] === '\t' ? '; the fields are separated by tabs, a CSV file separates them by commas' : '';
+        refuse(file, lineNo, `${shown(text.slice(i, i + 10))} after a closing quote, where a comma or the line's end is expected${hint}`);
+      }
     } else {
       const end = text.indexOf(',', i);
       cell = text.slice(i, end < 0 ? text.length : end);
