@@ -24,6 +24,15 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * `text` with every invisible or control character other than the plain space (a BOM, a zero-width
+ * or non-breaking space, a tab …) written as \u{…}, so that an ID or a value a message names cannot
+ * hide what is wrong with it.
+ */
+export function visible(text: string): string {
+  return text.replace(/[\p{C}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`));
+}
+
 /** Formats a location prefix such as `data/x.jsonl:12: ` for error messages. */
 export function locate(file?: string, line?: number): string {
   if (!file) return '';

@@ -1,4 +1,4 @@
-import { InputError } from '../../lib/errors';
+import { InputError, visible } from '../../lib/errors';
 import { loadDomain } from '../../lib/kst/domain';
 import { checkState, outerFringe } from '../../lib/kst/fringe';
 import { flagCommand, required, UsageError } from '../common';
@@ -29,7 +29,7 @@ export const command = flagCommand(help, flags, async (parsed) => {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   const check = checkState(domain, state);
-  if (!check.ok) throw new InputError(`${file}: --state ${JSON.stringify(parsed.values.state)}: ${check.reason}`, { file });
+  if (!check.ok) throw new InputError(`${file}: --state ${visible(JSON.stringify(parsed.values.state))}: ${check.reason}`, { file });
   process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
   return 0;
 });

@@ -165,7 +165,14 @@ export function importStructure(text: string, file: string, options: ImportOptio
       const item = ids[parsed.ids!.indexOf(name)]!;
       const row = matrixRow(parsed, k);
       const j = ids.indexOf(item);
-      if (row[j] === 0) row[j] = 1; // kstMatrix writes the atom, the item included; accept either
+      // kstMatrix writes each clause as the item's atom, the item included, and kmbasis reads the rows
+      // as basis states: a row without its item would be a different state there, so it is refused.
+      if (row[j] === 0) {
+        throw new InputError(
+          `${file}:${parsed.lines[k]}: the clause of ${shown(name)} does not contain ${shown(name)} itself; each row is the item's atom, the item included (as kmsurmisefunction writes it)`,
+          { file, line: parsed.lines[k]! },
+        );
+      }
       clauses.set(item, [...(clauses.get(item) ?? []), rowSet(k).filter((x) => x !== item)]);
       clauseRows.set(item, [...(clauseRows.get(item) ?? []), k]);
     }

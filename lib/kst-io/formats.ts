@@ -1,4 +1,4 @@
-import { InputError } from '../errors';
+import { InputError, visible } from '../errors';
 
 /**
  * The kstIO file formats (C. Hockemeyer's R package kstIO, shared by kst, kstMatrix, pks, DAKS, CDSS):
@@ -66,7 +66,7 @@ function refuse(file: string, line: number | undefined, reason: string): never {
  * hide what is wrong.
  */
 export function shown(text: string): string {
-  return JSON.stringify(text).replace(/[\p{C}\p{Z}]/gu, (c) => (c === ' ' ? c : `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}}`));
+  return visible(JSON.stringify(text));
 }
 
 /**
@@ -101,7 +101,11 @@ function trimSpaces(text: string): string {
 function digitRow(file: string, lineNo: number, text: string, items: number, allowTwo: boolean, cells: Uint8Array, offset: number): boolean {
   const row = trimSpaces(text);
   if (row.length !== items) {
-    refuse(file, lineNo, row === '' ? `blank line where a row of ${items} symbol(s) is expected` : `ragged row: ${row.length} symbol(s) where the file has ${items} item(s)`);
+    if (row === '') refuse(file, lineNo, `blank line where a row of ${items} symbol(s) is expected`);
+    // A stray symbol (a non-breaking or zero-width space looks like nothing) is the cause to name.
+    const stray = (allowTwo ? /[^012]/u : /[^01]/u).exec(row);
+    if (stray) refuse(file, lineNo, `symbol ${shown(stray[0])} in column ${stray.index + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
+    refuse(file, lineNo, `ragged row: ${row.length} symbol(s) where the file has ${items} item(s)`);
   }
   let two = false;
   for (let j = 0; j < items; j++) {
@@ -208,7 +212,11 @@ export function csvCells(file: string, lineNo: number, text: string): string[] {
         }
         cell += text[i++];
       }
-      if (i < text.length && text[i] !== ',') refuse(file, lineNo, 'text after a closing quote');
+      if (i < text.length && text[i] !== ',') {
+        // Name what follows, escaped: a tab there is a TSV file, which kstIO's write.csv never writes.
+        const hint = text[i] === '\t' ? '; the fields are separated by tabs, a CSV file separates them by commas' : '';
+        refuse(file, lineNo, `${shown(text.slice(i, i + 10))} after a closing quote, where a comma or the line's end is expected${hint}`);
+      }
     } else {
       const end = text.indexOf(',', i);
       cell = text.slice(i, end < 0 ? text.length : end);
@@ -274,8 +282,9 @@ function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
  * Guesses the format: `#SRBT` → srbt; a comma or quote in the first line → csv (surmise-csv when the
  * first field is `Item`); a file whose every line is a 0/1 row of one length → matrix, unless its two
  * first lines are counts that fit the rest exactly (a one-item KST file); two number lines first →
- * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix);
- * otherwise matrix. kstIO's own heuristic compares the first and last line lengths.
+ * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix),
+ * unless they are 0/1 rows as long as the third line and line 1 does not announce that length (a
+ * matrix with one bad row: that row is refused, not a count of 0 items on line 1); otherwise matrix. kstIO's own heuristic compares the first and last line lengths.
  */
 export function detectFormat(text: string): MatrixFormat {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -292,7 +301,12 @@ export function detectFormat(text: string): MatrixFormat {
     if (rest.length === m && rest.every((l) => l.length === n)) return 'kst';
   }
   const isMatrix = lines.every((l) => l.length === first.length && /^[012]+$/.test(l));
-  return numbers && !isMatrix ? 'kst' : 'matrix';
+  // Matrix rows are numbers too ("00000", "10000"): two first lines shaped like the third, which is not
+  // as long as line 1 says, are rows of a matrix with a bad line further on, not KST counts.
+  const third = lines[2];
+  const rowShaped = (l: string): boolean => third !== undefined && l.length === third.length && /^[012]+$/.test(l);
+  const rowsNotCounts = rowShaped(first) && rowShaped(lines[1] ?? '') && third!.length !== Number(first);
+  return numbers && !isMatrix && !rowsNotCounts ? 'kst' : 'matrix';
 }
 
 /** Parses `text` (from `file`, for messages) in the given format, or the detected one. */

@@ -1,4 +1,4 @@
-import { InputError } from '../errors';
+import { InputError, visible } from '../errors';
 import { innerFringeFromBasis, isStateFromBasis, outerFringeFromBasis } from './basis';
 import { emptyBits, hasBit } from './bitset';
 import type { Domain } from './domain';
@@ -86,7 +86,7 @@ export function checkState(domain: Domain, state: readonly string[]): StateCheck
   if (unknown.length > 0) {
     return {
       ok: false,
-      reason: `unknown component ID(s) ${unknown.join(', ')} for domain ${domain.id}`,
+      reason: `unknown component ID(s) ${unknown.map(visible).join(', ')} for domain ${domain.id}`,
       unknown,
     };
   }

@@ -131,8 +131,9 @@ export function reduceNotions(domain: Domain): Domain {
   const components = keep.map((first, k) => {
     const c = domain.components[first]!;
     const merged = lists[k]!.slice(1).map((i) => domain.components[i]!);
-    const description =
-      merged.length === 0 ? c.description : `${c.description} Merged notion, with ${merged.map((m) => `${m.id}: ${m.description}`).join('; ')}`;
+    // A description without a closing full stop ("B", from an items file) gets one before the note.
+    const sentence = /[.!?]$/.test(c.description) ? c.description : `${c.description}.`;
+    const description = merged.length === 0 ? c.description : `${sentence} Merged notion, with ${merged.map((m) => `${m.id}: ${m.description}`).join('; ')}`;
     return { ...c, description };
   });
   const order = keep.map((first, k) => ({ first, k })).sort((a, b) => a.first - b.first);

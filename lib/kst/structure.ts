@@ -1,4 +1,4 @@
-import { InputError } from '../errors';
+import { InputError, visible } from '../errors';
 import { emptyBits, orInto, setBit, wordsFor } from './bitset';
 import { basisModel, type BasisModel } from './basis';
 import { basisBitsOf, type Domain } from './domain';
@@ -163,7 +163,7 @@ export function idsToBits(s: CompiledStructure, ids: readonly string[]): Uint32A
   const bits = emptyBits(s.n);
   const unknown = unknownIds(s.domain, ids);
   if (unknown.length > 0) {
-    throw new InputError(`${domainLabel(s.domain)}: unknown component ID(s) ${unknown.join(', ')}`, {
+    throw new InputError(`${domainLabel(s.domain)}: unknown component ID(s) ${unknown.map(visible).join(', ')}`, {
       file: s.domain.file,
       item: unknown[0],
     });

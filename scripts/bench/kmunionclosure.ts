@@ -28,12 +28,12 @@ const ROOT = resolve(__dirname, '..', '..', ...(__dirname.includes(`${join('dist
 const RUNS = Number(process.env.KSTBENCH_R_RUNS ?? 5);
 const REAL_BASES = ['cad1', 'cad6', 'cadmaj', 'frac1', 'frac3'];
 
-function peersDir(): string | undefined {
+export function peersDir(): string | undefined {
   const candidates = [process.env.KSTBENCH_PEERS, join(ROOT, '..', 'shared', 'peers'), join(ROOT, '..', '..', 'shared', 'peers')];
   return candidates.find((d): d is string => d !== undefined && existsSync(join(d, 'kstMatrix', 'src')));
 }
 
-function hasR(): boolean {
+export function hasR(): boolean {
   return spawnSync('Rscript', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 

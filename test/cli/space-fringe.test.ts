@@ -58,6 +58,10 @@ test('fringe: a set that is not a state, or an unknown ID, is exit 1 with the re
   const unknown = kstbench(['fringe', '--domain', tiny, '--state', 'A,Z']);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /Z/);
+  // A zero-width space pasted after an ID is not trimmed: the message shows it, in the echoed option too.
+  const hidden = kstbench(['fringe', '--domain', tiny, '--state', 'A,C\u200b']);
+  assert.equal(hidden.code, 1);
+  assert.match(hidden.stderr, /--state "A,C\\u\{200B\}": unknown component ID\(s\) C\\u\{200B\} for domain /);
 });
 
 test('usage errors are exit 2; --help is exit 0', () => {

@@ -88,7 +88,11 @@ test('malformed files are refused with file:line and the reason', () => {
     ['CSV ragged', 'a,b\n0,1\n1\n', /^x:3: ragged row: 1 field\(s\) where the header has 2$/],
     ['CSV bad value', 'a,b\n0,1\n1,y\n', /^x:3: value "y" for item "b"/],
     ['CSV duplicate header', 'a,a\n0,1\n', /^x:1: the header names item "a" twice$/],
+    ['CSV text after a quote', '"a"b,"c"\n0,1\n', /^x:1: "b,\\"c\\"" after a closing quote, where a comma or the line's end is expected$/],
+    ['tab-separated', '"a"\t"b"\n0\t1\n', /^x:1: "\\t\\"b\\"" after a closing quote, where a comma or the line's end is expected; the fields are separated by tabs/],
     ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /^x:2: the clause belongs to "z", which is not in the header$/],
+    // kmbasis would read the row as the state {a}, a different structure: not silently made {a, b}.
+    ['surmise CSV clause without its item', '"Item","a","b"\n"a",1,0\n"b",1,0\n', /^x:3: the clause of "b" does not contain "b" itself; each row is the item's atom/],
     ['data file', '#SRBT v2.0 data ASCII\n2\n1\n01\n', /^x:1: an SRBT data file holds response patterns/],
     ['code 2 in a space file', '#SRBT v2.0 space ASCII\n2\n2\n00\n11\n'.replace('space ASCII', 'structure ASCII').replace('11', '12'), /^x:5: symbol "2"/],
   ];

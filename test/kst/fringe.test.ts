@@ -48,6 +48,8 @@ test('checkState names the first offending component and its missing prerequisit
     unknown: ['Q'],
   });
   assert.deepEqual(checkState(diamond, ['A', 'A']), { ok: true }, 'duplicates are set semantics');
+  const hidden = checkState(diamond, ['A\u00a0', 'B\u200b']);
+  assert.equal(!hidden.ok && hidden.reason, 'unknown component ID(s) A\\u{00A0}, B\\u{200B} for domain diamond', 'invisible characters are shown');
 });
 
 test('outer/inner fringe raise InputError for unknown IDs and non-states', () => {

@@ -41,6 +41,9 @@ test('equivalent items are reported as notions, fringes are taken on notions, --
   assert.equal(countStates(reduced), 6);
   assert.match(reduced.components[1]!.description, /task b/);
   assert.match(reduced.components[1]!.description, /task c/);
+  // The note is a sentence of its own after a description without a full stop, not "B Merged …".
+  const terse = buildDomain({ id: 'n', title: 'n', source: 't', components: ids4.map((id) => ({ id, description: id.toUpperCase() })), basis: [['a'], ['d'], ['a', 'b', 'c']] });
+  assert.equal(reduceNotions(terse).components[1]!.description, 'B. Merged notion, with c: C');
 });
 
 test('a prerequisite domain: derived basis {q} ∪ pre*(q), one clause per task, quasi-ordinal check', () => {

@@ -30,4 +30,5 @@ test('idsToBits / bitsToIds round-trip in canonical order; unknown IDs raise Inp
   assert.deepEqual(bitsToIds(s, idsToBits(s, ['C', 'A', 'C'])), ['A', 'C']);
   assert.deepEqual(unknownIds(d, ['X', 'A', 'X', 'Y']), ['X', 'Y']);
   assert.throws(() => idsToBits(s, ['A', 'X']), (e: unknown) => e instanceof InputError && /unknown component ID\(s\) X/.test(e.message));
+  assert.throws(() => idsToBits(s, ['A\ufeff']), (e: unknown) => e instanceof InputError && /unknown component ID\(s\) A\\u\{FEFF\}$/.test(e.message), 'a BOM is shown');
 });
