@@ -1,8 +1,9 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { ensureDir } from './dirs';
 import { openThrough, withPath, writeTarget, type WriteTarget } from './target';
 import { releaseTemporary, trackTemporary } from './temporaries';
+import { writeChunk } from './write-all';
 
 /**
  * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
@@ -71,7 +72,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
         throw aimAt(err, tmp, path);
       }
       try {
-        writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+        writeChunk(fd, data);
         fsyncSync(fd);
       } catch (err) {
         throw withPath(aimAt(err, tmp, path), path);
@@ -99,7 +100,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
   for (const { target, data } of through) {
     const fd = openThrough(target);
     try {
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      writeChunk(fd, data);
     } catch (err) {
       throw withPath(err, target.requested);
     } finally {

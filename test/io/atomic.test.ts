@@ -91,3 +91,31 @@ test('a rename that fails for a later file removes every temporary file not yet 
   }
   assert.deepEqual(tree(dir), ['a.txt']);
 });
+
+test('a disk that fills in the middle of a write: ENOSPC naming the target, the old file kept, no temporary file', () => {
+  // write(2) on a file system with 10 bytes left stores those 10 and returns 10 (a short write); only
+  // the next write fails with ENOSPC. A writer that trusts one writeSync to write everything renamed the
+  // first 10 bytes over the old file and reported success (`kstbench sample --out` on a full tmpfs).
+  const dir = temp();
+  const file = join(dir, 'states.json');
+  writeFileSync(file, 'old\n');
+  const real = fs.writeSync as (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+  let room = 10;
+  const write = mock.method(fs, 'writeSync', (fd: number, buffer: Uint8Array, offset = 0, length = buffer.length - offset) => {
+    if (room === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    const n = real(fd, buffer, offset, Math.min(length, room));
+    room -= n;
+    return n;
+  });
+  try {
+    assert.throws(
+      () => writeFileAtomic(file, 'x'.repeat(100)),
+      (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.syscall === 'write' && e.path === file,
+    );
+  } finally {
+    write.mock.restore();
+  }
+  assert.equal(write.mock.callCount(), 2, 'the short write, then the one that found the disk full');
+  assert.equal(readFileSync(file, 'utf8'), 'old\n');
+  assert.deepEqual(tree(dir), ['states.json']);
+});
