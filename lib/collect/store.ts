@@ -15,6 +15,8 @@ import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
+import { withPath } from '../io/target';
+import { writeChunk } from '../io/write-all';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
 
 /**
@@ -84,13 +86,15 @@ function parseAuditLines(text: string, file: string): ParsedJsonl<unknown> {
   }
 }
 
-/** Appends one line (newline added) with a single write and fsync. For occasional use; see Appender. */
+/** Appends one line (newline added) and fsyncs it; a short write is continued (lib/io/write-all.ts). For occasional use; see Appender. */
 export function appendLine(file: string, line: string): void {
   ensureDir(dirname(file));
   const fd = openSync(file, 'a');
   try {
-    writeSync(fd, Buffer.from(`${line}\n`, 'utf8'));
+    writeChunk(fd, `${line}\n`);
     fsyncSync(fd);
+  } catch (err) {
+    throw withPath(err, file); // write and fsync name no file of their own
   } finally {
     closeSync(fd);
   }
@@ -139,8 +143,9 @@ export class Appender {
         await new Promise<void>((resolve, reject) => fsync(this.fd!, (err) => (err ? reject(err) : resolve())));
         for (const b of batch) b.resolve();
       } catch (err) {
-        this.failed = err as Error;
-        for (const b of [...batch, ...this.queue.splice(0)]) b.reject(err as Error);
+        // write and fsync name no file: the collector's one-line message needs it ("cannot write (unknown path)").
+        this.failed = withPath(err, this.file) as Error;
+        for (const b of [...batch, ...this.queue.splice(0)]) b.reject(this.failed);
       }
     }
     this.flushing = null;

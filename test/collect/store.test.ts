@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, Appender, readCompleted, repairTail } from '../../lib/collect/store';
+import { acquireLock, Appender, appendLine, readCompleted, repairTail } from '../../lib/collect/store';
+import { osErrorMessage } from '../../lib/io/os-error';
 import { tempDir } from './helpers';
 
 test('appender writes one JSON line per record, in call order, durable when the promise resolves', async () => {
@@ -145,3 +146,21 @@ test('a torn write that stopped inside a multibyte character is cut at the last 
   assert.equal(repair.kind, 'torn_moved');
   assert.deepEqual(readFileSync(file), whole);
 });
+
+test('a full disk (/dev/full) under the appender and appendLine: ENOSPC naming the file, for the one-line message', async () => {
+  // write(2) and fsync(2) carry no path; the collector printed "cannot write (unknown path): ENOSPC".
+  const a = new Appender('/dev/full');
+  await assert.rejects(a.append({ run_id: 'x' }), (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.path === '/dev/full');
+  await assert.rejects(a.append({ run_id: 'y' }), (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.path === '/dev/full', 'a failed appender stays failed');
+  await a.close();
+  assert.equal(osErrorMessage(errorOf(() => appendLine('/dev/full', '{}'))), 'cannot write /dev/full: ENOSPC (no space left on the device)');
+});
+
+function errorOf(f: () => void): NodeJS.ErrnoException {
+  try {
+    f();
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
+  return assert.fail('expected an error');
+}
