@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
 import { withPath } from '../io/target';
+import { processAlive } from '../io/temporaries';
 import { writeChunk } from '../io/write-all';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
 
@@ -376,11 +377,3 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { temporarySibling } from './atomic';
+import { removeStaleTemporaries, temporarySibling } from './atomic';
 import { ensureDir } from './dirs';
 import { osWriteErrorAt } from './os-error';
 import { openThrough, writeTarget } from './target';
@@ -72,6 +72,7 @@ export function openFileSink(path: string): FileSink {
     return fdSink(fd, path, () => closeSync(fd), () => {});
   }
   const tmp = temporarySibling(target.path);
+  removeStaleTemporaries(target.path);
   trackTemporary(tmp);
   let fd: number;
   try {

@@ -25,6 +25,11 @@ export function onWriteNotice(hook: (message: string) => void): (message: string
   return previous;
 }
 
+/** Prints a note about an output through the hook (the CLI: one line on stderr). */
+export function writeNotice(message: string): void {
+  notice(message);
+}
+
 /** The kind of a file in words, as error messages print it. */
 export function fileType(stats: Stats): string {
   if (stats.isFile()) return 'regular file';

@@ -60,3 +60,13 @@ export function removeLiveTemporaries(): number {
 export function liveTemporaries(): string[] {
   return [...live];
 }
+
+/** True while a process of this pid exists (EPERM: it exists, owned by another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

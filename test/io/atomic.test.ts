@@ -4,11 +4,13 @@
  * Node's own (code, syscall) naming the target path.
  */
 import { test, mock } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type PathLike } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFilesAtomic } from '../../lib/io/atomic';
+import { onWriteNotice } from '../../lib/io/target';
 
 // The module object itself (an `import * as` namespace is a copy): lib/io/atomic.ts calls renameSync through it.
 const fs = require('node:fs') as typeof import('node:fs');
@@ -118,4 +120,26 @@ test('a disk that fills in the middle of a write: ENOSPC naming the target, the 
   assert.equal(write.mock.callCount(), 2, 'the short write, then the one that found the disk full');
   assert.equal(readFileSync(file, 'utf8'), 'old\n');
   assert.deepEqual(tree(dir), ['states.json']);
+});
+
+test('a temporary file left by a killed writer (its pid gone) is removed by the next write of that file and named on stderr; a live one is kept', () => {
+  const dir = temp();
+  const file = join(dir, 'space.jsonl');
+  writeFileSync(file, 'old\n');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid!; // exited: its pid names no process now
+  const live = process.ppid;
+  const left = join(dir, `.space.jsonl.${dead}.tmp`);
+  const writing = join(dir, `.space.jsonl.${live}.tmp`);
+  const other = join(dir, `.other.jsonl.${dead}.tmp`);
+  for (const f of [left, writing, other]) writeFileSync(f, 'half a space');
+  const notes: string[] = [];
+  const previous = onWriteNotice((m) => notes.push(m));
+  try {
+    writeFileAtomic(file, 'new\n');
+  } finally {
+    onWriteNotice(previous);
+  }
+  assert.equal(readFileSync(file, 'utf8'), 'new\n');
+  assert.deepEqual(tree(dir), [`.other.jsonl.${dead}.tmp`, `.space.jsonl.${live}.tmp`, 'space.jsonl'], 'only the dead writer’s temporary of this file is gone');
+  assert.deepEqual(notes, [`removed ${left}, left by an earlier run (pid ${dead}) that was killed before it finished writing space.jsonl`]);
 });
