@@ -45,7 +45,7 @@ export type TailRepair =
  */
 export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
-  const bytes = readFileSync(file);
+  const bytes = readAuditFile(file);
   const text = bytes.toString('utf8');
   const parsed = parseAuditLines(text, file);
   if (text.length === 0 || text.endsWith('\n')) return { kind: 'clean' };
@@ -71,6 +71,15 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   return parses
     ? { kind: 'newline_added', line }
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
+}
+
+/** The bytes of an audit file; a read error names it (read(2) of a directory carries no path: "cannot read (unknown path)"). */
+function readAuditFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw withPath(err, file);
+  }
 }
 
 /**
@@ -230,7 +239,7 @@ export function readCompleted(
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
   // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
-  const { lines } = parseJsonl(readFileSync(file, 'utf8'), file, { allowTornTail: options.tolerateTornTail === true });
+  const { lines } = parseJsonl(readAuditFile(file).toString('utf8'), file, { allowTornTail: options.tolerateTornTail === true });
   for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, Appender, appendLine, readCompleted, repairTail } from '../../lib/collect/store';
 import { osErrorMessage } from '../../lib/io/os-error';
@@ -164,3 +164,11 @@ function errorOf(f: () => void): NodeJS.ErrnoException {
   }
   return assert.fail('expected an error');
 }
+
+test('an audit file that is a directory: EISDIR naming it, from the repair and from the reader', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  mkdirSync(file);
+  assert.equal(osErrorMessage(errorOf(() => repairTail(file, join(dir, 'torn.jsonl')))), `cannot read ${file}: EISDIR (a directory is where a file is expected)`);
+  assert.equal(osErrorMessage(errorOf(() => readCompleted(file))), `cannot read ${file}: EISDIR (a directory is where a file is expected)`);
+});
