@@ -6,6 +6,7 @@ import { createProvider } from '../collect/providers';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { isOsError } from '../io/os-error';
+import { withPath } from '../io/target';
 import { parseModelSpec } from '../provider/contract';
 import type { Study } from './manifest';
 
@@ -83,7 +84,7 @@ export function readStudyRepeats(study: Study): Repeat[] {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (isOsError(err) && err.code === 'ENOENT') throw new InputError(`${file}: no repeats collected yet; run: kstbench study collect ${study.dir}`, { file });
-    throw err;
+    throw withPath(err, file); // read(2) of a directory carries no path
   }
   const stored = parseJsonFile(text, file, RepeatsFileSchema, { lines: true });
   if (JSON.stringify(stored.repeats) !== JSON.stringify(planned)) {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../errors';
 import { parseJsonFile } from '../io/json';
 import { isOsError } from '../io/os-error';
+import { withPath } from '../io/target';
 import { PAPER_KEYS, type Study } from './manifest';
 import { RepeatSchema } from './repeats';
 
@@ -100,7 +101,7 @@ export function readStudyResults(study: Study): StudyResults {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (isOsError(err) && err.code === 'ENOENT') throw new InputError(`${file}: no analysis yet; run: kstbench study analyze ${study.dir}`, { file });
-    throw err;
+    throw withPath(err, file); // read(2) of a directory carries no path
   }
   return parseJsonFile(text, file, StudyResultsSchema);
 }
