@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
+import { writeChunk } from '../lib/io/write-all';
 import type { Command } from './common';
 import { commandExitCell, readCommandExit } from './thread';
 import type { CommandWorkerData, SignalHandledMessage, SignalHandlerMessage, SignalMessage } from './thread';
@@ -106,8 +107,11 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
-    return name === undefined ? 2 : 0;
+    const failure = printOnStdout(usage());
+    if (!failure) return name === undefined ? 2 : 0;
+    const { osWriteErrorAt } = await import('../lib/io/os-error');
+    process.stderr.write(`kstbench: ${osWriteErrorAt('standard output', failure).message}\n`);
+    return 1;
   }
   const entry = commands[name];
   if (!entry) {
@@ -165,7 +169,8 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
   const compiled = __filename.endsWith('.js');
   const exit = commandExitCell();
   const workerData: CommandWorkerData = { name, argv, stderrIsTTY: process.stderr.isTTY === true, exit };
-  const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), { workerData });
+  const worker = new Worker(compiled ? join(__dirname, 'command-worker.js') : join(__dirname, '..', 'dist', 'cli', 'command-worker.js'), { workerData, stdout: true });
+  const output = forwardStdout(worker.stdout);
   return new Promise<number>((resolve) => {
     let reported: Promise<number> | undefined;
     let graceful: { name: string; resume: string } | null = null;
@@ -205,6 +210,7 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       reported = import('./common').then(({ reportError }) => reportError(name, err));
     });
     worker.on('exit', async (exitCode) => {
+      const stdoutFailure = await output;
       const failed = reported === undefined ? undefined : await reported;
       clearTimeout(answerTimer);
       process.off('SIGINT', sigint);
@@ -215,8 +221,42 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
         resolve(EXIT_SIGNALLED);
         return;
       }
+      if (stdoutFailure) {
+        const { osWriteErrorAt } = await import('../lib/io/os-error');
+        process.stderr.write(`kstbench ${name}: ${osWriteErrorAt('standard output', stdoutFailure).message}\n`);
+        resolve(1);
+        return;
+      }
       // A worker that called process.exit(n) recorded no code.
       resolve(failed ?? readCommandExit(exit) ?? (exitCode !== 0 ? exitCode : 1));
     });
   });
 }
+
+/**
+ * Writes what the worker prints on standard output to fd 1, every byte (lib/io/write-all.ts), and
+ * resolves when the worker's stream ends: with null, or with the error that stopped the writing. Node's
+ * own forwarding through process.stdout lost output: a redirection to a full disk got a short write
+ * that its file stream ignores (a truncated file, exit 0), and /dev/full or a reader that left
+ * (`| head -1`) an 'error' event nobody listened to (a stack trace). A reader that left (EPIPE) is no
+ * failure: the rest is dropped, as the worker's direct writes of fd 1 drop it (lib/io/sink.ts,
+ * stdoutSink). Any other error is reported once (the command exits 1) and the rest dropped.
+ */
+function forwardStdout(stream: NodeJS.ReadableStream): Promise<NodeJS.ErrnoException | null> {
+  let failure: NodeJS.ErrnoException | null = null;
+  stream.on('data', (chunk: Uint8Array) => {
+    if (!failure) failure = printOnStdout(chunk);
+  });
+  return new Promise((resolve) => stream.on('end', () => resolve(failure)));
+}
+
+/** Writes every byte to fd 1; returns the error that stopped it, or null (also when the reader left: EPIPE). */
+function printOnStdout(chunk: string | Uint8Array): NodeJS.ErrnoException | null {
+  try {
+    writeChunk(1, chunk);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPIPE' ? null : (err as NodeJS.ErrnoException);
+  }
+}
+

@@ -18,7 +18,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } fr
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
-import { writeFileAtomic } from '../lib/io/atomic';
+import { writeFileAtomic, writeFilesAtomic } from '../lib/io/atomic';
 import { readUtf8File } from '../lib/io/read';
 import { parseEnvironment, type EnvironmentTables } from '../lib/notebook/environment';
 import { cellSource, readNotebook, type Notebook } from '../lib/notebook/ipynb';
@@ -164,9 +164,13 @@ export function siteDifferences(dir: string, files: ReadonlyMap<string, string |
   return out.sort();
 }
 
-/** Writes the site to `dir`: every file atomically, then removes files of an older build that are gone. */
+/**
+ * Writes the site to `dir` as one unit (writeFilesAtomic: every file staged before any is renamed, so a
+ * full disk or a blocked path leaves the old site whole, not new pages beside old ones), then removes
+ * files of an older build that are gone.
+ */
 export function writeSite(dir: string, files: ReadonlyMap<string, string | Buffer>): void {
-  for (const [name, data] of files) writeFileAtomic(join(dir, ...name.split('/')), data);
+  writeFilesAtomic([...files].map(([name, data]) => ({ path: join(dir, ...name.split('/')), data })));
   for (const name of filesUnder(dir)) {
     if (!files.has(name)) {
       rmSync(join(dir, name), { force: true });

@@ -277,11 +277,21 @@ export function withRetryMissing(command: string): string {
 }
 
 /** Prints the summary of a finished run and returns its exit code (0, 3, 4, 5 or 130). */
+/** What the start of the run repaired of a killed run's torn last lines, one line per file. */
+export function tornRepairLines(result: Pick<EngineResult, 'tornRepairs' | 'paths'>): string[] {
+  return (result.tornRepairs ?? []).map((r) =>
+    r.kind === 'newline_added'
+      ? `repaired ${r.file}: its last record (line ${r.line}) had no newline (a run was killed as it wrote it); newline added, the record kept`
+      : `repaired ${r.file}: line ${r.line} was cut off by a killed run (${r.bytes} bytes, not a whole record); moved to ${result.paths.torn}${r.file === 'responses.jsonl' ? ', and its cell is requested again' : ''}`,
+  );
+}
+
 export function reportRun(name: string, result: EngineResult, resumeCommand: string, openBatches: readonly string[] = []): number {
   const counts = Object.entries(result.written)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
   const cost = result.costUsd === null ? 'unknown (some model has no price)' : `$${result.costUsd.toFixed(4)}`;
+  for (const line of tornRepairLines(result)) process.stderr.write(`kstbench ${name}: ${line}\n`);
   process.stderr.write(`kstbench ${name}: ${result.status}: ${result.total} cells, ${resumedWording(result)}, this run wrote ${counts || 'nothing'}; ${result.pending} pending; ${attemptsWording(result)}; estimated cost of this run ${cost}\n`);
   switch (result.status) {
     case 'complete':

@@ -148,8 +148,14 @@ Options:
                     it); without it a re-run requests only cells that have no record
 `;
 
-async function collectOnly(study: Study, retryMissing: boolean): Promise<number> {
-  const [{ collectStudy }, { reportRun, runShell }] = await Promise.all([import('../../lib/study/collect'), import('./collect')]);
+/**
+ * The collect step. `nextSteps` names what `study run` does after it: a signal that reached the
+ * collector's graceful stop when there was nothing left to collect (its last moments) still ends the
+ * run there, exit 130, instead of being spent on a collection that completed anyway while the
+ * analysis, figures and report went on to "done" and exit 0.
+ */
+async function collectOnly(study: Study, retryMissing: boolean, nextSteps?: string): Promise<number> {
+  const [{ collectStudy }, { EXIT_INTERRUPTED, reportRun, runShell }] = await Promise.all([import('../../lib/study/collect'), import('./collect')]);
   const resume = `kstbench study collect ${study.dir}${retryMissing ? ' --retry-missing' : ''}`;
   return runShell('study collect', resume, async (shell) => {
     const onRepeat = (repeat: Repeat, of: number) => {
@@ -163,6 +169,10 @@ async function collectOnly(study: Study, retryMissing: boolean): Promise<number>
     // One line per repeat collected; the exit code is the last one's (the first that did not complete).
     let code = 0;
     for (const r of result.repeats) code = reportRun(result.repeats.length > 1 || r.repeat.repeat > 1 ? `study collect (repeat ${r.repeat.repeat})` : 'study collect', r.outcome, resume);
+    if (code === 0 && nextSteps !== undefined && shell.deps.interrupt.aborted) {
+      say(`interrupted after the collection completed: stopped before ${nextSteps}; resume with: kstbench study run ${study.dir}`);
+      return EXIT_INTERRUPTED;
+    }
     return code;
   });
 }
@@ -248,7 +258,7 @@ export const run: Subcommand = {
     const started = Date.now();
     const step = (name: string) => say(`step ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     step('1/4 collect');
-    const collected = await collectOnly(study, parsed.retryMissing);
+    const collected = await collectOnly(study, parsed.retryMissing, 'the analysis, figures and report');
     if (collected !== 0) return collected;
     step('2/4 analyze');
     await analyzeOnly(study);

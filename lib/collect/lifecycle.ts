@@ -12,7 +12,7 @@ import type { CompletionRequest, CompletionResult } from '../provider/contract';
 import { makeRedactor, type Redactor } from './redact';
 import { checkFingerprint, NEW_OUT_DIR_FIX } from './fingerprint';
 import { DEFAULT_RETRY_POLICY, type ErrorClass, type RetryPolicy } from './retry';
-import { Appender, acquireLock, readCompleted, repairTail, storePaths, type StorePaths } from './store';
+import { Appender, acquireLock, readCompleted, repairTail, storePaths, type StorePaths, type TailRepair } from './store';
 
 /**
  * The one run lifecycle of the collector, shared by both transports (the live worker pool in
@@ -148,6 +148,8 @@ export interface EngineResult {
   remedy?: string;
   /** Models whose queue the circuit breaker stopped. */
   breakerTrips?: BreakerTrip[];
+  /** Torn last lines a killed earlier run left, repaired before this run read its files (the resume says so). */
+  tornRepairs?: Array<{ file: string } & Exclude<TailRepair, { kind: 'clean' }>>;
   paths: StorePaths;
 }
 
@@ -427,7 +429,8 @@ class RunFiles<M> {
 }
 
 /** Repairs torn tails before anything is read (attempts first: its repair is itself logged there). */
-async function repairTornTails<M>(paths: StorePaths, transport: Transport<M>, event: RunFiles<M>['event']): Promise<void> {
+async function repairTornTails<M>(paths: StorePaths, transport: Transport<M>, event: RunFiles<M>['event']): Promise<NonNullable<EngineResult['tornRepairs']>> {
+  const repairs: NonNullable<EngineResult['tornRepairs']> = [];
   const files: Array<[string, string]> = [
     [fileLabel(paths.attempts, paths), paths.attempts],
     [fileLabel(paths.responses, paths), paths.responses],
@@ -435,8 +438,11 @@ async function repairTornTails<M>(paths: StorePaths, transport: Transport<M>, ev
   ];
   for (const [label, file] of files) {
     const repair = repairTail(file, paths.torn);
-    if (repair.kind !== 'clean') await event('torn_tail_repaired', { file: label, ...repair, tornFile: undefined });
+    if (repair.kind === 'clean') continue;
+    await event('torn_tail_repaired', { file: label, ...repair, tornFile: undefined });
+    repairs.push({ file: label, ...repair });
   }
+  return repairs;
 }
 
 /** What the run counts while the transport works: the stop, the tallies, the cost, the deterministic failures. */
@@ -646,7 +652,7 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
     const previous = readRunJson(setup.paths.run);
     checkFingerprint(setup.paths.run, previous, options.fingerprint, options.otherDesignFix);
     files.openAttempts();
-    await repairTornTails(setup.paths, transport, files.event);
+    const tornRepairs = await repairTornTails(setup.paths, transport, files.event);
     const resume = readResume(options, setup.paths);
     const tally = new RunTally(resume.resumed, new Set(resume.pending.map((j) => j.runId)));
     const ctx = runContext(options, setup, files, tally, resume);
@@ -664,7 +670,8 @@ export async function runLifecycle<M>(options: LifecycleOptions<M>, transport: T
     await files.attemptsLog!.drain();
     await files.responsesLog.drain();
     tally.progress.finish();
-    return await summarize(options, transport, files, tally, ctx, resume);
+    const result = await summarize(options, transport, files, tally, ctx, resume);
+    return tornRepairs.length > 0 ? { ...result, tornRepairs } : result;
   } catch (err) {
     files.markFailed(err);
     throw err;

@@ -15,6 +15,9 @@ import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
+import { withPath } from '../io/target';
+import { processAlive } from '../io/temporaries';
+import { writeChunk } from '../io/write-all';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
 import { decodeInputText } from '../io/read';
 
@@ -43,7 +46,7 @@ export type TailRepair =
  */
 export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
-  const bytes = readFileSync(file);
+  const bytes = readAuditFile(file);
   const text = auditText(bytes, file);
   const parsed = parseAuditLines(text, file);
   if (text.length === 0 || text.endsWith('\n')) return { kind: 'clean' };
@@ -71,6 +74,15 @@ export function repairTail(file: string, tornFile: string): TailRepair {
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
 }
 
+/** The bytes of an audit file; a read error names it (read(2) of a directory carries no path: "cannot read (unknown path)"). */
+function readAuditFile(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw withPath(err, file);
+  }
+}
+
 /**
  * An audit file's text: its complete lines through lib/io's strict decoder (an invalid byte is refused
  * with its line, as the analysis's reader refuses it), the fragment after the last newline leniently:
@@ -95,13 +107,15 @@ function parseAuditLines(text: string, file: string): ParsedJsonl<unknown> {
   }
 }
 
-/** Appends one line (newline added) with a single write and fsync. For occasional use; see Appender. */
+/** Appends one line (newline added) and fsyncs it; a short write is continued (lib/io/write-all.ts). For occasional use; see Appender. */
 export function appendLine(file: string, line: string): void {
   ensureDir(dirname(file));
   const fd = openSync(file, 'a');
   try {
-    writeSync(fd, Buffer.from(`${line}\n`, 'utf8'));
+    writeChunk(fd, `${line}\n`);
     fsyncSync(fd);
+  } catch (err) {
+    throw withPath(err, file); // write and fsync name no file of their own
   } finally {
     closeSync(fd);
   }
@@ -150,8 +164,9 @@ export class Appender {
         await new Promise<void>((resolve, reject) => fsync(this.fd!, (err) => (err ? reject(err) : resolve())));
         for (const b of batch) b.resolve();
       } catch (err) {
-        this.failed = err as Error;
-        for (const b of [...batch, ...this.queue.splice(0)]) b.reject(err as Error);
+        // write and fsync name no file: the collector's one-line message needs it ("cannot write (unknown path)").
+        this.failed = withPath(err, this.file) as Error;
+        for (const b of [...batch, ...this.queue.splice(0)]) b.reject(this.failed);
       }
     }
     this.flushing = null;
@@ -235,7 +250,7 @@ export function readCompleted(
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
   // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
-  const { lines } = parseJsonl(auditText(readFileSync(file), file), file, { allowTornTail: options.tolerateTornTail === true });
+  const { lines } = parseJsonl(auditText(readAuditFile(file), file), file, { allowTornTail: options.tolerateTornTail === true });
   for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });
@@ -382,11 +397,3 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { releaseTemporary, trackTemporary } from '../io/temporaries';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -248,6 +249,8 @@ async function launch(): Promise<Shared> {
   // Lazy: playwright-core is only needed where figures are exported.
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const userDataDir = mkdtempSync(join(tmpdir(), 'kstbench-chromium-'));
+  // Listed, so that a command stopped by a signal (its worker terminated: no finally runs) removes it too.
+  trackTemporary(userDataDir);
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: source.executablePath,
@@ -260,6 +263,7 @@ async function launch(): Promise<Shared> {
     return { context, userDataDir };
   } catch (err) {
     rmSync(userDataDir, { recursive: true, force: true });
+    releaseTemporary(userDataDir);
     throw err;
   }
 }
@@ -302,6 +306,7 @@ export async function closeFigureBrowser(): Promise<void> {
     const s = await current;
     await s.context.close();
     rmSync(s.userDataDir, { recursive: true, force: true });
+    releaseTemporary(s.userDataDir);
   } catch {
     // a launch that failed has nothing to close
   }

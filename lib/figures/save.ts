@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { releaseTemporary, trackTemporary } from '../io/temporaries';
 import { tmpdir } from 'node:os';
 import { outputBase } from './output-root';
 import { join, relative } from 'node:path';
@@ -141,12 +142,14 @@ export async function renderFigure(html: string, size: { width: number; height: 
     page.on('pageerror', (err) => errors.push(err.message));
     // Loading from a file is faster than page.setContent for a 5 MB page (no CDP document.write).
     const dir = mkdtempSync(join(tmpdir(), 'kstbench-figure-'));
+    trackTemporary(dir); // a signal that stops the command removes it (lib/io/temporaries.ts)
     try {
       const file = join(dir, 'figure.html');
       writeFileSync(file, html);
       await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      releaseTemporary(dir);
     }
     await page.waitForFunction(() => {
       const w = globalThis as unknown as { __figureReady?: boolean; __figureError?: string };

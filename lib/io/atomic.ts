@@ -1,8 +1,9 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { ensureDir } from './dirs';
-import { openThrough, withPath, writeTarget, type WriteTarget } from './target';
-import { releaseTemporary, trackTemporary } from './temporaries';
+import { openThrough, withPath, writeNotice, writeTarget, type WriteTarget } from './target';
+import { processAlive, releaseTemporary, trackTemporary } from './temporaries';
+import { writeChunk } from './write-all';
 
 /**
  * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
@@ -16,6 +17,31 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
 /** The hidden sibling a file is staged in before its rename: `.<name>.<pid>.tmp` in the same folder. */
 export function temporarySibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+}
+
+/**
+ * Removes the temporary siblings of `path` (`.<name>.<pid>.tmp`) whose process no longer runs: a writer
+ * killed by SIGKILL (or a power loss) cannot remove its own, and each is as large as the output it was
+ * writing. Each removal is noted on stderr. A sibling of a running process (another kstbench writing
+ * the same file) is left alone; so is everything that does not have exactly this form. Called before a
+ * new temporary of `path` is staged; a folder that cannot be listed is left to the write to report.
+ */
+export function removeStaleTemporaries(path: string): void {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = name.slice(prefix.length, -'.tmp'.length);
+    if (!/^[1-9]\d{0,6}$/.test(pid) || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+    rmSync(join(dir, name), { force: true });
+    writeNotice(`removed ${join(dir, name)}, left by an earlier run (pid ${pid}) that was killed before it finished writing ${basename(path)}`);
+  }
 }
 
 /** An OS error about the temporary sibling of `path`, re-aimed at `path` itself (the file the caller named). */
@@ -60,6 +86,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
         continue;
       }
       const tmp = temporarySibling(target.path);
+      removeStaleTemporaries(target.path);
       trackTemporary(tmp);
       staged.push({ tmp, path: target.path, requested: path });
       let fd: number;
@@ -71,7 +98,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
         throw aimAt(err, tmp, path);
       }
       try {
-        writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+        writeChunk(fd, data);
         fsyncSync(fd);
       } catch (err) {
         throw withPath(aimAt(err, tmp, path), path);
@@ -99,7 +126,7 @@ export function writeFilesAtomic(files: ReadonlyArray<{ path: string; data: stri
   for (const { target, data } of through) {
     const fd = openThrough(target);
     try {
-      writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+      writeChunk(fd, data);
     } catch (err) {
       throw withPath(err, target.requested);
     } finally {

@@ -18,6 +18,14 @@ const MEANING: Record<string, string> = {
   EISDIR: 'a directory is where a file is expected',
   ENOENT: 'no such file or directory',
   EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  EFBIG: 'file too large: over the file-size limit (ulimit -f) or what the file system allows',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'too many levels of symbolic links',
+  EIO: 'input/output error on the device',
+  EBUSY: 'device or resource busy',
+  ETXTBSY: 'the file is a running program',
+  EXDEV: 'not on the same file system',
 };
 
 /** What an OS error code means, in words ("no space left on the device"); the code itself when unknown. */

@@ -1,10 +1,13 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { temporarySibling } from './atomic';
+import { removeStaleTemporaries, temporarySibling } from './atomic';
 import { ensureDir } from './dirs';
 import { osWriteErrorAt } from './os-error';
 import { openThrough, writeTarget } from './target';
 import { releaseTemporary, trackTemporary } from './temporaries';
+import { writeChunk } from './write-all';
+
+export { writeChunk } from './write-all';
 
 /**
  * A streaming counterpart of writeFileAtomic for outputs too large for one string (a space with
@@ -69,6 +72,7 @@ export function openFileSink(path: string): FileSink {
     return fdSink(fd, path, () => closeSync(fd), () => {});
   }
   const tmp = temporarySibling(target.path);
+  removeStaleTemporaries(target.path);
   trackTemporary(tmp);
   let fd: number;
   try {
@@ -107,33 +111,4 @@ export function stdoutSink(): FileSink {
     commit() {},
     abort() {},
   };
-}
-
-/** The longest wait between two tries of a full pipe, in ms. */
-const FULL_PIPE_MAX_WAIT_MS = 64;
-
-/**
- * Writes the whole chunk. writeSync may write part of it (it returns what it wrote), and on a
- * non-blocking pipe (standard output in a worker thread, or when Node set O_NONBLOCK) a full pipe
- * throws EAGAIN instead of waiting: the reader is slower than the writer, so this waits (1, 2, 4 …
- * 64 ms, asleep in Atomics.wait, which a worker's termination interrupts) and tries again.
- */
-export function writeChunk(fd: number, chunk: string | Uint8Array, sleep: (ms: number) => void = sleepSync): void {
-  const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-  let wait = 1;
-  for (let at = 0; at < bytes.length; ) {
-    try {
-      at += writeSync(fd, bytes, at, bytes.length - at);
-      wait = 1;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-      sleep(wait);
-      wait = Math.min(wait * 2, FULL_PIPE_MAX_WAIT_MS);
-    }
-  }
-}
-
-/** Sleeps the thread for `ms` without spinning. */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

@@ -1,5 +1,6 @@
 import { closeSync, constants, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { InputError } from '../errors';
+import { osWriteErrorAt } from './os-error';
 
 /**
  * What an output path names before anything is written, so that an atomic write never renames over
@@ -25,6 +26,11 @@ export function onWriteNotice(hook: (message: string) => void): (message: string
   return previous;
 }
 
+/** Prints a note about an output through the hook (the CLI: one line on stderr). */
+export function writeNotice(message: string): void {
+  notice(message);
+}
+
 /** The kind of a file in words, as error messages print it. */
 export function fileType(stats: Stats): string {
   if (stats.isFile()) return 'regular file';
@@ -41,8 +47,23 @@ function directoryError(path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`EISDIR: illegal operation on a directory, rename '${path}'`), { code: 'EISDIR', errno: -21, syscall: 'rename', path });
 }
 
-/** Classifies `path` as an output (see WriteTarget); throws for a directory, socket, block device or dangling link. */
+/**
+ * Classifies `path` as an output (see WriteTarget); throws for a directory, socket, block device or
+ * dangling link. An OS error of the look itself (a name too long, a loop of links, a folder that
+ * cannot be searched) is an InputError saying `cannot write PATH`: its syscall (lstat, stat) would
+ * otherwise be worded as a read.
+ */
 export function writeTarget(path: string): WriteTarget {
+  try {
+    return classifyTarget(path);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e?.code === 'string' && /^(lstat|stat|realpath)$/.test(e.syscall ?? '')) throw osWriteErrorAt(path, err);
+    throw err;
+  }
+}
+
+function classifyTarget(path: string): WriteTarget {
   const own = lstatSync(path, { throwIfNoEntry: false });
   if (!own || own.isFile()) return { mode: 'atomic', path, requested: path };
   if (own.isDirectory()) throw directoryError(path);

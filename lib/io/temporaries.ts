@@ -48,10 +48,13 @@ export function applyTemporaryMessage(message: unknown): boolean {
   return true;
 }
 
-/** Removes every listed temporary file (missing ones are fine); returns how many were listed. */
+/**
+ * Removes every listed temporary file (missing ones are fine) and every listed temporary folder with
+ * what is in it (the figure browser's profile and page folders); returns how many were listed.
+ */
 export function removeLiveTemporaries(): number {
   const n = live.size;
-  for (const path of live) rmSync(path, { force: true });
+  for (const path of live) rmSync(path, { force: true, recursive: true });
   live.clear();
   return n;
 }
@@ -59,4 +62,14 @@ export function removeLiveTemporaries(): number {
 /** The temporary files listed now (for tests and messages). */
 export function liveTemporaries(): string[] {
   return [...live];
+}
+
+/** True while a process of this pid exists (EPERM: it exists, owned by another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -21,8 +21,8 @@ function wideDomain(dir: string, n: number): string {
 }
 
 /** Runs the CLI, waits until `ready(dir)` holds, sends SIGINT and reports how long the exit took. */
-async function interrupt(args: string[], dir: string, ready: (pid: number) => boolean): Promise<{ code: number | null; ms: number; stderr: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+async function interrupt(args: string[], dir: string, ready: (pid: number) => boolean, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; ms: number; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'kstbench.js'), ...args], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -130,3 +130,31 @@ test('--out to a FIFO, a device stand-in (a link to /dev/null) and a symlink, in
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('SIGINT while the figures are drawn removes the browser profile and page folders it made in TMPDIR', { timeout: 120_000 }, async () => {
+  // The worker is terminated, so no finally of lib/figures runs: the folders are listed
+  // (lib/io/temporaries.ts) and the main thread removes them. They used to stay, about 4 MB each,
+  // while the command said "no temporary file was left".
+  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-figures-'));
+  const scratch = mkdtempSync(join(tmpdir(), 'kst-sigint-tmpdir-'));
+  try {
+    const study = join(dir, 'study');
+    for (const args of [
+      ['study', 'init', study, '--domains', join(ROOT, 'data', 'examples', 'fractions.json'), '--models', 'simulated:sim-a'],
+      ['study', 'collect', study],
+      ['study', 'analyze', study],
+    ]) {
+      const r = kstbench(args, { timeoutMs: 60_000 });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    }
+    const ours = () => readdirSync(scratch).filter((f) => f.startsWith('kstbench-'));
+    const r = await interrupt(['study', 'figures', study], dir, () => ours().length > 0, { ...process.env, TMPDIR: scratch });
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /stopped by SIGINT; no output file was replaced \(removed \d+ temporary files?\)/);
+    assert.deepEqual(ours(), [], 'no kstbench-chromium-* or kstbench-figure-* folder left');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+

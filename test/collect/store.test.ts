@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, Appender, readCompleted, repairTail } from '../../lib/collect/store';
+import { acquireLock, Appender, appendLine, readCompleted, repairTail } from '../../lib/collect/store';
+import { osErrorMessage } from '../../lib/io/os-error';
 import { tempDir } from './helpers';
 
 test('appender writes one JSON line per record, in call order, durable when the promise resolves', async () => {
@@ -144,4 +145,30 @@ test('a torn write that stopped inside a multibyte character is cut at the last 
   const repair = repairTail(file, join(dir, 'torn.jsonl'));
   assert.equal(repair.kind, 'torn_moved');
   assert.deepEqual(readFileSync(file), whole);
+});
+
+test('a full disk (/dev/full) under the appender and appendLine: ENOSPC naming the file, for the one-line message', async () => {
+  // write(2) and fsync(2) carry no path; the collector printed "cannot write (unknown path): ENOSPC".
+  const a = new Appender('/dev/full');
+  await assert.rejects(a.append({ run_id: 'x' }), (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.path === '/dev/full');
+  await assert.rejects(a.append({ run_id: 'y' }), (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.path === '/dev/full', 'a failed appender stays failed');
+  await a.close();
+  assert.equal(osErrorMessage(errorOf(() => appendLine('/dev/full', '{}'))), 'cannot write /dev/full: ENOSPC (no space left on the device)');
+});
+
+function errorOf(f: () => void): NodeJS.ErrnoException {
+  try {
+    f();
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
+  return assert.fail('expected an error');
+}
+
+test('an audit file that is a directory: EISDIR naming it, from the repair and from the reader', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  mkdirSync(file);
+  assert.equal(osErrorMessage(errorOf(() => repairTail(file, join(dir, 'torn.jsonl')))), `cannot read ${file}: EISDIR (a directory is where a file is expected)`);
+  assert.equal(osErrorMessage(errorOf(() => readCompleted(file))), `cannot read ${file}: EISDIR (a directory is where a file is expected)`);
 });

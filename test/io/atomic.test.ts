@@ -4,11 +4,13 @@
  * Node's own (code, syscall) naming the target path.
  */
 import { test, mock } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type PathLike } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFilesAtomic } from '../../lib/io/atomic';
+import { onWriteNotice } from '../../lib/io/target';
 
 // The module object itself (an `import * as` namespace is a copy): lib/io/atomic.ts calls renameSync through it.
 const fs = require('node:fs') as typeof import('node:fs');
@@ -90,4 +92,54 @@ test('a rename that fails for a later file removes every temporary file not yet 
     rename.mock.restore();
   }
   assert.deepEqual(tree(dir), ['a.txt']);
+});
+
+test('a disk that fills in the middle of a write: ENOSPC naming the target, the old file kept, no temporary file', () => {
+  // write(2) on a file system with 10 bytes left stores those 10 and returns 10 (a short write); only
+  // the next write fails with ENOSPC. A writer that trusts one writeSync to write everything renamed the
+  // first 10 bytes over the old file and reported success (`kstbench sample --out` on a full tmpfs).
+  const dir = temp();
+  const file = join(dir, 'states.json');
+  writeFileSync(file, 'old\n');
+  const real = fs.writeSync as (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
+  let room = 10;
+  const write = mock.method(fs, 'writeSync', (fd: number, buffer: Uint8Array, offset = 0, length = buffer.length - offset) => {
+    if (room === 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    const n = real(fd, buffer, offset, Math.min(length, room));
+    room -= n;
+    return n;
+  });
+  try {
+    assert.throws(
+      () => writeFileAtomic(file, 'x'.repeat(100)),
+      (e: NodeJS.ErrnoException) => e.code === 'ENOSPC' && e.syscall === 'write' && e.path === file,
+    );
+  } finally {
+    write.mock.restore();
+  }
+  assert.equal(write.mock.callCount(), 2, 'the short write, then the one that found the disk full');
+  assert.equal(readFileSync(file, 'utf8'), 'old\n');
+  assert.deepEqual(tree(dir), ['states.json']);
+});
+
+test('a temporary file left by a killed writer (its pid gone) is removed by the next write of that file and named on stderr; a live one is kept', () => {
+  const dir = temp();
+  const file = join(dir, 'space.jsonl');
+  writeFileSync(file, 'old\n');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid!; // exited: its pid names no process now
+  const live = process.ppid;
+  const left = join(dir, `.space.jsonl.${dead}.tmp`);
+  const writing = join(dir, `.space.jsonl.${live}.tmp`);
+  const other = join(dir, `.other.jsonl.${dead}.tmp`);
+  for (const f of [left, writing, other]) writeFileSync(f, 'half a space');
+  const notes: string[] = [];
+  const previous = onWriteNotice((m) => notes.push(m));
+  try {
+    writeFileAtomic(file, 'new\n');
+  } finally {
+    onWriteNotice(previous);
+  }
+  assert.equal(readFileSync(file, 'utf8'), 'new\n');
+  assert.deepEqual(tree(dir), [`.other.jsonl.${dead}.tmp`, `.space.jsonl.${live}.tmp`, 'space.jsonl'], 'only the dead writer’s temporary of this file is gone');
+  assert.deepEqual(notes, [`removed ${left}, left by an earlier run (pid ${dead}) that was killed before it finished writing space.jsonl`]);
 });

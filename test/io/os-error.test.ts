@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
@@ -85,4 +85,29 @@ test('osWriteErrorAt names the target the caller asked for, not the temporary si
   assert.equal(e.message, 'cannot write /out/space.txt: ENOSPC (no space left on the device)');
   assert.equal(e.where.file, '/out/space.txt');
   assert.equal(osWriteErrorAt('standard output', new Error('broken')).message, 'cannot write standard output: broken');
+});
+
+test('real errors a user meets: a name too long (ENAMETOOLONG), a loop of links (ELOOP), a file over ulimit -f (EFBIG): each known, in words', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-os-error-'));
+  const long = join(dir, 'a'.repeat(300));
+  const loop = join(dir, 'loop');
+  symlinkSync(loop, loop);
+  const caught = (f: () => void): unknown => {
+    try {
+      f();
+    } catch (err) {
+      return err;
+    }
+    return assert.fail('expected an OS error');
+  };
+  const tooLong = caught(() => mkdirSync(long));
+  assert.ok(isOsError(tooLong));
+  assert.equal(osErrorMessage(tooLong), `cannot write ${long}: ENAMETOOLONG (file name too long)`);
+  const looped = caught(() => writeFileSync(loop, 'x'));
+  assert.ok(isOsError(looped));
+  assert.equal(osErrorMessage(looped), `cannot write ${loop}: ELOOP (too many levels of symbolic links)`);
+  // EFBIG comes from write(2) past RLIMIT_FSIZE (test/cli/out-paths.test.ts meets it for real); its shape:
+  const big = Object.assign(new Error('EFBIG: file too large, write'), { code: 'EFBIG', errno: -27, syscall: 'write', path: '/out/states.json' });
+  assert.ok(isOsError(big));
+  assert.equal(osErrorMessage(big), 'cannot write /out/states.json: EFBIG (file too large: over the file-size limit (ulimit -f) or what the file system allows)');
 });

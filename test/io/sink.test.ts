@@ -1,5 +1,6 @@
 /** The streaming sink (lib/io/sink.ts) under the same target rules as writeFileAtomic: device, FIFO, link. */
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,4 +42,16 @@ test('openFileSink: a full device fails naming the path the user gave', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('openFileSink: a temporary left by a killed writer of the same file (SIGKILL mid-stream) is removed when the next one starts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-sink-'));
+  const out = join(dir, 'space.srbt');
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+  writeFileSync(join(dir, `.space.srbt.${dead}.tmp`), 'the first 300 MB of a space');
+  const s = openFileSink(out);
+  s.write('whole\n');
+  s.commit();
+  assert.deepEqual(readdirSync(dir), ['space.srbt']);
+  assert.equal(readFileSync(out, 'utf8'), 'whole\n');
 });

@@ -96,3 +96,15 @@ test('a dangling link and a directory are refused by what they are, leaving noth
     assert.deepEqual(readdirSync(dir).sort(), ['folder', 'gone']);
     assert.deepEqual(readdirSync(join(dir, 'folder')), []);
   }));
+
+test('writeTarget: an OS error of the look itself (a name too long, a loop of links) is one line saying "cannot write", not "cannot read"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-target-'));
+  const long = join(dir, `${'a'.repeat(300)}.json`);
+  assert.throws(() => writeTarget(long), (e: unknown) => e instanceof InputError && e.message === `cannot write ${long}: ENAMETOOLONG (file name too long)`);
+  const loop = join(dir, 'loop');
+  symlinkSync(loop, loop);
+  const through = join(loop, 'out.json');
+  assert.throws(() => writeTarget(through), (e: unknown) => e instanceof InputError && e.message === `cannot write ${through}: ELOOP (too many levels of symbolic links)`);
+  // The control: a plain new name in the same folder is an atomic target.
+  assert.equal(writeTarget(join(dir, 'out.json')).mode, 'atomic');
+});

@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { liveTemporaries, openFileSink, removeLiveTemporaries, temporarySibling } from '../../lib/io';
+import { liveTemporaries, openFileSink, removeLiveTemporaries, temporarySibling, trackTemporary } from '../../lib/io';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -43,3 +43,14 @@ test('a process that exits (process.exit) mid-write leaves no temporary file', (
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a listed temporary folder is removed with what is in it (the figure browser\'s profile)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-temporaries-'));
+  const profile = join(dir, 'kstbench-chromium-x');
+  mkdirSync(join(profile, 'Default'), { recursive: true });
+  writeFileSync(join(profile, 'Default', 'Preferences'), '{}');
+  trackTemporary(profile);
+  assert.ok(removeLiveTemporaries() >= 1);
+  assert.deepEqual(readdirSync(dir), []);
+});
+

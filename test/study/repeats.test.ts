@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeStudy } from '../../lib/study/analyze';
 import { checkStudy, sumDryRuns } from '../../lib/study/check';
@@ -14,6 +14,7 @@ import { collectStudy } from '../../lib/study/collect';
 import type { Study } from '../../lib/study/manifest';
 import { planStudy } from '../../lib/study/plan-study';
 import { readStudyRepeats, repeatsFilePath, studyRepeats } from '../../lib/study/repeats';
+import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { fractionsStudy } from './helpers';
 
 function makeStudy(repeats: number): Study {
@@ -109,4 +110,13 @@ test('sumDryRuns adds calls, tokens and costs; an unknown cost stays unknown', (
   assert.equal(sumDryRuns([report(3, 1), report(4, null)]).costUsd, null);
   const single = report(2, 5);
   assert.equal(sumDryRuns([single]), single);
+});
+
+test('repeats.json that is a directory: EISDIR naming it, not "(unknown path)"', () => {
+  const two = makeStudy(2);
+  mkdirSync(repeatsFilePath(two), { recursive: true });
+  assert.throws(
+    () => readStudyRepeats(two),
+    (e: unknown) => isOsError(e) && osErrorMessage(e) === `cannot read ${repeatsFilePath(two)}: EISDIR (a directory is where a file is expected)`,
+  );
 });

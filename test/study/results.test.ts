@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { studyFrom, StudyManifestSchema } from '../../lib/study/manifest';
 import { readStudyResults, resultsPath } from '../../lib/study/results';
+import { isOsError, osErrorMessage } from '../../lib/io/os-error';
 import { tempDir } from '../support/files';
 
 test('readStudyResults: missing → says to run study analyze; a bad file → names the field', () => {
@@ -13,4 +14,14 @@ test('readStudyResults: missing → says to run study analyze; a bad file → na
   mkdirSync(dirname(resultsPath(s)), { recursive: true });
   writeFileSync(resultsPath(s), JSON.stringify({ results_version: 1, title: 5 }));
   assert.throws(() => readStudyResults(s), /study-results\.json: .*title/);
+});
+
+test('readStudyResults: study-results.json that is a directory is EISDIR naming it (read(2) gives no path)', () => {
+  const dir = tempDir('kstbench-study-results-');
+  const s = studyFrom(dir, join(dir, 'study.json'), StudyManifestSchema.parse({ manifest_version: 1, title: 'T', domains: ['d'], models: ['simulated:sim-a'] }));
+  mkdirSync(resultsPath(s), { recursive: true });
+  assert.throws(
+    () => readStudyResults(s),
+    (e: unknown) => isOsError(e) && osErrorMessage(e) === `cannot read ${resultsPath(s)}: EISDIR (a directory is where a file is expected)`,
+  );
 });
