@@ -14,7 +14,7 @@ import { collectStudy } from '../../lib/study/collect';
 import type { Study } from '../../lib/study/manifest';
 import { planStudy } from '../../lib/study/plan-study';
 import { readStudyRepeats, repeatsFilePath, studyRepeats } from '../../lib/study/repeats';
-import { isOsError, osErrorMessage } from '../../lib/io/os-error';
+import { InputError } from '../../lib/errors';
 import { fractionsStudy } from './helpers';
 
 function makeStudy(repeats: number): Study {
@@ -117,6 +117,6 @@ test('repeats.json that is a directory: EISDIR naming it, not "(unknown path)"',
   mkdirSync(repeatsFilePath(two), { recursive: true });
   assert.throws(
     () => readStudyRepeats(two),
-    (e: unknown) => isOsError(e) && osErrorMessage(e) === `cannot read ${repeatsFilePath(two)}: EISDIR (a directory is where a file is expected)`,
+    (e: unknown) => e instanceof InputError && e.message === `${repeatsFilePath(two)}: cannot read the collected repeats (EISDIR)`,
   );
 });

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { studyFrom, StudyManifestSchema } from '../../lib/study/manifest';
 import { readStudyResults, resultsPath } from '../../lib/study/results';
-import { isOsError, osErrorMessage } from '../../lib/io/os-error';
+import { InputError } from '../../lib/errors';
 import { tempDir } from '../support/files';
 
 test('readStudyResults: missing → says to run study analyze; a bad file → names the field', () => {
@@ -22,6 +22,6 @@ test('readStudyResults: study-results.json that is a directory is EISDIR naming 
   mkdirSync(resultsPath(s), { recursive: true });
   assert.throws(
     () => readStudyResults(s),
-    (e: unknown) => isOsError(e) && osErrorMessage(e) === `cannot read ${resultsPath(s)}: EISDIR (a directory is where a file is expected)`,
+    (e: unknown) => e instanceof InputError && e.message === `${resultsPath(s)}: cannot read the study's analysis (EISDIR)`,
   );
 });
