@@ -149,7 +149,7 @@ function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'sign
   const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
   const again = resume === undefined ? '' : `; resume with: ${resume}`;
   if (stop.why === 'second') return `kstbench ${name}: second ${stop.signal}, exiting now (${files}${again})`;
-  if (stop.why === 'busy') return `kstbench ${name}: stopped by ${stop.signal} during synchronous work (planning: no answer within ${SIGNAL_ANSWER_MS} ms); ${files}${again}`;
+  if (stop.why === 'busy') return `kstbench ${name}: stopped by ${stop.signal} during synchronous work (no answer within ${SIGNAL_ANSWER_MS} ms); ${files}${again}`;
   return `kstbench ${name}: stopped by ${stop.signal}; no output file was replaced (${files})`;
 }
 
@@ -216,7 +216,9 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
       const removed = removeLiveTemporaries();
-      if (stopped) {
+      // A command can finish between the signal and the worker's termination: then it recorded its
+      // code, its output is written, and it did not stop.
+      if (stopped && readCommandExit(exit) === undefined) {
         process.stderr.write(`\n${stoppedLine(name, stopped, graceful, removed)}\n`);
         resolve(EXIT_SIGNALLED);
         return;

@@ -158,3 +158,58 @@ test('SIGINT while the figures are drawn removes the browser profile and page fo
   }
 });
 
+
+/**
+ * A preload (`node -r`, run in the worker too) for the window between a signal and the worker's
+ * termination: in the worker, the rename of `$HOLD_OUT` (the command's --out) waits 400 ms after
+ * creating `$HOLD_MARKER`, so the test's SIGINT lands while the command is still running; in the main
+ * thread, Worker#terminate takes effect only 5 s later, so the command finishes (renames its output and
+ * records its exit code) between the signal and the termination. Nothing the CLI computes is stubbed.
+ */
+const FINISH_BEFORE_TERMINATE = `
+const threads = require('node:worker_threads');
+const fs = require('node:fs');
+if (threads.isMainThread) {
+  const terminate = threads.Worker.prototype.terminate;
+  threads.Worker.prototype.terminate = function () {
+    return new Promise((resolve) => setTimeout(() => resolve(terminate.call(this)), 5000).unref());
+  };
+} else {
+  const rename = fs.renameSync;
+  fs.renameSync = function (from, to) {
+    if (String(to) === process.env.HOLD_OUT) {
+      fs.writeFileSync(process.env.HOLD_MARKER, '');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+    }
+    return rename.apply(this, arguments);
+  };
+}
+`;
+
+test('a command that finishes between a SIGINT and its worker\'s termination exits with its own code and says nothing of a stop (its output is written)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-finish-'));
+  try {
+    const stub = join(dir, 'hold.js');
+    writeFileSync(stub, FINISH_BEFORE_TERMINATE);
+    const out = join(dir, 'out.jsonl');
+    const marker = join(dir, 'held');
+    const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+    const env = { ...process.env, HOLD_OUT: out, HOLD_MARKER: marker, NODE_OPTIONS: '' };
+    const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(marker)) {
+      assert.ok(Date.now() < deadline, `the rename never held: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill('SIGINT');
+    const code = await exited;
+    assert.equal(stderr, '', 'no "stopped by SIGINT; no output file was replaced" line: the output was replaced');
+    assert.equal(code, 0);
+    assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 7, 'the output is whole');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
