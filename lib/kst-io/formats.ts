@@ -280,7 +280,7 @@ function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
 
 /**
  * Guesses the format: `#SRBT` → srbt; a comma or quote in the first line → csv (surmise-csv when the
- * first field is `Item`); a file whose every line is a 0/1 row of one length → matrix, unless its two
+ * first field is `Item` and line 2 does not start with an unquoted 0, 1 or 2); a file whose every line is a 0/1 row of one length → matrix, unless its two
  * first lines are counts that fit the rest exactly (a one-item KST file); two number lines first →
  * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix),
  * unless they are 0/1 rows as long as the third line and line 1 does not announce that length (a
@@ -292,7 +292,12 @@ export function detectFormat(text: string): MatrixFormat {
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const first = lines[0] ?? '';
   if (first.startsWith('#SRBT')) return 'srbt';
-  if (first.includes(',') || first.startsWith('"')) return /^"?[Ii]tem"?(,|$)/.test(first) ? 'surmise-csv' : 'csv';
+  if (first.includes(',') || first.startsWith('"')) {
+    if (!/^"?[Ii]tem"?(,|$)/.test(first)) return 'csv';
+    // A clause row starts with its item (R's write.csv quotes it), a basis or space row with an
+    // unquoted 0/1/2: so a CSV whose first item is named "Item" is not taken for a surmise function.
+    return /^[012](,|$)/.test(lines[1] ?? '') ? 'csv' : 'surmise-csv';
+  }
   const numbers = lines.length >= 2 && /^\d+$/.test(first) && /^\d+$/.test(lines[1]!);
   if (numbers && lines.length >= 3) {
     const n = Number(first);
