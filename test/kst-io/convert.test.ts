@@ -90,6 +90,11 @@ test('malformed files are refused with file:line and the reason', () => {
     ['CSV duplicate header', 'a,a\n0,1\n', /^x:1: the header names item "a" twice$/],
     ['CSV text after a quote', '"a"b,"c"\n0,1\n', /^x:1: "b,\\"c\\"" after a closing quote, where a comma or the line's end is expected$/],
     ['tab-separated', '"a"\t"b"\n0\t1\n', /^x:1: "\\t\\"b\\"" after a closing quote, where a comma or the line's end is expected; the fields are separated by tabs/],
+    // An unquoted tab-separated file has no comma, so it is detected as a matrix: the line is named as tab-separated, with the format that reads it.
+    ['unquoted tab-separated names', 'a\tb\n0\t0\n1\t0\n1\t1\n', /^x:1: "a\\tb" looks tab-separated; no kstIO format separates by tabs: replace the tabs by commas to read it as CSV \(--format csv\), or remove them from 0\/1 rows \(--format matrix\)$/],
+    ['unquoted tab-separated rows', '0\t0\n1\t0\n1\t1\n', /^x:1: "0\\t0" looks tab-separated; no kstIO format separates by tabs/],
+    ['tab-separated rows of a KST file', '2\n2\n0\t0\n1\t1\n', /^x:3: "0\\t0" looks tab-separated/, 'kst'],
+    ['unquoted tab-separated, read as CSV', 'a\tb\n0\t0\n', /^x:2: value "0\\t0" for item "a\\tb" \(allowed: 0, 1, 2\); the fields are separated by tabs, a CSV file separates them by commas$/, 'csv'],
     ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /^x:2: the clause belongs to "z", which is not in the header$/],
     // kmbasis would read the row as the state {a}, a different structure: not silently made {a, b}.
     ['surmise CSV clause without its item', '"Item","a","b"\n"a",1,0\n"b",1,0\n', /^x:3: the clause of "b" does not contain "b" itself; each row is the item's atom/],
