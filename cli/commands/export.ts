@@ -25,7 +25,10 @@ Writes a domain's structure in a kstIO format, for kst, kstMatrix, pks, DAKS or 
 ${EXPORT_WHATS.map((w) => `  --what ${w.padEnd(9)} formats: ${EXPORT_FORMATS[w].join(', ')}`).join('\n')}
 basis rows are coded 0/1/2 (1: the state is minimal for the item); relation is the surmise relation
 with row i, column j = 1 when i is surmised from j (column j is the minimal state of j); surmise is
-kstMatrix's surmise-function CSV; items is the id,description CSV. A space streams row by row (one
+kstMatrix's surmise-function CSV; items is the id,description CSV. Where a format carries item names
+(csv, surmise-csv, items), each item is named by its label (its name in the file it was imported
+from) when import maps the names back to the same IDs, else by its ID, with a note on stderr saying
+why. A space streams row by row (one
 given by a basis is walked once, its states, up to 128 MiB of bitsets, kept until its count is known).
 
 Options:
@@ -58,8 +61,10 @@ export const command = flagCommand(help, flags, async (parsed) => {
   }
   const sink = parsed.values.out ? openFileSink(parsed.values.out) : stdoutSink();
   try {
-    exportStructure(domain, what as ExportWhat, format as MatrixFormat, consumingSink((c) => sink.write(c)), parsed.values.comment, space);
+    const notes = exportStructure(domain, what as ExportWhat, format as MatrixFormat, consumingSink((c) => sink.write(c)), parsed.values.comment, space);
     sink.commit();
+    // A label not written as the item's name is said, so that a round trip's lost name is never silent.
+    for (const note of notes) process.stderr.write(`kstbench export: ${note}\n`);
   } catch (err) {
     sink.abort();
     throw err;

@@ -12,7 +12,12 @@ Prints the outer fringe of a knowledge state (the components that can be learned
 of canonical IDs. Computed from the prerequisites directly, so it works on very large domains.
 Use --state "" for the empty state.
 
-Exit code 1 with the reason when the set is not a knowledge state or names an unknown ID.
+--state is a set: white space around an ID (spaces, tabs, non-breaking spaces) is ignored, as an ID
+cannot hold it, and an ID given twice counts once. An empty entry (a comma at either end, or two in
+a row) is refused: it is usually an ID that went missing (an unset shell variable).
+
+Exit code 1 with the reason when the set is not a knowledge state, names an unknown ID or has an
+empty entry.
 
 Options:
   --domain FILE   a domain file
@@ -24,12 +29,27 @@ export const command = flagCommand(help, flags, async (parsed) => {
   const file = required(parsed.values, 'domain');
   if (parsed.values.state === undefined) throw new UsageError('missing required option --state');
   const domain = loadDomain(file);
-  const state = parsed.values.state
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const state = stateIds(parsed.values.state);
   const check = checkState(domain, state);
   if (!check.ok) throw new InputError(`${file}: --state ${visible(JSON.stringify(parsed.values.state))}: ${check.reason}`, { file });
   process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
   return 0;
 });
+
+/**
+ * The IDs of --state, read as a set: each comma-separated entry trimmed of white space (String#trim:
+ * spaces, tabs, no-break spaces; an ID cannot hold any), a repeated ID kept (the set is the same), a
+ * blank value the empty state. An empty entry is refused: "A,,B" or "A," is most often an ID that went
+ * missing (`--state "$MASTERED,$NEW"` with one unset), and the fringe of the smaller set is not the one asked for.
+ */
+function stateIds(value: string): string[] {
+  if (value.trim() === '') return [];
+  const entries = value.split(',').map((s) => s.trim());
+  const empty = entries.indexOf('');
+  if (empty >= 0) {
+    throw new InputError(
+      `--state ${visible(JSON.stringify(value))}: entry ${empty + 1} of ${entries.length} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`,
+    );
+  }
+  return entries;
+}

@@ -83,6 +83,38 @@ export function itemIdsFromNames(names: readonly string[], prefix = 'I'): { ids:
   return { ids, labels: names.map((name, i) => (ids[i] === name ? undefined : name)) };
 }
 
+/**
+ * The names export writes where a format carries item names (a CSV header, the surmise CSV's Item
+ * column, the items file's first column): each item's label (its name in the file it was imported
+ * from) when import, by itemIdsFromNames with the default prefix, maps the names back to exactly these
+ * IDs; otherwise that item's ID. A label is not written when it holds a line break (a CSV line cannot
+ * hold it), is blank, is an earlier item's name or another item's ID too, or would be imported as
+ * another ID; `notes` says so, one line per item. Each step replaces one label by its ID, so the
+ * loop ends (IDs map to themselves).
+ */
+export function exportedItemNames(domain: Domain): { names: string[]; notes: string[] } {
+  const ids = domain.ids;
+  const names = domain.components.map((c) => c.label ?? c.id);
+  const notes: string[] = [];
+  for (;;) {
+    const mapped = itemIdsFromNames(names).ids;
+    const why = (name: string, k: number): string | undefined => {
+      if (name === ids[k]) return undefined;
+      if (/[\r\n\u2028\u2029]/.test(name)) return 'holds a line break, which a line of the file cannot hold';
+      if (name.trim() === '') return 'is blank, which import refuses as an item name';
+      // The first of two items with one name keeps it, and an item named by its own ID always does.
+      const other = names.findIndex((x, j) => j !== k && x === name && (j < k || x === ids[j]));
+      if (other >= 0) return `is also the name of item ${ids[other]}`;
+      if (mapped[k] !== ids[k]) return `would be imported as ${mapped[k]} (lib/kst-io/README.md, "Item names")`;
+      return undefined;
+    };
+    const k = names.findIndex((name, i) => why(name, i) !== undefined);
+    if (k < 0) return { names, notes };
+    notes.push(`item ${ids[k]}: its label ${shown(names[k]!)} ${why(names[k]!, k)!}, so the file names it ${ids[k]}`);
+    names[k] = ids[k]!;
+  }
+}
+
 /** Refuses a domain ID or ID prefix that would make IDs the loader rejects, naming the value. */
 function checkIdOption(value: string, what: string): void {
   const result = IdSchema.safeParse(value);
@@ -365,8 +397,10 @@ export const EXPORT_FORMATS: Record<ExportWhat, readonly MatrixFormat[] | readon
  * given, is the space as the caller has walked it already (walkSpace, under the caller's budget):
  * its count heads the file and its states are written in its order. Without it the space is walked
  * here with no budget (walkSpace: one walk for a space given by a basis, its states kept for the rows).
+ * The CSV formats and the items file name the items as exportedItemNames does; its notes (the labels
+ * written as IDs, and why) are returned for the caller to show.
  */
-export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, space?: WalkedSpace): void {
+export function exportStructure(domain: Domain, what: ExportWhat, format: MatrixFormat, sink: ChunkSink, comment?: string, space?: WalkedSpace): string[] {
   const allowed = EXPORT_FORMATS[what] as readonly string[];
   if (!allowed.includes(format)) {
     throw new InputError(`cannot write ${what} as ${format}; use one of ${allowed.join(', ')}`);
@@ -380,16 +414,20 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
   const emit = (chunks: Iterable<string>): void => {
     for (const c of chunks) sink(c);
   };
+  // The user's names where the format carries names (the labels import kept), so that import of
+  // the export gives the same IDs and labels back; the matrix formats carry none.
+  const named = what === 'items' || format === 'csv' || format === 'surmise-csv';
+  const { names, notes } = named ? exportedItemNames(domain) : { names: domain.ids, notes: [] };
   if (what === 'items') {
     sink('"id","description"\n');
-    for (const c of domain.components) sink(`${quote(c.id)},${quote(c.description)}\n`);
-    return;
+    domain.components.forEach((c, k) => sink(`${quote(names[k]!)},${quote(c.description)}\n`));
+    return notes;
   }
-  const common = { format, items: n, ids: domain.ids, ...(comment ? { comment } : {}) };
+  const common = { format, items: n, ids: names, ...(comment ? { comment } : {}) };
   if (what === 'basis') {
     const rows = atomCodes(domainBasisModel(domain));
     emit(formatMatrixChunks(rows, { ...common, rowCount: rows.length, struct: 'basis' as SrbtStruct }));
-    return;
+    return notes;
   }
   if (what === 'space') {
     // The count heads the file (SRBT, KST): the walk that finds it keeps the states for the rows.
@@ -399,7 +437,7 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
     }
     emit(formatMatrixChunks([], { ...common, rowCount: Number(known.count), struct: 'space' }));
     streamStates(domain, format === 'csv' ? ',' : '', sink, known);
-    return;
+    return notes;
   }
   if (what === 'relation') {
     const surmise = surmiseFunction(domain);
@@ -407,16 +445,17 @@ export function exportStructure(domain: Domain, what: ExportWhat, format: Matrix
       Uint8Array.from(domain.ids, (q) => (q === id || surmise[q]!.every((clause) => clause.includes(id)) ? 1 : 0)),
     );
     emit(formatMatrixChunks(rows, { ...common, rowCount: n, struct: 'relation' }));
-    return;
+    return notes;
   }
   const surmise = surmiseFunction(domain);
   const rows: Uint8Array[] = [];
   const rowItems: string[] = [];
-  domain.ids.forEach((id) => {
+  domain.ids.forEach((id, k) => {
     for (const clause of surmise[id]!) {
       rows.push(Uint8Array.from(domain.ids, (x) => (x === id || clause.includes(x) ? 1 : 0)));
-      rowItems.push(id);
+      rowItems.push(names[k]!);
     }
   });
   emit(formatMatrixChunks(rows, { ...common, rowItems }));
+  return notes;
 }

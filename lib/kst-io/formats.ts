@@ -98,20 +98,32 @@ function trimSpaces(text: string): string {
 }
 
 /** Writes the 0/1(/2) symbols of one row into `cells` at `offset`; returns true when a 2 was read. */
+/**
+ * Refuses a bad row. A tab inside it is a separator (write.table(sep = "\t"), a spreadsheet's TSV),
+ * which no kstIO format has: the line is named as tab-separated rather than by its first symbol (an
+ * item name is not a 0), with the formats that read it once the tabs are replaced.
+ */
+function refuseRow(file: string, lineNo: number, row: string, reason: string): never {
+  if (row.includes('\t')) {
+    refuse(file, lineNo, `${shown(row)} looks tab-separated; no kstIO format separates by tabs: replace the tabs by commas to read it as CSV (--format csv), or remove them from 0/1 rows (--format matrix)`);
+  }
+  refuse(file, lineNo, reason);
+}
+
 function digitRow(file: string, lineNo: number, text: string, items: number, allowTwo: boolean, cells: Uint8Array, offset: number): boolean {
   const row = trimSpaces(text);
   if (row.length !== items) {
     if (row === '') refuse(file, lineNo, `blank line where a row of ${items} symbol(s) is expected`);
     // A stray symbol (a non-breaking or zero-width space looks like nothing) is the cause to name.
     const stray = (allowTwo ? /[^012]/u : /[^01]/u).exec(row);
-    if (stray) refuse(file, lineNo, `symbol ${shown(stray[0])} in column ${stray.index + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
-    refuse(file, lineNo, `ragged row: ${row.length} symbol(s) where the file has ${items} item(s)`);
+    if (stray) refuseRow(file, lineNo, row, `symbol ${shown(stray[0])} in column ${stray.index + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
+    refuseRow(file, lineNo, row, `ragged row: ${row.length} symbol(s) where the file has ${items} item(s)`);
   }
   let two = false;
   for (let j = 0; j < items; j++) {
     const c = row.charCodeAt(j) - 48;
     if (c !== 0 && c !== 1 && !(allowTwo && c === 2)) {
-      refuse(file, lineNo, `symbol ${shown(row[j]!)} in column ${j + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
+      refuseRow(file, lineNo, row, `symbol ${shown(row[j]!)} in column ${j + 1} (allowed: 0, 1${allowTwo ? ', 2' : ''})`);
     }
     if (c === 2) two = true;
     cells[offset + j] = c;
@@ -191,6 +203,8 @@ function parseMatrixFamily(text: string, file: string, format: 'matrix' | 'kst' 
   return out;
 }
 
+const TAB_HINT = '; the fields are separated by tabs, a CSV file separates them by commas';
+
 /** One CSV line split on commas, with R-style double quotes removed ("a","b" or a,b). */
 export function csvCells(file: string, lineNo: number, text: string): string[] {
   const cells: string[] = [];
@@ -214,7 +228,7 @@ export function csvCells(file: string, lineNo: number, text: string): string[] {
       }
       if (i < text.length && text[i] !== ',') {
         // Name what follows, escaped: a tab there is a TSV file, which kstIO's write.csv never writes.
-        const hint = text[i] === '\t' ? '; the fields are separated by tabs, a CSV file separates them by commas' : '';
+        const hint = text[i] === '\t' ? TAB_HINT : '';
         refuse(file, lineNo, `${shown(text.slice(i, i + 10))} after a closing quote, where a comma or the line's end is expected${hint}`);
       }
     } else {
@@ -266,7 +280,7 @@ function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
     values.forEach((v, j) => {
       const t = v.trim();
       if (t !== '0' && t !== '1' && !(t === '2' && !surmise)) {
-        refuse(file, k + 1, `value ${shown(v)} for item ${shown(ids[j]!)} (allowed: 0, 1${surmise ? '' : ', 2'})`);
+        refuse(file, k + 1, `value ${shown(v)} for item ${shown(ids[j]!)} (allowed: 0, 1${surmise ? '' : ', 2'})${t.includes('\t') ? TAB_HINT : ''}`);
       }
       if (t === '2') hasTwo = true;
       cells[offset + j] = Number(t);
@@ -280,7 +294,7 @@ function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
 
 /**
  * Guesses the format: `#SRBT` → srbt; a comma or quote in the first line → csv (surmise-csv when the
- * first field is `Item`); a file whose every line is a 0/1 row of one length → matrix, unless its two
+ * first field is `Item` and line 2 does not start with an unquoted 0, 1 or 2); a file whose every line is a 0/1 row of one length → matrix, unless its two
  * first lines are counts that fit the rest exactly (a one-item KST file); two number lines first →
  * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix),
  * unless they are 0/1 rows as long as the third line and line 1 does not announce that length (a
@@ -292,7 +306,12 @@ export function detectFormat(text: string): MatrixFormat {
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const first = lines[0] ?? '';
   if (first.startsWith('#SRBT')) return 'srbt';
-  if (first.includes(',') || first.startsWith('"')) return /^"?[Ii]tem"?(,|$)/.test(first) ? 'surmise-csv' : 'csv';
+  if (first.includes(',') || first.startsWith('"')) {
+    if (!/^"?[Ii]tem"?(,|$)/.test(first)) return 'csv';
+    // A clause row starts with its item (R's write.csv quotes it), a basis or space row with an
+    // unquoted 0/1/2: so a CSV whose first item is named "Item" is not taken for a surmise function.
+    return /^[012](,|$)/.test(lines[1] ?? '') ? 'csv' : 'surmise-csv';
+  }
   const numbers = lines.length >= 2 && /^\d+$/.test(first) && /^\d+$/.test(lines[1]!);
   if (numbers && lines.length >= 3) {
     const n = Number(first);

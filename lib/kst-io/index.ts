@@ -4,7 +4,7 @@
  */
 export { MATRIX_FORMATS, SRBT_STRUCTS, detectFormat, formatMatrix, formatMatrixChunks, matrixRow, parseMatrixFile, shown, splitLines } from './formats';
 export type { MatrixFormat, ParsedMatrix, SrbtStruct } from './formats';
-export { EXPORT_FORMATS, EXPORT_WHATS, STRUCTURE_KINDS, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions } from './convert';
+export { EXPORT_FORMATS, EXPORT_WHATS, STRUCTURE_KINDS, exportStructure, exportedItemNames, importStructure, itemIdsFromNames, readItemDescriptions } from './convert';
 export type { ExportWhat, ImportOptions, ItemDescriptions, StructureKind } from './convert';
 export { consumingSink, streamStates, writeSpaceJsonLines } from './stream';
 export type { ChunkSink } from './stream';

@@ -75,3 +75,22 @@ test('import writes only domain files that space --check reads: names that are n
   assert.match(bad.stderr, /the domain ID "bad id" is not a valid ID/);
   assert.equal(existsSync(join(dir, 'bad.json')), false);
 });
+
+test('export names items by the names import kept ("Größe", not Gr_e), and says on stderr which label it could not write', () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'sizes.csv'), '"Größe","Höhe"\n0,0\n1,0\n1,1\n');
+  const out = join(dir, 'sizes.json');
+  assert.equal(kstbench(['import', join(dir, 'sizes.csv'), '--id', 'sizes', '--out', out]).code, 0);
+  const back = kstbench(['export', '--domain', out, '--what', 'space', '--format', 'csv']);
+  assert.equal(back.code, 0, back.stderr);
+  assert.equal(back.stdout.split('\n')[0], '"Größe","Höhe"');
+  assert.equal(back.stderr, '');
+  // A hand-edited label that import would map to another ID: the ID is written, and the note says why.
+  const edited = JSON.parse(readFileSync(out, 'utf8'));
+  edited.components[1].label = 'Größe';
+  writeFileSync(out, JSON.stringify(edited));
+  const noted = kstbench(['export', '--domain', out, '--what', 'items', '--format', 'csv']);
+  assert.equal(noted.code, 0, noted.stderr);
+  assert.equal(noted.stderr, 'kstbench export: item H_he: its label "Größe" is also the name of item Gr_e, so the file names it H_he\n');
+  assert.match(noted.stdout, /^"id","description"\n"Größe",.*\n"H_he",/);
+});

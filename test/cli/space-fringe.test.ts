@@ -50,6 +50,25 @@ test('fringe prints the outer fringe of a state, including the empty and the ful
   assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', 'C,A,B']).stdout), []);
 });
 
+test('fringe --state is a set: white space around IDs (a no-break space too) and repeats are accepted, an empty entry is refused with one line', () => {
+  for (const state of [' A , C ', 'A\u00a0,\tC', 'A,C,A', 'C,A,C,A']) {
+    const r = kstbench(['fringe', '--domain', tiny, '--state', state]);
+    assert.equal(r.code, 0, `${JSON.stringify(state)}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stdout), ['B'], JSON.stringify(state));
+  }
+  assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', ' ']).stdout), ['A', 'C'], 'a blank value is the empty state');
+  for (const [state, entry] of [['A,', 'entry 2 of 2'], [',A', 'entry 1 of 2'], ['A,,C', 'entry 2 of 3'], [',', 'entry 1 of 2'], ['A, ,C', 'entry 2 of 3']] as const) {
+    const r = kstbench(['fringe', '--domain', tiny, '--state', state]);
+    assert.equal(r.code, 1, `${JSON.stringify(state)}: ${r.stdout}`);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.ok(
+      r.stderr.includes(`--state ${JSON.stringify(state)}: ${entry} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`),
+      r.stderr,
+    );
+  }
+});
+
 test('fringe: a set that is not a state, or an unknown ID, is exit 1 with the reason', () => {
   const notState = kstbench(['fringe', '--domain', tiny, '--state', 'B']);
   assert.equal(notState.code, 1);

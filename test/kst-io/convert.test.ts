@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
 import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
-import { BASIS_ROWS, SPACE_ROWS, exported, items, load, refuses, srbtBasis } from './helpers';
+import { BASIS_ROWS, SPACE_ROWS, exported, items, load, randomNames, refuses, srbtBasis, twoRouteCsv } from './helpers';
 
 test('SRBT basis with 0/1/2 codes imports to the two-route domain; item descriptions come from the CSV', () => {
   const d = load(srbtBasis, 'two.bas');
@@ -90,6 +90,11 @@ test('malformed files are refused with file:line and the reason', () => {
     ['CSV duplicate header', 'a,a\n0,1\n', /^x:1: the header names item "a" twice$/],
     ['CSV text after a quote', '"a"b,"c"\n0,1\n', /^x:1: "b,\\"c\\"" after a closing quote, where a comma or the line's end is expected$/],
     ['tab-separated', '"a"\t"b"\n0\t1\n', /^x:1: "\\t\\"b\\"" after a closing quote, where a comma or the line's end is expected; the fields are separated by tabs/],
+    // An unquoted tab-separated file has no comma, so it is detected as a matrix: the line is named as tab-separated, with the format that reads it.
+    ['unquoted tab-separated names', 'a\tb\n0\t0\n1\t0\n1\t1\n', /^x:1: "a\\tb" looks tab-separated; no kstIO format separates by tabs: replace the tabs by commas to read it as CSV \(--format csv\), or remove them from 0\/1 rows \(--format matrix\)$/],
+    ['unquoted tab-separated rows', '0\t0\n1\t0\n1\t1\n', /^x:1: "0\\t0" looks tab-separated; no kstIO format separates by tabs/],
+    ['tab-separated rows of a KST file', '2\n2\n0\t0\n1\t1\n', /^x:3: "0\\t0" looks tab-separated/, 'kst'],
+    ['unquoted tab-separated, read as CSV', 'a\tb\n0\t0\n', /^x:2: value "0\\t0" for item "a\\tb" \(allowed: 0, 1, 2\); the fields are separated by tabs, a CSV file separates them by commas$/, 'csv'],
     ['surmise CSV unknown item', '"Item","a","b"\n"z",1,0\n', /^x:2: the clause belongs to "z", which is not in the header$/],
     // kmbasis would read the row as the state {a}, a different structure: not silently made {a, b}.
     ['surmise CSV clause without its item', '"Item","a","b"\n"a",1,0\n"b",1,0\n', /^x:3: the clause of "b" does not contain "b" itself; each row is the item's atom/],
@@ -216,4 +221,74 @@ test('export refuses an SRBT comment with a line break (it would start a line no
   const d = load(srbtBasis, 'two.bas');
   refuses(() => exported(d, 'space', 'srbt', 'two\nroutes'), /^--comment "two\\nroutes": an SRBT header comment is one line/);
   assert.ok(exported(d, 'space', 'srbt', 'two routes').startsWith('#SRBT v2.0 space ASCII two routes\n'));
+});
+
+const ROUND_TRIPS: Array<[Parameters<typeof exportStructure>[1], MatrixFormat, 'basis' | 'relation' | undefined]> = [
+  ['basis', 'csv', 'basis'],
+  ['space', 'csv', undefined],
+  ['surmise', 'surmise-csv', undefined],
+  ['relation', 'csv', 'relation'],
+  ['basis', 'srbt', 'basis'],
+  ['space', 'kst', undefined],
+  ['relation', 'matrix', 'relation'],
+];
+
+test('property: import → export → import keeps the user\'s item names: the same IDs, labels and structure in every format (seeded random names)', () => {
+  const seed = 'kst-io-export-names';
+  const rng = seedrandom(seed);
+  for (let round = 0; round < 40; round++) {
+    const names = randomNames(rng);
+    const where = `seed ${seed}, round ${round}: ${JSON.stringify(names)}`;
+    const first = importStructure(twoRouteCsv(names), 'names.csv', { id: 'names', kind: 'basis' });
+    const d = buildDomain(first, 'names.json');
+    assert.deepEqual(d.components.map((c) => c.label ?? c.id), names, where);
+    // The items file (the names of the matrix formats) is the export's too, so descriptions round-trip.
+    const itemsCsv = exported(d, 'items', 'csv');
+    const items = readItemDescriptions(itemsCsv, 'names-items.csv');
+    assert.deepEqual(items.ids, names, `${where}: the items file names every item by its original name`);
+    for (const [what, format, kind] of ROUND_TRIPS) {
+      const notes = exportStructure(d, what, format, () => {});
+      assert.deepEqual(notes, [], `${where}: ${what} ${format} writes every name`);
+      const text = exported(d, what, format);
+      const named = format === 'csv' || format === 'surmise-csv';
+      // Read as a user would: the format detected, the items file beside a file without names.
+      assert.equal(detectFormat(text), format, `${where}: ${what} ${format} detected`);
+      const again = importStructure(text, 'names.csv', { id: 'names', ...(kind ? { kind } : {}), ...(named ? {} : { items }) });
+      const domain = buildDomain(again, 'again.json');
+      const label = `${where}: ${what} ${format}`;
+      assert.deepEqual(again.components, first.components, label);
+      if (what === 'relation') {
+        // A relation file holds the quasi-ordinal hull, so the structure to compare is the relation.
+        assert.equal(exported(domain, 'relation', format), text, label);
+        continue;
+      }
+      assert.deepEqual(domain.basis, d.basis, label);
+      assert.deepEqual(enumerateStates(domain), enumerateStates(d), label);
+    }
+  }
+});
+
+test('export names an item by its ID when its label would not come back, and says why, one line per item', () => {
+  const component = (id: string, label?: string) => ({ id, description: `task ${id}`, ...(label ? { label } : {}) });
+  const d = buildDomain({
+    id: 'hand',
+    title: 'hand',
+    source: 'hand-edited labels',
+    components: [component('Q1', 'é'), component('a', 'b'), component('b'), component('c', 'two\nlines'), component('Gr_e', 'Größe')],
+    prerequisites: [['a', 'b']],
+  });
+  const notes = exportStructure(d, 'basis', 'csv', () => {});
+  assert.deepEqual(notes, [
+    'item Q1: its label "é" would be imported as I1 (lib/kst-io/README.md, "Item names"), so the file names it Q1',
+    'item a: its label "b" is also the name of item b, so the file names it a',
+    'item c: its label "two\\nlines" holds a line break, which a line of the file cannot hold, so the file names it c',
+  ]);
+  const text = exported(d, 'basis', 'csv');
+  assert.equal(text.split('\n')[0], '"Q1","a","b","c","Größe"');
+  // What it writes imports back to the same IDs; the label that could be written is kept.
+  const again = importStructure(text, 'hand.csv', { id: 'hand', kind: 'basis' });
+  assert.deepEqual(again.components.map((c) => [c.id, c.label]), [['Q1', undefined], ['a', undefined], ['b', undefined], ['c', undefined], ['Gr_e', 'Größe']]);
+  // The matrix formats carry no names: no notes there, the items file has them.
+  assert.deepEqual(exportStructure(d, 'basis', 'srbt', () => {}), []);
+  assert.equal(exportStructure(d, 'items', 'csv', () => {}).length, 3);
 });
