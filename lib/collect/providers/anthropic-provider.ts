@@ -140,7 +140,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   const client = createAnthropicClient(options);
   const secrets = [options.apiKey];
   const settings = options.settings;
-  const context: FailureContext = { host: settings.host, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
+  const context: FailureContext = { host: settings.host, requestUrl: `${options.baseURL}/v1/messages`, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
   const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     validateRequest(req);
     if (signal?.aborted) throw abortError();

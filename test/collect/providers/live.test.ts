@@ -296,6 +296,31 @@ describe('a redirect (3xx) is not followed', () => {
       }
     });
   }
+
+  test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
+    const { createServer } = await import('node:http');
+    const redirector = createServer((req, res) => {
+      res.writeHead(302, { location: `/moved${req.url}?sig=SECRET-IN-QUERY` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+    try {
+      const cases = [
+        [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), `${at}/moved/v1/chat/completions?sig=[redacted]`],
+        [createProvider('anthropic:claude-test', { baseUrl: at, env }), `${at}/moved/v1/messages?sig=[redacted]`],
+      ] as const;
+      for (const [p, shown] of cases) {
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        const e = assertProviderError(error, 'client_error');
+        assert.ok(e.message.endsWith(`HTTP 302: redirected to ${shown}`), e.message);
+        assert.ok(!JSON.stringify(e).includes('SECRET-IN-QUERY'), e.message);
+      }
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
 });
 
 test('the planted key never appears in any result or error of this file', () => {
