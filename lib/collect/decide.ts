@@ -18,9 +18,9 @@ import { backoffDelayMs, RETRYABLE_CLASSES, type ErrorClass, type RetryPolicy } 
  * 5xx: retried with backoff and never counted by the breaker. `x-should-retry` wins both ways, as in
  * the SDKs (node_modules/@anthropic-ai/sdk/client.js `shouldRetry`, node_modules/openai/client.js):
  * `true` retries any class but quota, `false` never retries (a transient class then ends `missing`,
- * not counted by the breaker; a deterministic one is held). A plain 409 (a lock timeout, retried by
- * both SDKs' `shouldRetry`) comes with `deterministic: false` (providers/classify.ts) and is retried
- * like a 5xx.
+ * not counted by the breaker; a client error, a 409 too, is held). A plain 409 (a lock timeout,
+ * retried by both SDKs' `shouldRetry`) comes with `deterministic: false` (providers/classify.ts) and
+ * is retried like a 5xx.
  */
 
 /** The facts about one failed attempt the policy reads (lifecycle.ts `classify` builds them). */
@@ -110,7 +110,8 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   }
   // Retryable whatever the class: the server said `x-should-retry: true`, or the provider said the same
   // request can succeed (`deterministic: false`: a 409 lock timeout, which both SDKs' shouldRetry retry).
-  const saidRetryable = failure.shouldRetry === true || failure.deterministic === false;
+  // `x-should-retry: false` wins over the provider's `deterministic: false` (the server's word is the later one).
+  const saidRetryable = failure.shouldRetry === true || (failure.deterministic === false && failure.shouldRetry !== false);
   const declaredDeterministic = !saidRetryable && (failure.deterministic === true || errorClass === 'client_error' || errorClass === 'auth');
   if (declaredDeterministic) {
     const reason = errorClass === 'auth' ? 'authentication failed (check the API key variable)' : `${errorClass} repeats on every identical request`;

@@ -41,6 +41,7 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['503 with x-should-retry false: missing, not held', {}, fail('server_error', { shouldRetry: false }), {}, 'finish:missing'],
   ['429 with x-should-retry false: missing', {}, fail('rate_limit', { shouldRetry: false }), {}, 'finish:missing'],
   ['400 with x-should-retry false: hold', {}, fail('client_error', { shouldRetry: false }), {}, 'hold:deterministic'],
+  ['409 with x-should-retry false: hold, as a 400 (lib/collect/README.md), not missing after one attempt', {}, fail('client_error', { deterministic: false, shouldRetry: false }), {}, 'hold:deterministic'],
   ['5xx: retry with backoff', {}, fail('server_error'), {}, 'retry:500'],
   ['5xx, second retry: longer backoff', { attempt: 2 }, fail('server_error'), {}, 'retry:1000'],
   ['5xx after maxRetries: missing', { attempt: 3 }, fail('server_error'), {}, 'finish:missing'],

@@ -262,6 +262,17 @@ describe('x-should-retry wins, both ways', () => {
       assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
     });
 
+    test(`${api}: a 409 with x-should-retry: false is not retried and is held like a 400 (no record, asked again next run), not ended missing (review3 M3)`, async () => {
+      server.script(sequence([{ ...conflict(api), headers: { 'x-should-retry': 'false' } } as FakePlan], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true, concurrency: 1 }), deps());
+      const held = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.deepEqual(held.map((l) => [l.http_status, l.decision]), [[409, 'deterministic']]);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'missing').length, 0, 'no permanent missing record');
+      assert.equal(recordsOf(out).length, CELLS - 1, 'the held cell stays pending');
+      assert.match(r.reason ?? '', /requested again on the next run/);
+    });
+
     test(`${api}: a 503 with x-should-retry: false is not retried, ends missing, and the breaker does not count it`, async () => {
       server.script(sequence([], { kind: 'error', status: 503, headers: { 'x-should-retry': 'false' }, body: { error: { message: 'busy', type: 'server_error' } } }));
       const out = tempDir();

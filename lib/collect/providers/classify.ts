@@ -251,16 +251,20 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
 }
 
 /**
- * True when the same request cannot succeed by retrying: a client error (other than 408/409), an auth
- * failure or a quota/spend limit — unless the server said `x-should-retry: true` (then false).
- * Undefined otherwise (transient classes, whatever `x-should-retry` says).
+ * True when the same request cannot succeed by retrying: a client error (other than 408, and a 409
+ * unless the server said `x-should-retry: false`), an auth failure or a quota/spend limit — unless the
+ * server said `x-should-retry: true` (then false). Undefined otherwise (transient classes, whatever
+ * `x-should-retry` says).
  */
 export function isDeterministic(errorClass: TransportErrorClass, status: number | undefined, shouldRetry: boolean | undefined): boolean | undefined {
   // `x-should-retry: false` says "do not retry now", not "this request can never succeed": the
   // collector does not retry it (lib/collect/decide.ts) but the breaker does not count a 429 or 5xx.
   if (shouldRetry === true) return false;
   if (errorClass === 'auth' || errorClass === 'quota') return true;
-  if (errorClass === 'client_error') return status !== 409;
+  // A 409 is retryable (a lock timeout; both SDKs retry it) unless the server says not to: then it is
+  // held like any client error (kept pending for the next run, counted by the breaker), not ended
+  // `missing` after one attempt, which a paying user would have to ask for again by hand.
+  if (errorClass === 'client_error') return status !== 409 || shouldRetry === false;
   return undefined;
 }
 

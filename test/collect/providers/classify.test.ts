@@ -147,6 +147,8 @@ test('remedies and determinism from code, type and blamed parameter', () => {
   assert.match(e({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' }).info.remedy!, /add credit/);
   assert.match(e({ status: 429, code: 'enforced_spend_limit_reached', type: 'rate_limit_error' }).info.remedy!, /1st of next month/);
   assert.equal(e({ status: 409 }).info.deterministic, false);
+  assert.equal(e({ status: 409, headers: headers({ 'x-should-retry': 'false' }) }).info.deterministic, true, 'the server said not to retry the 409: held like a 400');
+  assert.equal(e({ status: 400, headers: headers({ 'x-should-retry': 'false' }) }).info.deterministic, true);
   assert.equal(e({ status: 500 }).info.deterministic, undefined);
 });
 
