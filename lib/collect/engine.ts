@@ -1,6 +1,6 @@
 import type { CompletionRequest, Provider } from '../provider/contract';
 import type { Failure } from './lifecycle';
-import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
+import { assumedOutputTokens, estimateTokens, noUsageNote, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { jitterDraw } from './retry';
 import { decide, decisionLabel, type AttemptOutcome, type Decision, type DecideItem } from './decide';
@@ -307,7 +307,7 @@ class CellAttempts<M> {
     };
     if (outcome.kind === 'response') {
       const { result } = outcome;
-      const cost = result.usage ? this.ctx.costOf(this.job.model, result.usage, {}) : { usd: null, note: 'provider reported no token usage' };
+      const cost = result.usage ? this.ctx.costOf(this.job.model, result.usage, {}) : { usd: null, note: noUsageNote(result) };
       this.addCost(cost.usd, cost.note);
       return responseAttemptLine(base, result, { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note }, responseExtra);
     }

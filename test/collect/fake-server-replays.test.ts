@@ -181,6 +181,22 @@ describe('a prompt the content filter blocks (HTTP 400 content_filter) is an out
     assert.ok(filtered.every((x) => x.status === 'invalid' && x.recommended === null), JSON.stringify(filtered[0]));
     assert.equal(attemptsOf(out).length, CELLS, 'one attempt per cell: a filtered prompt is not retried');
   });
+
+  test('a filtered prompt is billed at an unknown amount, and its attempt says so (review3 M4)', async () => {
+    // Azure OpenAI bills a prompt its filter refuses with a 400 (lib/collect/prices.ts noUsageNote cites
+    // the page), but the body reports no usage: the cost is unknown, not $0, and not "no usage reported".
+    server.script(sequence([AZURE_PROMPT_CONTENT_FILTER_400], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, 'openai:gpt-5-mini', { noPreflight: true, concurrency: 1 }), deps());
+    assert.equal(r.status, 'complete', r.reason);
+    const [filtered, ...answered] = attemptsOf(out);
+    assert.equal(filtered.http_status, 400);
+    assert.equal(filtered.billed_estimate?.usd, null);
+    assert.equal(filtered.billed_estimate?.basis, 'unknown');
+    assert.match(filtered.billed_estimate?.note ?? '', /^prompt refused by the content filter \(HTTP 400\): billed .*amount is unknown$/);
+    assert.ok(answered.every((l) => l.billed_estimate?.basis === 'reported_usage' && l.billed_estimate.usd > 0), JSON.stringify(answered[0]?.billed_estimate));
+    assert.equal(r.costUsd, null, 'one billed attempt of unknown amount: the run total is unknown');
+  });
 });
 
 describe('transport faults are transient', () => {
