@@ -35,6 +35,8 @@ export interface AttemptFailure {
   deterministic?: boolean;
   /** The server's `x-should-retry`, when sent. */
   shouldRetry?: boolean;
+  /** The HTTP status, when headers came back (a connection failure with one is a body cut after them: the server answered). */
+  httpStatus?: number;
 }
 
 export type AttemptOutcome = { kind: 'response'; result: CompletionResult } | { kind: 'failure'; failure: AttemptFailure };
@@ -132,9 +134,13 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   return { action: 'retry', delayMs, reason: errorClass };
 }
 
-/** No more attempts: `missing` when the model answered at all; a cell that never connected is held (at the pre-flight the run stops). */
+/**
+ * No more attempts: `missing` when the model answered at all; a cell that never connected is held (at
+ * the pre-flight the run stops). A body cut after its headers did connect: the server answered (and,
+ * after a 2xx, billed it), so it is not "never connected".
+ */
 function endWithout(item: DecideItem, failure: AttemptFailure, state: DecideState, reason: string): Decision {
-  if (failure.errorClass === 'connection' && !state.modelAnswered) {
+  if (failure.errorClass === 'connection' && failure.httpStatus === undefined && !state.modelAnswered) {
     if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
     return { action: 'hold', why: 'never_connected', reason };
   }

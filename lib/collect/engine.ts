@@ -320,11 +320,12 @@ class CellAttempts<M> {
    * An attempt that failed may still be billed: input from the prompt, output from the catalogue's
    * assumption. A timeout, unless the server never said it started (a stream that sent no
    * message_start); and a connection cut after a 2xx's headers (a non-streamed answer is sent once
-   * generated, so it was billed though its body never arrived).
+   * generated, so it was billed though its body never arrived; a stream cut after message_start was
+   * generating), unless, again, a stream sent no event before the cut.
    */
   private timeoutCharge(request: CompletionRequest, failure: Failure): Record<string, unknown> | null {
     const timedOut = failure.errorClass === 'timeout' && failure.started !== false;
-    const cutAfterOk = failure.errorClass === 'connection' && failure.httpStatus !== undefined && failure.httpStatus >= 200 && failure.httpStatus < 300;
+    const cutAfterOk = failure.errorClass === 'connection' && failure.started !== false && failure.httpStatus !== undefined && failure.httpStatus >= 200 && failure.httpStatus < 300;
     if (!timedOut && !cutAfterOk) return null;
     const what = timedOut ? 'a timed-out attempt' : 'an answer whose body was cut off';
     const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(this.options.prices, this.job.model) };

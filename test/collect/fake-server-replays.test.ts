@@ -236,6 +236,16 @@ describe('transport faults are transient', () => {
       assert.ok(r.costUsd! > answered, `run cost ${r.costUsd} includes the cut answer's charge (answers alone ${answered})`);
     });
 
+    test(`${api}: a cell whose every attempt is cut after a 200 ends missing, not held as never connected (the server answered; review3 L3)`, async () => {
+      server.script(() => ({ kind: 'cut', content: ANSWER }));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true, concurrency: 1, maxRetries: 1 }), deps());
+      const records = recordsOf(out);
+      assert.equal(records.length, CELLS, r.reason);
+      assert.ok(records.every((x) => x.status === 'missing'), JSON.stringify(records[0]));
+      assert.doesNotMatch(r.reason ?? '', /never (reached|connected)/);
+    });
+
     test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {
       // Both SDKs retry connection errors themselves (openai/client.js, @anthropic-ai/sdk/client.js
       // retryRequest on APIConnectionError); the collector, which owns retries, does the same.
@@ -247,6 +257,39 @@ describe('transport faults are transient', () => {
       assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
     });
   }
+});
+
+describe('a streamed Anthropic answer cut mid-stream (review3 L4)', () => {
+  // Above the SDK's non-streaming limit (max_tokens > 21,333) the request streams; a cut after the
+  // event-stream headers reaches us as AnthropicError('terminated') with the BodyCutOff as its cause
+  // (@anthropic-ai/sdk/lib/MessageStream.js). After message_start the server was generating: charged as
+  // a non-streamed cut is; before any event it never said it started: not charged, as a timeout then.
+  const streamed = (extra: Partial<CollectParams> = {}) => params(tempDir(), 'anthropic:claude-haiku-4-5', { maxOutputTokens: 30_000, noPreflight: true, concurrency: 1, ...extra });
+  test('cut after message_start: a connection failure with its 200 and request id, charged, retried', async () => {
+    server.script(sequence([{ kind: 'cut', content: ANSWER }], ok));
+    const first = server.requests.length + 1;
+    const p = streamed();
+    const r = await collectKst(p, deps());
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(server.requests[first - 1]?.body && (server.requests[first - 1]!.body as { stream?: boolean }).stream, true, 'the request streamed');
+    const [cut] = attemptsOf(p.outDir).filter((l) => l.outcome === 'error');
+    assert.equal(cut.error_class, 'connection', cut.message);
+    assert.equal(cut.http_status, 200);
+    assert.equal(cut.request_id, `req_fake_${first}`);
+    assert.equal(cut.decision, 'retry');
+    assert.equal(cut.billed_estimate?.basis, 'assumed_cut_off_charge');
+    assert.ok(cut.billed_estimate.usd > 0, JSON.stringify(cut.billed_estimate));
+  });
+  test('cut before the first event: a connection failure, not charged', async () => {
+    server.script(sequence([{ kind: 'cut', content: ANSWER, beforeFirstEvent: true }], ok));
+    const p = streamed();
+    const r = await collectKst(p, deps());
+    assert.equal(r.status, 'complete', r.reason);
+    const [cut] = attemptsOf(p.outDir).filter((l) => l.outcome === 'error');
+    assert.equal(cut.error_class, 'connection', cut.message);
+    assert.equal(cut.http_status, 200);
+    assert.equal(cut.billed_estimate, null);
+  });
 });
 
 describe('x-should-retry wins, both ways', () => {

@@ -358,11 +358,14 @@ export function isTransportFault(err: unknown): boolean {
 
 /**
  * The last steps of translating what an SDK threw, shared by the providers once their API and connection
- * errors are handled: an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
+ * errors are handled: a transport fault or a body cut after its headers (`BodyCutOff`, bare or wrapped)
+ * is a connection failure; an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
  * AbortError the whole-response deadline (timeout); anything else is our own bug and passes through.
  */
 export function translateRemainingError(err: unknown, label: string, secrets: readonly string[], fromSdk: boolean): Error {
-  if (isTransportFault(err)) return connectionError(err as Error, label, secrets);
+  // A stream cut mid-body reaches us wrapped: Anthropic's MessageStream turns it into an
+  // AnthropicError('terminated') with the BodyCutOff as its cause (@anthropic-ai/sdk/lib/MessageStream.js).
+  if (isTransportFault(err) || bodyCutOffIn(err)) return connectionError(err as Error, label, secrets);
   if (fromSdk || err instanceof SyntaxError) {
     return new ProviderError(`${label}: unreadable response (${redactSecrets((err as Error).message, secrets)})`, 'server_error');
   }
