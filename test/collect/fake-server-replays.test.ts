@@ -292,6 +292,28 @@ describe('a streamed Anthropic answer cut mid-stream (review3 L4)', () => {
   });
 });
 
+describe('the SDK variables kstbench ignores are named once before the run (review3 L9)', () => {
+  // providers/sdk-env.ts keeps OPENAI_CUSTOM_HEADERS / ANTHROPIC_CUSTOM_HEADERS from the SDKs (they could
+  // replace the key); a gateway that needs them then refuses the calls, and the note says why.
+  test('OPENAI_CUSTOM_HEADERS set, two OpenAI models: one note naming it; ANTHROPIC_CUSTOM_HEADERS, with no Anthropic model, none', async () => {
+    server.script(() => ok);
+    const notes: Array<[string, string]> = [];
+    const out = tempDir();
+    const models = ['openai:gpt-test', 'openai:gpt-test-2'].map((m) => `${m}@${server.baseUrl}/v1`);
+    const withHeaders = { ...env, OPENAI_CUSTOM_HEADERS: 'X-Gateway-Token: gw-1', ANTHROPIC_CUSTOM_HEADERS: 'X-Gateway-Token: gw-2' };
+    const r = await collectKst(params(out, MODELS.openai, { models, noPreflight: true }), deps({ env: withHeaders, onNote: (m, n) => void notes.push([m, n]) }));
+    assert.equal(r.status, 'complete', r.reason);
+    const named = notes.filter(([, n]) => /CUSTOM_HEADERS/.test(n));
+    assert.equal(named.length, 1, JSON.stringify(named));
+    assert.equal(named[0]![0], 'environment');
+    assert.match(named[0]![1], /^OPENAI_CUSTOM_HEADERS is set and is not sent: .*could replace the API key.*auth error/);
+    assert.ok(!named[0]![1].includes('gw-1'), 'the value is never shown');
+    const plain: Array<[string, string]> = [];
+    await collectKst(params(tempDir(), MODELS.openai, { noPreflight: true }), deps({ onNote: (m, n) => void plain.push([m, n]) }));
+    assert.equal(plain.filter(([, n]) => /CUSTOM_HEADERS/.test(n)).length, 0, 'nothing said when the variables are unset');
+  });
+});
+
 describe('x-should-retry wins, both ways', () => {
   // node_modules/@anthropic-ai/sdk/client.js shouldRetry (x-should-retry true/false before the status
   // rules); node_modules/openai/client.js shouldRetry, the same.
