@@ -44,24 +44,24 @@ export class BodyCutOff extends TypeError {
   }
 }
 
-/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
-export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+/** The first error of class `kind` in `err` or its causes (the SDKs wrap fetch errors, up to a few deep), else null. */
+function inCauses<T extends Error>(err: unknown, kind: abstract new (...args: never[]) => T): T | null {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
-    if (e instanceof BodyCutOff) return e;
+    if (e instanceof kind) return e;
     e = (e as { cause?: unknown }).cause;
   }
   return null;
 }
 
+/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
+export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+  return inCauses(err, BodyCutOff);
+}
+
 /** The ResponseTooLarge in `err` or its causes (the SDKs wrap fetch errors), else null. */
 export function tooLargeIn(err: unknown): ResponseTooLarge | null {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
-    if (e instanceof ResponseTooLarge) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
+  return inCauses(err, ResponseTooLarge);
 }
 
 /** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
