@@ -297,6 +297,38 @@ describe('a redirect (3xx) is not followed', () => {
     });
   }
 
+  test('a same-origin 308 (a trailing slash) is followed with the method, body and key kept (review3 L2)', async () => {
+    const { createServer } = await import('node:http');
+    const seenHere: Array<{ method?: string; url?: string; auth?: string; body: string }> = [];
+    const slashing = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seenHere.push({ method: req.method, url: req.url, auth: req.headers['authorization'], body });
+        if (!req.url!.endsWith('/')) {
+          res.writeHead(308, { location: `${req.url}/` });
+          return void res.end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"recommended":[3]}', refusal: null } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => slashing.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(slashing.address() as { port: number }).port}`;
+    try {
+      const result = await createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }).complete(request());
+      seen.push(result);
+      assert.equal(result.text, '{"recommended":[3]}');
+      assert.deepEqual(seenHere.map((r) => [r.method, r.url, r.auth]), [
+        ['POST', '/v1/chat/completions', `Bearer ${KEY}`],
+        ['POST', '/v1/chat/completions/', `Bearer ${KEY}`],
+      ]);
+      assert.equal(seenHere[1]!.body, seenHere[0]!.body);
+    } finally {
+      await new Promise<void>((resolve) => slashing.close(() => resolve()));
+    }
+  });
+
   test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
     const { createServer } = await import('node:http');
     const redirector = createServer((req, res) => {
