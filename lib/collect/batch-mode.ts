@@ -31,6 +31,7 @@ import {
 import { parseModelSpec, type CompletionRequest, type CompletionResult, type Provider } from '../provider/contract';
 import { liveTransport } from './engine';
 import { preflightCells } from './preflight';
+import { noUsageNote } from './prices';
 import { jitterDraw, type ErrorClass } from './retry';
 
 /**
@@ -404,7 +405,7 @@ class BatchRun<M> {
     if (strangers.length > 0) await ctx.event('batch_unknown_custom_ids', { batch_id: batch.batch_id, count: strangers.length, first: strangers[0] });
     const got: Collection = { attemptLines: [], finals: [], retry: [], ignored: [], cancelled: [] };
     const priced = (model: string) => (result: CompletionResult) =>
-      result.usage ? ctx.costOf(model, result.usage, { batch: true }) : { usd: null, note: 'provider reported no token usage' };
+      result.usage ? ctx.costOf(model, result.usage, { batch: true }) : { usd: null, note: noUsageNote(result) };
     for (const item of batch.items) {
       const job = ctx.jobsById.get(item.run_id)!;
       const current = ctx.completed.get(item.run_id);

@@ -18,9 +18,9 @@ import { backoffDelayMs, RETRYABLE_CLASSES, type ErrorClass, type RetryPolicy } 
  * 5xx: retried with backoff and never counted by the breaker. `x-should-retry` wins both ways, as in
  * the SDKs (node_modules/@anthropic-ai/sdk/client.js `shouldRetry`, node_modules/openai/client.js):
  * `true` retries any class but quota, `false` never retries (a transient class then ends `missing`,
- * not counted by the breaker; a deterministic one is held). A plain 409 (a lock timeout, retried by
- * both SDKs' `shouldRetry`) comes with `deterministic: false` (providers/classify.ts) and is retried
- * like a 5xx.
+ * not counted by the breaker; a client error, a 409 too, is held). A plain 409 (a lock timeout,
+ * retried by both SDKs' `shouldRetry`) comes with `deterministic: false` (providers/classify.ts) and
+ * is retried like a 5xx.
  */
 
 /** The facts about one failed attempt the policy reads (lifecycle.ts `classify` builds them). */
@@ -35,6 +35,8 @@ export interface AttemptFailure {
   deterministic?: boolean;
   /** The server's `x-should-retry`, when sent. */
   shouldRetry?: boolean;
+  /** The HTTP status, when headers came back (a connection failure with one is a body cut after them: the server answered). */
+  httpStatus?: number;
 }
 
 export type AttemptOutcome = { kind: 'response'; result: CompletionResult } | { kind: 'failure'; failure: AttemptFailure };
@@ -110,7 +112,8 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   }
   // Retryable whatever the class: the server said `x-should-retry: true`, or the provider said the same
   // request can succeed (`deterministic: false`: a 409 lock timeout, which both SDKs' shouldRetry retry).
-  const saidRetryable = failure.shouldRetry === true || failure.deterministic === false;
+  // `x-should-retry: false` wins over the provider's `deterministic: false` (the server's word is the later one).
+  const saidRetryable = failure.shouldRetry === true || (failure.deterministic === false && failure.shouldRetry !== false);
   const declaredDeterministic = !saidRetryable && (failure.deterministic === true || errorClass === 'client_error' || errorClass === 'auth');
   if (declaredDeterministic) {
     const reason = errorClass === 'auth' ? 'authentication failed (check the API key variable)' : `${errorClass} repeats on every identical request`;
@@ -131,9 +134,13 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
   return { action: 'retry', delayMs, reason: errorClass };
 }
 
-/** No more attempts: `missing` when the model answered at all; a cell that never connected is held (at the pre-flight the run stops). */
+/**
+ * No more attempts: `missing` when the model answered at all; a cell that never connected is held (at
+ * the pre-flight the run stops). A body cut after its headers did connect: the server answered (and,
+ * after a 2xx, billed it), so it is not "never connected".
+ */
 function endWithout(item: DecideItem, failure: AttemptFailure, state: DecideState, reason: string): Decision {
-  if (failure.errorClass === 'connection' && !state.modelAnswered) {
+  if (failure.errorClass === 'connection' && failure.httpStatus === undefined && !state.modelAnswered) {
     if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
     return { action: 'hold', why: 'never_connected', reason };
   }

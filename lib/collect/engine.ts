@@ -1,6 +1,6 @@
 import type { CompletionRequest, Provider } from '../provider/contract';
 import type { Failure } from './lifecycle';
-import { assumedOutputTokens, estimateTokens, roundUsd } from './prices';
+import { assumedOutputTokens, estimateTokens, noUsageNote, roundUsd } from './prices';
 import { AdaptiveLimiter, TokenBudget, type Clock } from './rate-limit';
 import { jitterDraw } from './retry';
 import { decide, decisionLabel, type AttemptOutcome, type Decision, type DecideItem } from './decide';
@@ -307,7 +307,7 @@ class CellAttempts<M> {
     };
     if (outcome.kind === 'response') {
       const { result } = outcome;
-      const cost = result.usage ? this.ctx.costOf(this.job.model, result.usage, {}) : { usd: null, note: 'provider reported no token usage' };
+      const cost = result.usage ? this.ctx.costOf(this.job.model, result.usage, {}) : { usd: null, note: noUsageNote(result) };
       this.addCost(cost.usd, cost.note);
       return responseAttemptLine(base, result, { usd: cost.usd, basis: result.usage ? 'reported_usage' : 'unknown', note: cost.note }, responseExtra);
     }
@@ -320,11 +320,12 @@ class CellAttempts<M> {
    * An attempt that failed may still be billed: input from the prompt, output from the catalogue's
    * assumption. A timeout, unless the server never said it started (a stream that sent no
    * message_start); and a connection cut after a 2xx's headers (a non-streamed answer is sent once
-   * generated, so it was billed though its body never arrived).
+   * generated, so it was billed though its body never arrived; a stream cut after message_start was
+   * generating), unless, again, a stream sent no event before the cut.
    */
   private timeoutCharge(request: CompletionRequest, failure: Failure): Record<string, unknown> | null {
     const timedOut = failure.errorClass === 'timeout' && failure.started !== false;
-    const cutAfterOk = failure.errorClass === 'connection' && failure.httpStatus !== undefined && failure.httpStatus >= 200 && failure.httpStatus < 300;
+    const cutAfterOk = failure.errorClass === 'connection' && failure.started !== false && failure.httpStatus !== undefined && failure.httpStatus >= 200 && failure.httpStatus < 300;
     if (!timedOut && !cutAfterOk) return null;
     const what = timedOut ? 'a timed-out attempt' : 'an answer whose body was cut off';
     const tokens = { inputTokens: estimateTokens(request.system + request.user), outputTokens: assumedOutputTokens(this.options.prices, this.job.model) };

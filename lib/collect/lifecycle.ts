@@ -597,9 +597,11 @@ export function finalStatus(end: RunEnd): StatusVerdict {
   }
   if (deterministicFailures.size > 0) {
     const [first] = deterministicFailures.values();
+    // A cell held because it never reached a server (decide.ts `never_connected`) was retried: say so.
+    const after = first!.errorClass === 'connection' ? 'connection failures that never reached a server, retried until the retries ran out' : `a ${first!.errorClass} failure that retrying does not fix`;
     return {
       status: 'failed',
-      reason: `${deterministicFailures.size} cell(s) ended without a record after a ${first!.errorClass} failure that retrying does not fix (first: ${first!.model}: ${first!.message}); they are requested again on the next run`,
+      reason: `${deterministicFailures.size} cell(s) ended without a record after ${after} (first: ${first!.model}: ${first!.message}); they are requested again on the next run`,
       remedy: first!.remedy ?? defaultRemedy(first!.model, first!),
     };
   }

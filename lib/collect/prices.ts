@@ -3,6 +3,8 @@ import { InputError, describeZodIssues } from '../errors';
 import { defaultCatalogueFile, isCatalogueJson, parseCatalogue, snapshotFamily, type Catalogue } from './providers/catalogue';
 import { parseJsonFile } from '../io/json';
 import { readUtf8File } from '../io/read';
+import { isFilteredPrompt } from './providers/openai-format';
+import type { CompletionResult } from '../provider/contract';
 
 /**
  * Cost estimates, USD per 1M tokens. The shipped prices live in the model catalogue
@@ -164,3 +166,17 @@ export function estimateTokens(text: string): number {
  * assumption. --dry-run also prints the upper bound at --max-output-tokens.
  */
 export const ASSUMED_OUTPUT_TOKENS = 1500;
+
+/**
+ * Why an answer without reported usage has no cost (`usd: null`, basis `unknown`). A prompt the
+ * content filter refused with a 400 is billed all the same: Azure OpenAI documents that "there will
+ * be a charge for this request as the prompt was evaluated by the service", for the prompt and, the
+ * filter being asynchronous, completion tokens too
+ * (https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/content-filter). Its 400 body
+ * reports no usage, so the amount is unknown, not $0; the note says so instead of blaming the provider.
+ */
+export function noUsageNote(result: CompletionResult): string {
+  return isFilteredPrompt(result)
+    ? 'prompt refused by the content filter (HTTP 400): billed (Azure OpenAI charges a filtered prompt), but the answer reports no token usage, so the amount is unknown'
+    : 'provider reported no token usage';
+}

@@ -9,6 +9,7 @@ import { ASSUMED_OUTPUT_TOKENS, assumedOutputTokens, estimateCost, estimateToken
 import type { ProgressSink } from './progress';
 import { catalogueWarnings, checkBatchModels, checkModelTarget, loadCatalogue } from './providers';
 import { resolveModelTargets, type ResolvedTargets } from './providers/endpoints';
+import { ignoredSdkEnvNotes } from './providers/sdk-env';
 import { makeRedactor } from './redact';
 import type { RetryPolicy } from './retry';
 import { readCompleted, storePaths, type StorePaths } from './store';
@@ -159,6 +160,12 @@ export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTok
   }
 }
 
+/** The run's own notes, once before it: routing (--base-url), then the SDK variables kstbench ignores (providers/sdk-env.ts). */
+function printRunNotes(targets: ResolvedTargets, deps: RunnerDeps): void {
+  for (const note of targets.notes) deps.onNote?.('routing', note);
+  for (const note of ignoredSdkEnvNotes(targets.targets.map((t) => t.provider), deps.env)) deps.onNote?.('environment', note);
+}
+
 /** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
 export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
   for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
@@ -222,7 +229,7 @@ function lifecycleOptions<M>(
 async function runLive<M>(study: StudyCollection<M>, params: DispatchParams, targets: ResolvedTargets, deps: RunnerDeps): Promise<CollectOutcome> {
   checkNoOpenBatches(study.storeDir);
   const providers = perModel(params.models, (spec) => study.createProvider(spec));
-  for (const note of targets.notes) deps.onNote?.('routing', note);
+  printRunNotes(targets, deps);
   const deterministic = [...providers.values()].every((p) => p.simulated);
   checkTokenBudget(study.jobs, params.maxOutputTokens, params.tokensPerMinute);
   const settings = modelSettings(params.models, (m) => providers.get(m)!.settings?.());
@@ -246,7 +253,7 @@ async function runBatch<M>(study: StudyCollection<M>, params: DispatchParams, ta
   checkBatchModels(params.models);
   const clients = perModel(params.models, (spec) => study.createBatchClient(spec));
   const live = params.noPreflight ? new Map<string, Provider>() : perModel(params.models, (spec) => study.createProvider(spec));
-  for (const note of targets.notes) deps.onNote?.('routing', note);
+  printRunNotes(targets, deps);
   const settings = modelSettings(params.models, (m) => clients.get(m)!.settings?.());
   printNotes(params.models, (m) => live.get(m) ?? {}, deps.onNote);
   const result = await runBatchCollection<M>({

@@ -181,6 +181,22 @@ describe('a prompt the content filter blocks (HTTP 400 content_filter) is an out
     assert.ok(filtered.every((x) => x.status === 'invalid' && x.recommended === null), JSON.stringify(filtered[0]));
     assert.equal(attemptsOf(out).length, CELLS, 'one attempt per cell: a filtered prompt is not retried');
   });
+
+  test('a filtered prompt is billed at an unknown amount, and its attempt says so (review3 M4)', async () => {
+    // Azure OpenAI bills a prompt its filter refuses with a 400 (lib/collect/prices.ts noUsageNote cites
+    // the page), but the body reports no usage: the cost is unknown, not $0, and not "no usage reported".
+    server.script(sequence([AZURE_PROMPT_CONTENT_FILTER_400], ok));
+    const out = tempDir();
+    const r = await collectKst(params(out, 'openai:gpt-5-mini', { noPreflight: true, concurrency: 1 }), deps());
+    assert.equal(r.status, 'complete', r.reason);
+    const [filtered, ...answered] = attemptsOf(out);
+    assert.equal(filtered.http_status, 400);
+    assert.equal(filtered.billed_estimate?.usd, null);
+    assert.equal(filtered.billed_estimate?.basis, 'unknown');
+    assert.match(filtered.billed_estimate?.note ?? '', /^prompt refused by the content filter \(HTTP 400\): billed .*amount is unknown$/);
+    assert.ok(answered.every((l) => l.billed_estimate?.basis === 'reported_usage' && l.billed_estimate.usd > 0), JSON.stringify(answered[0]?.billed_estimate));
+    assert.equal(r.costUsd, null, 'one billed attempt of unknown amount: the run total is unknown');
+  });
 });
 
 describe('transport faults are transient', () => {
@@ -220,6 +236,16 @@ describe('transport faults are transient', () => {
       assert.ok(r.costUsd! > answered, `run cost ${r.costUsd} includes the cut answer's charge (answers alone ${answered})`);
     });
 
+    test(`${api}: a cell whose every attempt is cut after a 200 ends missing, not held as never connected (the server answered; review3 L3)`, async () => {
+      server.script(() => ({ kind: 'cut', content: ANSWER }));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true, concurrency: 1, maxRetries: 1 }), deps());
+      const records = recordsOf(out);
+      assert.equal(records.length, CELLS, r.reason);
+      assert.ok(records.every((x) => x.status === 'missing'), JSON.stringify(records[0]));
+      assert.doesNotMatch(r.reason ?? '', /never (reached|connected)/);
+    });
+
     test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {
       // Both SDKs retry connection errors themselves (openai/client.js, @anthropic-ai/sdk/client.js
       // retryRequest on APIConnectionError); the collector, which owns retries, does the same.
@@ -231,6 +257,61 @@ describe('transport faults are transient', () => {
       assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
     });
   }
+});
+
+describe('a streamed Anthropic answer cut mid-stream (review3 L4)', () => {
+  // Above the SDK's non-streaming limit (max_tokens > 21,333) the request streams; a cut after the
+  // event-stream headers reaches us as AnthropicError('terminated') with the BodyCutOff as its cause
+  // (@anthropic-ai/sdk/lib/MessageStream.js). After message_start the server was generating: charged as
+  // a non-streamed cut is; before any event it never said it started: not charged, as a timeout then.
+  const streamed = (extra: Partial<CollectParams> = {}) => params(tempDir(), 'anthropic:claude-haiku-4-5', { maxOutputTokens: 30_000, noPreflight: true, concurrency: 1, ...extra });
+  test('cut after message_start: a connection failure with its 200 and request id, charged, retried', async () => {
+    server.script(sequence([{ kind: 'cut', content: ANSWER }], ok));
+    const first = server.requests.length + 1;
+    const p = streamed();
+    const r = await collectKst(p, deps());
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(server.requests[first - 1]?.body && (server.requests[first - 1]!.body as { stream?: boolean }).stream, true, 'the request streamed');
+    const [cut] = attemptsOf(p.outDir).filter((l) => l.outcome === 'error');
+    assert.equal(cut.error_class, 'connection', cut.message);
+    assert.equal(cut.http_status, 200);
+    assert.equal(cut.request_id, `req_fake_${first}`);
+    assert.equal(cut.decision, 'retry');
+    assert.equal(cut.billed_estimate?.basis, 'assumed_cut_off_charge');
+    assert.ok(cut.billed_estimate.usd > 0, JSON.stringify(cut.billed_estimate));
+  });
+  test('cut before the first event: a connection failure, not charged', async () => {
+    server.script(sequence([{ kind: 'cut', content: ANSWER, beforeFirstEvent: true }], ok));
+    const p = streamed();
+    const r = await collectKst(p, deps());
+    assert.equal(r.status, 'complete', r.reason);
+    const [cut] = attemptsOf(p.outDir).filter((l) => l.outcome === 'error');
+    assert.equal(cut.error_class, 'connection', cut.message);
+    assert.equal(cut.http_status, 200);
+    assert.equal(cut.billed_estimate, null);
+  });
+});
+
+describe('the SDK variables kstbench ignores are named once before the run (review3 L9)', () => {
+  // providers/sdk-env.ts keeps OPENAI_CUSTOM_HEADERS / ANTHROPIC_CUSTOM_HEADERS from the SDKs (they could
+  // replace the key); a gateway that needs them then refuses the calls, and the note says why.
+  test('OPENAI_CUSTOM_HEADERS set, two OpenAI models: one note naming it; ANTHROPIC_CUSTOM_HEADERS, with no Anthropic model, none', async () => {
+    server.script(() => ok);
+    const notes: Array<[string, string]> = [];
+    const out = tempDir();
+    const models = ['openai:gpt-test', 'openai:gpt-test-2'].map((m) => `${m}@${server.baseUrl}/v1`);
+    const withHeaders = { ...env, OPENAI_CUSTOM_HEADERS: 'X-Gateway-Token: gw-1', ANTHROPIC_CUSTOM_HEADERS: 'X-Gateway-Token: gw-2' };
+    const r = await collectKst(params(out, MODELS.openai, { models, noPreflight: true }), deps({ env: withHeaders, onNote: (m, n) => void notes.push([m, n]) }));
+    assert.equal(r.status, 'complete', r.reason);
+    const named = notes.filter(([, n]) => /CUSTOM_HEADERS/.test(n));
+    assert.equal(named.length, 1, JSON.stringify(named));
+    assert.equal(named[0]![0], 'environment');
+    assert.match(named[0]![1], /^OPENAI_CUSTOM_HEADERS is set and is not sent: .*could replace the API key.*auth error/);
+    assert.ok(!named[0]![1].includes('gw-1'), 'the value is never shown');
+    const plain: Array<[string, string]> = [];
+    await collectKst(params(tempDir(), MODELS.openai, { noPreflight: true }), deps({ onNote: (m, n) => void plain.push([m, n]) }));
+    assert.equal(plain.filter(([, n]) => /CUSTOM_HEADERS/.test(n)).length, 0, 'nothing said when the variables are unset');
+  });
 });
 
 describe('x-should-retry wins, both ways', () => {
@@ -260,6 +341,17 @@ describe('x-should-retry wins, both ways', () => {
       assert.equal(r.breakerTrips, undefined);
       assert.deepEqual(attemptsOf(out).slice(0, 3).map((l) => l.decision ?? 'answered'), ['retry', 'retry', 'answered']);
       assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
+    });
+
+    test(`${api}: a 409 with x-should-retry: false is not retried and is held like a 400 (no record, asked again next run), not ended missing (review3 M3)`, async () => {
+      server.script(sequence([{ ...conflict(api), headers: { 'x-should-retry': 'false' } } as FakePlan], ok));
+      const out = tempDir();
+      const r = await collectKst(params(out, MODELS[api], { noPreflight: true, concurrency: 1 }), deps());
+      const held = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.deepEqual(held.map((l) => [l.http_status, l.decision]), [[409, 'deterministic']]);
+      assert.equal(recordsOf(out).filter((x) => x.status === 'missing').length, 0, 'no permanent missing record');
+      assert.equal(recordsOf(out).length, CELLS - 1, 'the held cell stays pending');
+      assert.match(r.reason ?? '', /requested again on the next run/);
     });
 
     test(`${api}: a 503 with x-should-retry: false is not retried, ends missing, and the breaker does not count it`, async () => {

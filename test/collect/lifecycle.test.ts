@@ -99,6 +99,19 @@ test('connection refused on every call: the pre-flight cell is retried with back
   assert.equal(r.transportFaults, 2, 'counted apart');
 });
 
+test('cells that never reached a server are held, and the run says they were retried, not that retrying does not fix them', async () => {
+  const domainsDir = writeTinyDomains();
+  const out = tempDir();
+  const refused = stubProvider('openai:stub', () => {
+    throw providerError('connection', 'connect ECONNREFUSED 127.0.0.1:9', { code: 'ECONNREFUSED' });
+  });
+  const r = await collectKst(params(out, domainsDir, { maxRetries: 1, noPreflight: true, conditions: ['P0'], orders: 1 }), deps({ 'openai:stub': refused }));
+  assert.equal(r.status, 'failed');
+  assert.match(r.reason!, /^8 cell\(s\) ended without a record after connection failures that never reached a server, retried until the retries ran out \(first: openai:stub: /);
+  assert.match(r.reason!, /requested again on the next run$/);
+  assert.equal(readFileSync(join(out, 'responses.jsonl'), 'utf8'), '');
+});
+
 test('--tpm in a run: a budget below one call is refused; a tight one spaces the calls by the minute window', async () => {
   const domainsDir = writeTinyDomains();
   const p = stubProvider('openai:stub', (req) => okResult(answerPosition1(req)));

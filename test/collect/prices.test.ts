@@ -10,10 +10,12 @@ import {
   estimateTokens,
   loadPriceTable,
   lookupPrice,
+  noUsageNote,
   parsePriceTable,
   roundUsd,
   type PriceTable,
 } from '../../lib/collect/prices';
+import { promptFilteredResult } from '../../lib/collect/providers/openai-format';
 import { tempDir } from './helpers';
 
 /** A legacy price table (USD per 1M tokens), the form a user may supply with --prices. */
@@ -89,4 +91,11 @@ test('bad price files: not JSON, a negative price, an unknown field, an unreadab
 test('the shipped catalogue prices: a dated gpt-4o snapshot costs the family\'s $2.50 per 1M input tokens', () => {
   const shipped = loadPriceTable();
   assert.deepEqual(estimateCost(shipped, 'openai:gpt-4o-2024-08-06', { inputTokens: 1e6, outputTokens: 0 }), { usd: 2.5 });
+});
+
+test('noUsageNote: a prompt the content filter refused is billed at an unknown amount; any other answer without usage says the provider reported none (review3 M4)', () => {
+  assert.match(noUsageNote(promptFilteredResult(400, 'content_filter', 'req_1')!), /^prompt refused by the content filter \(HTTP 400\): billed/);
+  const plain = { text: '{}', finishReason: 'stop', refusal: null, modelVersion: null, usage: null, httpStatus: 200, requestId: null };
+  assert.equal(noUsageNote(plain), 'provider reported no token usage');
+  assert.equal(noUsageNote({ ...plain, finishReason: 'content_filter' }), 'provider reported no token usage', 'a 200 content_filter answer is not a refused prompt');
 });

@@ -62,9 +62,11 @@ export type FakePlan =
   | { kind: 'stall'; delayMs: number; content?: string }
   /**
    * Sends a 200 with its headers and half the body, then destroys the socket: the body is cut after
-   * its headers (undici rejects `response.json()` with `TypeError: terminated`).
+   * its headers (undici rejects `response.json()` with `TypeError: terminated`). Anthropic
+   * `stream: true`: the event-stream headers and `message_start` (none with `beforeFirstEvent`), then
+   * the socket is destroyed mid-stream.
    */
-  | { kind: 'cut'; content?: string }
+  | { kind: 'cut'; content?: string; beforeFirstEvent?: boolean }
   /** Anthropic `stream: true` only: the server-sent events of a normal answer, `gapMs` apart. */
   | { kind: 'slow_stream'; gapMs: number; content?: string }
   /** Anthropic `stream: true` only: a 200 with the event-stream headers, then no event at all. */
@@ -464,6 +466,14 @@ export async function startFakeLlmServer(options: FakeLlmServerOptions = {}): Pr
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } })}\n\n`);
       res.end(`event: error\ndata: ${JSON.stringify(anthropicErrorBody(plan.errorType ?? 'overloaded_error', plan.message ?? 'Overloaded'))}\n\n`);
+      return;
+    }
+    if (body?.stream === true && plan.kind === 'cut') {
+      const started = anthropicAnswer(body, { kind: 'json', content: plan.content ?? '{}' }, count) as Record<string, any>;
+      const { content: _content, stop_reason: _stop, usage, ...rest } = started;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const start = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } })}\n\n`;
+      res.write(plan.beforeFirstEvent ? ':\n\n' : start, () => later(20, () => res.socket?.destroy()));
       return;
     }
     if (body?.stream === true && !anthropicFailure(plan) && plan.kind !== 'reset' && plan.kind !== 'error' && plan.kind !== 'cut') {

@@ -140,7 +140,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   const client = createAnthropicClient(options);
   const secrets = [options.apiKey];
   const settings = options.settings;
-  const context: FailureContext = { host: settings.host, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
+  const context: FailureContext = { host: settings.host, requestUrl: `${options.baseURL}/v1/messages`, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
   const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     validateRequest(req);
     if (signal?.aborted) throw abortError();
@@ -180,7 +180,12 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         const what = clock.idle ? `no stream event for ${Math.round((req.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS) / 1000)} s` : 'the stream passed its overall limit';
         throw new ProviderError(`anthropic: ${what}`, 'timeout', { started: clock.started });
       }
-      throw translateAnthropicError(err, secrets, clock, context);
+      const translated = translateAnthropicError(err, secrets, clock, context);
+      // A stream cut before its first event never said it started: not billed, like a timeout then.
+      if (translated instanceof ProviderError && translated.errorClass === 'connection' && !clock.started) {
+        throw new ProviderError(translated.message, 'connection', { ...translated.info, started: false });
+      }
+      throw translated;
     } finally {
       clock.dispose();
     }

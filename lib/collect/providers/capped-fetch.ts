@@ -10,7 +10,9 @@
  * followed one went to an address the user never gave — with the key dropped on a change of origin
  * (the Fetch standard), so the user was told the key was refused, and a 301/302 turned the POST into
  * a GET. The 3xx reaches the SDK as an HTTP error instead, which classify.ts names (where it points,
- * the fix). A GET (a batch's results or output file) still follows one: a download may be served
+ * the fix). Only a 307/308 to the same origin is followed (`postFollowingSameOrigin`): it keeps the
+ * method, the body and the key, and goes nowhere the user did not name (a server that adds a trailing
+ * slash). A GET (a batch's results or output file) still follows any: a download may be served
  * from elsewhere, and the key does not go along to another origin.
  */
 
@@ -44,31 +46,66 @@ export class BodyCutOff extends TypeError {
   }
 }
 
-/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
-export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+/** The first error of class `kind` in `err` or its causes (the SDKs wrap fetch errors, up to a few deep), else null. */
+function inCauses<T extends Error>(err: unknown, kind: abstract new (...args: never[]) => T): T | null {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
-    if (e instanceof BodyCutOff) return e;
+    if (e instanceof kind) return e;
     e = (e as { cause?: unknown }).cause;
   }
   return null;
 }
 
+/** The BodyCutOff in `err` or its causes (the SDKs may wrap it), else null. */
+export function bodyCutOffIn(err: unknown): BodyCutOff | null {
+  return inCauses(err, BodyCutOff);
+}
+
 /** The ResponseTooLarge in `err` or its causes (the SDKs wrap fetch errors), else null. */
 export function tooLargeIn(err: unknown): ResponseTooLarge | null {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && e instanceof Error; depth += 1) {
-    if (e instanceof ResponseTooLarge) return e;
-    e = (e as { cause?: unknown }).cause;
+  return inCauses(err, ResponseTooLarge);
+}
+
+/** Same-origin 307/308 hops a POST follows at most (the Fetch standard's limit is 20; a server needs one). */
+const MAX_SAME_ORIGIN_HOPS = 5;
+
+/** The next address of a same-origin 307/308, or null for any other answer (given back to the SDK as it is). */
+function sameOriginHop(res: Response, from: string): string | null {
+  if (res.status !== 307 && res.status !== 308) return null;
+  const location = res.headers.get('location');
+  if (location === null) return null;
+  try {
+    const next = new URL(location, from);
+    return next.origin === new URL(from).origin ? next.toString() : null;
+  } catch {
+    return null;
   }
-  return null;
+}
+
+/**
+ * Sends a non-GET with `redirect: 'manual'` and follows only same-origin 307/308 hops (see the module
+ * comment). A `Request` input, or a body that cannot be sent twice (a stream), is not re-sent.
+ */
+async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+  const manual = { ...init, redirect: 'manual' as const };
+  let res = await base(input, manual);
+  const resendable = init?.body === undefined || init.body === null || typeof init.body === 'string';
+  let url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : null;
+  for (let hop = 0; hop < MAX_SAME_ORIGIN_HOPS && url !== null && resendable; hop += 1) {
+    const next = sameOriginHop(res, url);
+    if (next === null) break;
+    await res.body?.cancel().catch(() => undefined);
+    url = next;
+    res = await base(url, manual);
+  }
+  return res;
 }
 
 /** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
 export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const res = await base(input, method === 'GET' || method === 'HEAD' ? init : { ...init, redirect: 'manual' });
+    const res = method === 'GET' || method === 'HEAD' ? await base(input, init) : await postFollowingSameOrigin(base, input, init);
     if (!res.body) return res;
     const declared = Number(res.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {

@@ -33,6 +33,30 @@ export interface FailureContext {
   keyVariable?: string;
   /** Host the request went to, e.g. `api.openai.com`. */
   host?: string;
+  /** The endpoint the request went to (`https://gw/v1/chat/completions`): a relative `Location` is read against it. */
+  requestUrl?: string;
+}
+
+/** Stands in for the request's address when it is unknown, so a relative `Location` is still parsed (and its query masked). */
+const UNKNOWN_ORIGIN = 'http://request.invalid';
+
+/**
+ * Where a redirect points, safe to show or store: a relative `Location` (`/v2/chat?sig=…`) is resolved
+ * against the request URL first, so the one redaction (`redactUrl`) sees a whole URL and masks its
+ * credentials as it does an absolute one's. Without the request URL the relative form is kept.
+ * @example
+ * redirectTarget('/v2/chat/completions?sig=abc', 'https://gw.example/v1/chat/completions'); // => 'https://gw.example/v2/chat/completions?sig=[redacted]'
+ * redirectTarget('/v2/chat/completions?sig=abc'); // => '/v2/chat/completions?sig=[redacted]'
+ */
+export function redirectTarget(location: string, requestUrl?: string): string {
+  let resolved: string;
+  try {
+    resolved = new URL(location, requestUrl ?? `${UNKNOWN_ORIGIN}/`).toString();
+  } catch {
+    return redactUrl(location);
+  }
+  const shown = redactUrl(resolved);
+  return requestUrl === undefined && shown.startsWith(`${UNKNOWN_ORIGIN}/`) ? shown.slice(UNKNOWN_ORIGIN.length) : shown;
 }
 
 function finiteNumber(text: string | null): number | undefined {
@@ -205,7 +229,8 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
       return undefined;
   }
   if (failure.status >= 300 && failure.status < 400) {
-    return 'the server answered with a redirect, which is not followed (the key goes only to the address you gave): give the address it redirects to as the base URL, or fix the gateway';
+    // The Location of a model call is a whole endpoint; the SDK appends the endpoint path to the base URL again.
+    return 'the server answered with a redirect, which is not followed (the key goes only to the address you gave): give the address it redirects to as the base URL without its endpoint path (/chat/completions, /v1/messages), or fix the gateway';
   }
   if (failure.status === 404 || code === 'model_not_found' || param === 'model' || type === 'not_found_error') {
     return 'the server does not serve this model on Chat Completions/Messages: check the name against config/models.json or the provider\'s model list (it may be retired, or served by the Responses API only)';
@@ -226,16 +251,20 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
 }
 
 /**
- * True when the same request cannot succeed by retrying: a client error (other than 408/409), an auth
- * failure or a quota/spend limit — unless the server said `x-should-retry: true` (then false).
- * Undefined otherwise (transient classes, whatever `x-should-retry` says).
+ * True when the same request cannot succeed by retrying: a client error (other than 408, and a 409
+ * unless the server said `x-should-retry: false`), an auth failure or a quota/spend limit — unless the
+ * server said `x-should-retry: true` (then false). Undefined otherwise (transient classes, whatever
+ * `x-should-retry` says).
  */
 export function isDeterministic(errorClass: TransportErrorClass, status: number | undefined, shouldRetry: boolean | undefined): boolean | undefined {
   // `x-should-retry: false` says "do not retry now", not "this request can never succeed": the
   // collector does not retry it (lib/collect/decide.ts) but the breaker does not count a 429 or 5xx.
   if (shouldRetry === true) return false;
   if (errorClass === 'auth' || errorClass === 'quota') return true;
-  if (errorClass === 'client_error') return status !== 409;
+  // A 409 is retryable (a lock timeout; both SDKs retry it) unless the server says not to: then it is
+  // held like any client error (kept pending for the next run, counted by the breaker), not ended
+  // `missing` after one attempt, which a paying user would have to ask for again by hand.
+  if (errorClass === 'client_error') return status !== 409 || shouldRetry === false;
   return undefined;
 }
 
@@ -301,7 +330,7 @@ export function providerErrorFromHttp(provider: string, failure: HttpFailure, se
   if (remedy) info.remedy = remedy;
   const tag = code ? ` ${code}` : '';
   const location = failure.status >= 300 && failure.status < 400 ? failure.headers?.get('location') : null;
-  const said = failure.message ?? (location ? `redirected to ${redactUrl(location)}` : null);
+  const said = failure.message ?? (location ? `redirected to ${redirectTarget(location, context.requestUrl)}` : null);
   const detail = said ? `: ${redactSecrets(said, secrets)}` : '';
   return new ProviderError(`${provider} HTTP ${failure.status}${tag}${detail}`, errorClass, info);
 }
@@ -329,11 +358,14 @@ export function isTransportFault(err: unknown): boolean {
 
 /**
  * The last steps of translating what an SDK threw, shared by the providers once their API and connection
- * errors are handled: an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
+ * errors are handled: a transport fault or a body cut after its headers (`BodyCutOff`, bare or wrapped)
+ * is a connection failure; an SDK error or a JSON SyntaxError means an unreadable response (server_error), an
  * AbortError the whole-response deadline (timeout); anything else is our own bug and passes through.
  */
 export function translateRemainingError(err: unknown, label: string, secrets: readonly string[], fromSdk: boolean): Error {
-  if (isTransportFault(err)) return connectionError(err as Error, label, secrets);
+  // A stream cut mid-body reaches us wrapped: Anthropic's MessageStream turns it into an
+  // AnthropicError('terminated') with the BodyCutOff as its cause (@anthropic-ai/sdk/lib/MessageStream.js).
+  if (isTransportFault(err) || bodyCutOffIn(err)) return connectionError(err as Error, label, secrets);
   if (fromSdk || err instanceof SyntaxError) {
     return new ProviderError(`${label}: unreadable response (${redactSecrets((err as Error).message, secrets)})`, 'server_error');
   }

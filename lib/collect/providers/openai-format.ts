@@ -139,11 +139,16 @@ export function openAIResult(completion: OpenAI.ChatCompletion, httpStatus: numb
  * Like `finish_reason: content_filter` it is an outcome of the cell (lib/provider/outcome.ts: recorded
  * invalid, reason content_filter), not a bad request: held as deterministic it fed the circuit
  * breaker, which failed the run, and the cell was asked again on every run. Null for any other error.
- * Usage is unknown (the body reports none).
+ * Usage is unknown (the body reports none), though the call is billed (`noUsageNote` in ../prices.ts).
  */
 export function promptFilteredResult(status: number, code: string | null | undefined, requestId: string | null): CompletionResult | null {
   if (status !== 400 || code !== 'content_filter') return null;
   return { text: '', finishReason: 'content_filter', refusal: null, modelVersion: null, usage: null, httpStatus: status, requestId };
+}
+
+/** True for the result `promptFilteredResult` makes: a prompt the content filter refused, usage unreported. */
+export function isFilteredPrompt(result: CompletionResult): boolean {
+  return result.httpStatus === 400 && result.finishReason === 'content_filter' && result.usage === null;
 }
 
 /** One request line of a Batch API input file: `custom_id` is the run ID. */

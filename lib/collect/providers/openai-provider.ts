@@ -102,7 +102,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
   const secrets = [options.apiKey];
   const label = options.provider;
   const settings = options.settings;
-  const context: FailureContext = { host: settings.host, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
+  const context: FailureContext = { host: settings.host, requestUrl: `${options.baseURL}/chat/completions`, ...(settings.key_variable ? { keyVariable: settings.key_variable } : {}) };
   const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     validateRequest(req);
     if (signal?.aborted) throw abortError();

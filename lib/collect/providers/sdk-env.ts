@@ -12,6 +12,8 @@
  * ANTHROPIC_API_KEY: against "a key goes only to the host it belongs to" (lib/collect/providers/README.md).
  */
 
+import type { ProviderName } from '../../provider/contract';
+
 /** The variables hidden from the SDK constructors (see the module comment). */
 export const SDK_IGNORED_ENV: readonly string[] = ['OPENAI_CUSTOM_HEADERS', 'ANTHROPIC_CUSTOM_HEADERS'];
 
@@ -31,4 +33,27 @@ export function withoutSdkEnv<T>(build: () => T, env: NodeJS.ProcessEnv = proces
   } finally {
     for (const [name, value] of saved) env[name] = value;
   }
+}
+
+/** Which models' SDK reads each variable of SDK_IGNORED_ENV. */
+const READ_BY: Record<string, readonly ProviderName[]> = {
+  OPENAI_CUSTOM_HEADERS: ['openai', 'openai-compatible'],
+  ANTHROPIC_CUSTOM_HEADERS: ['anthropic'],
+};
+
+/**
+ * One note for each variable of SDK_IGNORED_ENV that is set while a model of its SDK is in the run,
+ * printed once before it: nothing else would tell a user whose gateway needs those headers why it
+ * refuses the calls (an auth error), and the models file has no header option to send them instead.
+ * @example
+ * ignoredSdkEnvNotes(['anthropic'], { ANTHROPIC_CUSTOM_HEADERS: 'X-Gw: t' })[0]?.startsWith('ANTHROPIC_CUSTOM_HEADERS is set and is not sent'); // => true
+ * ignoredSdkEnvNotes(['openai', 'simulated'], { ANTHROPIC_CUSTOM_HEADERS: 'X-Gw: t' }); // => []
+ */
+export function ignoredSdkEnvNotes(providers: Iterable<ProviderName>, env: NodeJS.ProcessEnv): string[] {
+  const inRun = new Set(providers);
+  return SDK_IGNORED_ENV.filter((name) => env[name] !== undefined && READ_BY[name]!.some((p) => inRun.has(p))).map(
+    (name) =>
+      `${name} is set and is not sent: kstbench ignores it, because its headers could replace the API key or carry a gateway's credentials to another host; ` +
+      'a gateway that needs them will refuse the calls (an auth error), and there is no header option: a gateway whose token is its key takes it through api_key_env in --models-file',
+  );
 }

@@ -84,3 +84,36 @@ test('a POST follows no redirect (the 3xx comes back as it is); a GET (a batch d
   await cappedFetch(10, recording)('http://127.0.0.1/v1/batches/b');
   assert.deepEqual(seen, ['manual', undefined, undefined]);
 });
+
+test('a POST follows a same-origin 307/308 (method, body and key kept), and no other redirect (review3 L2)', async () => {
+  const script = (answers: Record<string, [number, string | null]>) => {
+    const calls: Array<[string, string | undefined, unknown]> = [];
+    const fake = (async (input: unknown, init?: RequestInit) => {
+      const url = String(input);
+      calls.push([url, init?.method, init?.body]);
+      const [status, location] = answers[url] ?? [200, null];
+      return new Response(status === 200 ? '{"ok":true}' : null, { status, headers: location ? { location } : {} });
+    }) as unknown as typeof fetch;
+    return { calls, fake };
+  };
+  const post = { method: 'POST', body: '{"model":"m"}', headers: { authorization: 'Bearer k' } };
+  // A trailing slash added by the same server: followed, the POST and its body sent again there.
+  const slash = script({ 'http://gw.test/v1/chat/completions': [308, '/v1/chat/completions/'] });
+  const followed = await cappedFetch(100, slash.fake)('http://gw.test/v1/chat/completions', post);
+  assert.equal(followed.status, 200);
+  assert.deepEqual(slash.calls, [
+    ['http://gw.test/v1/chat/completions', 'POST', post.body],
+    ['http://gw.test/v1/chat/completions/', 'POST', post.body],
+  ]);
+  // Another origin, or a 301/302/303 (which would turn the POST into a GET): the 3xx comes back as it is.
+  for (const [status, location] of [[307, 'https://elsewhere.test/v1/chat/completions'], [302, '/v2/chat/completions'], [301, '/v2/chat/completions']] as const) {
+    const s = script({ 'http://gw.test/v1/chat/completions': [status, location] });
+    const res = await cappedFetch(100, s.fake)('http://gw.test/v1/chat/completions', post);
+    assert.equal(res.status, status, `${status} ${location}`);
+    assert.equal(s.calls.length, 1, `${status} ${location}: not followed`);
+  }
+  // A loop on the same origin stops after a few hops and comes back as the 3xx.
+  const loop = script({ 'http://gw.test/a': [307, '/b'], 'http://gw.test/b': [307, '/a'] });
+  assert.equal((await cappedFetch(100, loop.fake)('http://gw.test/a', post)).status, 307);
+  assert.equal(loop.calls.length, 6);
+});

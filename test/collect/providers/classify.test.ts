@@ -10,6 +10,7 @@ import {
   parseRetryAfterMs,
   providerErrorFromHttp,
   redactSecrets,
+  redirectTarget,
 } from '../../../lib/collect/providers/classify';
 import { ProviderError } from '../../../lib/provider/contract';
 
@@ -146,5 +147,24 @@ test('remedies and determinism from code, type and blamed parameter', () => {
   assert.match(e({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' }).info.remedy!, /add credit/);
   assert.match(e({ status: 429, code: 'enforced_spend_limit_reached', type: 'rate_limit_error' }).info.remedy!, /1st of next month/);
   assert.equal(e({ status: 409 }).info.deterministic, false);
+  assert.equal(e({ status: 409, headers: headers({ 'x-should-retry': 'false' }) }).info.deterministic, true, 'the server said not to retry the 409: held like a 400');
+  assert.equal(e({ status: 400, headers: headers({ 'x-should-retry': 'false' }) }).info.deterministic, true);
   assert.equal(e({ status: 500 }).info.deterministic, undefined);
+});
+
+test('a refused redirect names where it points with its credentials masked, a relative Location too (review3 M1)', () => {
+  const redirect = (location: string, context = {}) =>
+    providerErrorFromHttp('openai:m', { status: 302, headers: headers({ location }), code: null, type: null, param: null, message: null, requestId: null }, ['sk-x'], context);
+  const absolute = redirect('https://gw.example/v2/chat/completions?sig=SECRET123');
+  assert.equal(absolute.message, 'openai:m HTTP 302: redirected to https://gw.example/v2/chat/completions?sig=[redacted]');
+  // Relative: read against the request URL, then the one redaction.
+  const relative = redirect('/v2/chat/completions?sig=SECRET123', { requestUrl: 'https://gw.example/v1/chat/completions' });
+  assert.equal(relative.message, 'openai:m HTTP 302: redirected to https://gw.example/v2/chat/completions?sig=[redacted]');
+  // Without the request URL the relative form stays, masked all the same.
+  assert.equal(redirect('/v2/chat/completions?api-version=1&sig=SECRET123').message, 'openai:m HTTP 302: redirected to /v2/chat/completions?api-version=1&sig=[redacted]');
+  assert.equal(redirectTarget('completions?token=T0K', 'https://gw.example/v1/chat/x'), 'https://gw.example/v1/chat/completions?token=[redacted]');
+  assert.equal(redirectTarget('/v1/chat/completions'), '/v1/chat/completions', 'nothing to mask: unchanged');
+  for (const e of [absolute, relative]) assert.ok(!JSON.stringify(e).includes('SECRET123'), e.message);
+  // review3 L1: the Location is a whole endpoint; the base URL is it without the endpoint path.
+  assert.match(absolute.info.remedy!, /without its endpoint path \(\/chat\/completions, \/v1\/messages\)/);
 });

@@ -296,6 +296,63 @@ describe('a redirect (3xx) is not followed', () => {
       }
     });
   }
+
+  test('a same-origin 308 (a trailing slash) is followed with the method, body and key kept (review3 L2)', async () => {
+    const { createServer } = await import('node:http');
+    const seenHere: Array<{ method?: string; url?: string; auth?: string; body: string }> = [];
+    const slashing = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seenHere.push({ method: req.method, url: req.url, auth: req.headers['authorization'], body });
+        if (!req.url!.endsWith('/')) {
+          res.writeHead(308, { location: `${req.url}/` });
+          return void res.end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"recommended":[3]}', refusal: null } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => slashing.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(slashing.address() as { port: number }).port}`;
+    try {
+      const result = await createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }).complete(request());
+      seen.push(result);
+      assert.equal(result.text, '{"recommended":[3]}');
+      assert.deepEqual(seenHere.map((r) => [r.method, r.url, r.auth]), [
+        ['POST', '/v1/chat/completions', `Bearer ${KEY}`],
+        ['POST', '/v1/chat/completions/', `Bearer ${KEY}`],
+      ]);
+      assert.equal(seenHere[1]!.body, seenHere[0]!.body);
+    } finally {
+      await new Promise<void>((resolve) => slashing.close(() => resolve()));
+    }
+  });
+
+  test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
+    const { createServer } = await import('node:http');
+    const redirector = createServer((req, res) => {
+      res.writeHead(302, { location: `/moved${req.url}?sig=SECRET-IN-QUERY` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+    try {
+      const cases = [
+        [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), `${at}/moved/v1/chat/completions?sig=[redacted]`],
+        [createProvider('anthropic:claude-test', { baseUrl: at, env }), `${at}/moved/v1/messages?sig=[redacted]`],
+      ] as const;
+      for (const [p, shown] of cases) {
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        const e = assertProviderError(error, 'client_error');
+        assert.ok(e.message.endsWith(`HTTP 302: redirected to ${shown}`), e.message);
+        assert.ok(!JSON.stringify(e).includes('SECRET-IN-QUERY'), e.message);
+      }
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
 });
 
 test('the planted key never appears in any result or error of this file', () => {

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeLlmServer, type FakeLlmServer } from '../../support/fake-llm-server';
 import { createProvider, type CompletionRequest } from '../../../lib/collect/providers';
-import { withoutSdkEnv } from '../../../lib/collect/providers/sdk-env';
+import { ignoredSdkEnvNotes, withoutSdkEnv } from '../../../lib/collect/providers/sdk-env';
 
 const KEY = 'sk-ant-own-key-0123456789';
 const OTHER = 'sk-proj-users-OPENAI-key-9876543210';
@@ -68,4 +68,13 @@ test('withoutSdkEnv: the variables are absent while the client is built and back
   }, env), /constructor failed/);
   assert.equal(env['OPENAI_CUSTOM_HEADERS'], 'A: 1');
   assert.equal(process.env['OPENAI_CUSTOM_HEADERS'], `Authorization: Bearer ${OTHER}\nX-Gateway-Token: ${GATEWAY}`);
+});
+
+test('ignoredSdkEnvNotes: a note per set variable whose SDK a model of the run uses, never its value (review3 L9)', () => {
+  const both = { OPENAI_CUSTOM_HEADERS: `Authorization: Bearer ${OTHER}`, ANTHROPIC_CUSTOM_HEADERS: `X-Gateway-Token: ${GATEWAY}` };
+  assert.deepEqual(ignoredSdkEnvNotes(['openai-compatible', 'anthropic'], both).map((n) => n.split(' ')[0]), ['OPENAI_CUSTOM_HEADERS', 'ANTHROPIC_CUSTOM_HEADERS']);
+  assert.deepEqual(ignoredSdkEnvNotes(['anthropic', 'anthropic'], both).map((n) => n.split(' ')[0]), ['ANTHROPIC_CUSTOM_HEADERS'], 'once, whatever the number of models');
+  assert.deepEqual(ignoredSdkEnvNotes(['simulated'], both), []);
+  assert.deepEqual(ignoredSdkEnvNotes(['openai', 'anthropic'], {}), []);
+  assert.ok(ignoredSdkEnvNotes(['openai', 'anthropic'], both).every((n) => !n.includes(OTHER) && !n.includes(GATEWAY)));
 });
