@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
+import { percent } from '../stats/prints-as';
 import { ensureDir } from '../io';
 import { enumerateStates, type Domain, type StateSample } from '../kst';
 import type { InferenceOptions } from '../analysis';
@@ -213,7 +214,7 @@ export function figure3Cell(
   });
   ranked.sort((a, b) => b.spread - a.spread || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0) || order(a.condition) - order(b.condition));
   const best = ranked[0]!;
-  const rule = given.domain !== '' && given.condition !== '' ? 'given as parameters' : `the widest spread between models (${(100 * best.spread).toFixed(1)} points)`;
+  const rule = given.domain !== '' && given.condition !== '' ? 'given as parameters' : `the widest spread between models (${percent(best.spread).toFixed(1)} points)`;
   return { domain: best.domain, condition: best.condition, rule };
 }
 

@@ -6,8 +6,9 @@ import { writeFilesAtomic } from '../io/atomic';
 import { escapeHtml } from '../io/html';
 import { isOsError } from '../io/os-error';
 import { markSimulated } from '../figures/simulated';
-import { toHtmlTable, toTable } from '../figures/table';
+import { PERCENT_DIGITS, toHtmlTable, toTable } from '../figures/table';
 import { formatP } from '../report/contrast-text';
+import { percent } from '../stats/prints-as';
 import { studyFigureSpecs } from './figures';
 import type { Study } from './manifest';
 import { readStudyResults, type StudyResults } from './results';
@@ -22,7 +23,9 @@ import { readStudyResults, type StudyResults } from './results';
  * psi.ratings, the ratings' Table VI-like rates.
  */
 
-const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
+// The project's one percentage rule (percent), rounded once here to the one decimal the tables print:
+// a second rounding of a 2-decimal value by toFixed(1) printed 61.249 % as 61.3, where percent says 61.2.
+const pct = (x: number | null) => (x === null ? null : percent(x, PERCENT_DIGITS));
 
 function section(id: string, title: string, body: string): string {
   return `<section id="${id}">\n<h2>${escapeHtml(title)}</h2>\n${body}</section>\n`;

@@ -129,6 +129,16 @@ test('the report of the shipped replication, built from its own corpus, still sh
   assert.throws(() => reportHtml(study, { ...results, figure3: { domain: 'd', condition: 'P0', rule: 'r', models: [{ model: 'm', correct: 1, n: 1 }] } }, new Map()), /figure figure-1-exact-f1: not drawn yet/);
 });
 
+test('the report prints percentages by percent() (lib/stats/prints-as.ts), rounded once: 0.61249 is 61.2, 0.33347 is 33.3', () => {
+  // The report used to round to 2 decimals (61.25, 33.35) and the HTML table then to 1 (61.3, 33.4).
+  const study = loadStudy(join(ROOT, 'data', 'raw'));
+  const row = { condition: 'P0' as const, n: 2, exact: 0.61249, precision: 0.33347, recall: 0.5, f1: 0.5, jaccard: 0.5 };
+  const html = reportHtml(study, { ...fakeResults(), table3: [row] }, new Map([['figure-1-exact-f1', '<svg/>'], ['figure-2-domain-condition', '<svg/>']]));
+  const table3 = /<section id="table-3">[\s\S]*?<\/section>/.exec(html)![0];
+  const cells = [...table3.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(cells.slice(2, 4), ['61.2', '33.3']);
+});
+
 function fakeResults(): ReturnType<typeof readStudyResults> {
   return {
     results_version: 1,
