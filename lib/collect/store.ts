@@ -15,7 +15,7 @@ import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
-import { withPath } from '../io/target';
+import { readFileNamed, withPath } from '../io/target';
 import { processAlive } from '../io/temporaries';
 import { writeChunk } from '../io/write-all';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
@@ -46,7 +46,7 @@ export type TailRepair =
  */
 export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
-  const bytes = readAuditFile(file);
+  const bytes = readFileNamed(file);
   const { text, tornTail } = auditText(bytes, file, { tornTailAllowed: true });
   const parsed = parseAuditLines(text, file);
   if (tornTail === null && (text.length === 0 || text.endsWith('\n'))) return { kind: 'clean' };
@@ -72,15 +72,6 @@ export function repairTail(file: string, tornFile: string): TailRepair {
   return parses
     ? { kind: 'newline_added', line }
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
-}
-
-/** The bytes of an audit file; a read error names it (read(2) of a directory carries no path: "cannot read (unknown path)"). */
-function readAuditFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw withPath(err, file);
-  }
 }
 
 /**
@@ -262,7 +253,7 @@ export function readCompleted(
   if (!existsSync(file)) return done;
   // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
   const tolerate = options.tolerateTornTail === true;
-  const { lines } = parseJsonl(auditText(readAuditFile(file), file, { tornTailAllowed: tolerate }).text, file, { allowTornTail: tolerate });
+  const { lines } = parseJsonl(auditText(readFileNamed(file), file, { tornTailAllowed: tolerate }).text, file, { allowTornTail: tolerate });
   for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONDITION_LABELS, CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { escapeHtml } from '../io/html';
 import { isOsError } from '../io/os-error';
-import { withPath } from '../io/target';
+import { readFileNamed } from '../io/target';
 import { markSimulated } from '../figures/simulated';
 import { PERCENT_DIGITS, toHtmlTable, toTable } from '../figures/table';
 import { formatP } from '../report/contrast-text';
@@ -226,30 +226,21 @@ function readDir(dir: string, what: string, study: Study): string[] {
   }
 }
 
-/** A file the report copies; read(2) of a folder carries no path ("cannot read (unknown path)"), so the error is given it. */
-function readOutputFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw withPath(err, file);
-  }
-}
-
 /** Builds `<report>/index.html` with its figures and CSV copies, all written together. Returns the page path. */
 export function buildStudyReport(study: Study): string {
   const results = readStudyResults(study);
   const figDir = join(study.paths.output, 'figures');
   const names = readDir(figDir, 'figures', study);
-  const svgs = new Map(names.filter((n) => n.endsWith('.svg')).map((n) => [n.slice(0, -4), readOutputFile(join(figDir, n)).toString('utf8')]));
+  const svgs = new Map(names.filter((n) => n.endsWith('.svg')).map((n) => [n.slice(0, -4), readFileNamed(join(figDir, n)).toString('utf8')]));
   const html = reportHtml(study, results, svgs);
   const out = study.paths.report;
   const files: Array<{ path: string; data: string | Uint8Array }> = [{ path: join(out, 'index.html'), data: html }];
   for (const f of studyFigureSpecs(results)) {
-    files.push({ path: join(out, 'figures', `${f.name}.svg`), data: svgs.get(f.name)! }, { path: join(out, 'figures', `${f.name}.png`), data: readOutputFile(join(figDir, `${f.name}.png`)) });
+    files.push({ path: join(out, 'figures', `${f.name}.svg`), data: svgs.get(f.name)! }, { path: join(out, 'figures', `${f.name}.png`), data: readFileNamed(join(figDir, `${f.name}.png`)) });
   }
   const analysisDir = join(study.paths.output, 'analysis');
   for (const n of ['table1', 'table3', 'table4', 'domain_condition', 'contrasts', 'order_agreement']) {
-    files.push({ path: join(out, 'data', `${n}.csv`), data: readOutputFile(join(analysisDir, `${n}.csv`)) });
+    files.push({ path: join(out, 'data', `${n}.csv`), data: readFileNamed(join(analysisDir, `${n}.csv`)) });
   }
   writeFilesAtomic(files);
   return join(out, 'index.html');
