@@ -47,7 +47,17 @@ export function subcommandGroup(group: string, table: SubcommandTable, text: { h
       }
       const entry = table[name];
       if (!entry) throw new UsageError(`unknown ${group} subcommand '${name}' (known: ${Object.keys(table).join(', ')})`);
-      return (await entry.load()).run(rest);
+      // Its errors and notes name the subcommand (`kstbench psi score: …`, and its --help), not the group.
+      const command = `${group} ${name}`;
+      const outer = running.command;
+      running.command = command;
+      try {
+        return await (await entry.load()).run(rest);
+      } catch (err) {
+        return reportError(command, err);
+      } finally {
+        running.command = outer;
+      }
     },
   };
 }

@@ -25,13 +25,17 @@ import { cellSource, readNotebook, type Notebook } from '../lib/notebook/ipynb';
 import { projectRoot } from '../lib/notebook/project';
 import { buildSite, fingerprint, type SiteNotebook } from '../lib/site/build';
 
-const HELP = `usage: npm run report -- [--from DIR] [--out DIR] [--stamp-commit] [--check] [--fingerprint]
+/** Where `reproduce --output-dir DIR` writes the executed notebooks: DIR/notebooks/. */
+export const OUTPUT_DIR_NOTEBOOKS = 'notebooks';
+
+export const HELP = `usage: npm run report -- [--from DIR] [--out DIR] [--stamp-commit] [--check] [--fingerprint]
 
 Builds report/ (index.html, one page per notebook, environment.html) from the executed notebooks and
 environment.md. Open report/index.html in a browser; it works from file:// and offline.
 
   --from DIR       build from a run kept apart (npm run reproduce -- --output-dir DIR): its executed
-                   notebooks DIR/*.ipynb and DIR/environment.md (default out: DIR/report)
+                   notebooks DIR/${OUTPUT_DIR_NOTEBOOKS}/*.ipynb (DIR/*.ipynb, as earlier versions wrote
+                   them, when that folder is missing) and DIR/environment.md (default out: DIR/report)
   --out DIR        where to write the site (default report, or DIR/report with --from)
   --stamp-commit   print the current git commit in the pages (for a published copy; not committed)
   --check          write nothing; exit 1 when DIR differs from what would be built
@@ -76,9 +80,6 @@ export function readSiteNotebooks(root: string): SiteNotebook[] {
     .sort()
     .map((n) => ({ file: `notebooks/${n}`, notebook: readNotebook(join(dir, n)) }));
 }
-
-/** Where `reproduce --output-dir DIR` writes the executed notebooks: DIR/notebooks/. */
-export const OUTPUT_DIR_NOTEBOOKS = 'notebooks';
 
 /**
  * The executed notebooks a run kept apart left in `dir` (`reproduce --output-dir dir` writes them to

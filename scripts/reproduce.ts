@@ -16,6 +16,8 @@ import { basename, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../lib/errors';
 import { writeFileAtomic } from '../lib/io/atomic';
+import { whyDirCannotBeMade } from '../lib/io/dirs';
+import { osErrorMeaning } from '../lib/io/os-error';
 import { readUtf8File } from '../lib/io/read';
 import { collectEnvironment, renderEnvironment } from '../lib/notebook/environment';
 import { closeFigureBrowser, describeChromium } from '../lib/figures/browser';
@@ -117,6 +119,12 @@ interface ReproducePlan {
 }
 
 function planNotebooks(root: string, options: ReproduceOptions): ReproducePlan {
+  // Checked first: the notebooks run for seconds to minutes before their results are written there.
+  const unmakeable = options.outputDir === undefined ? null : whyDirCannotBeMade(options.outputDir);
+  if (unmakeable !== null) {
+    const { code, path } = unmakeable;
+    throw new InputError(`--output-dir ${options.outputDir}: cannot make it: ${path}: ${code} (${osErrorMeaning(code)}); nothing was run`, { file: options.outputDir });
+  }
   const notebooksDir = resolve(options.notebooksDir ?? join(root, 'notebooks'));
   const files = selectNotebooks(notebooksDir, options.positionals);
   const stems = new Set(files.map((f) => basename(f, '.ipynb')));

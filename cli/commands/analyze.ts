@@ -1,20 +1,18 @@
 import { analysisFiles, analysisProvenance, analyze, DEFAULT_INFERENCE, loadResponses } from '../../lib/analysis';
+import { MAX_FLIPS, MAX_RESAMPLES } from '../../lib/analysis/caps';
 import { writeFilesAtomic } from '../../lib/io';
 import { DEFAULT_WORK_BUDGET, loadDomainDir, workBudget } from '../../lib/kst';
 import { flagCommand, required } from '../common';
 import { flag } from '../flags';
 
-/** Caps that keep the inference draws within memory and time (the bootstrap holds one array per resample). */
-export const MAX_BOOT = 1_000_000;
-export const MAX_PERM = 10_000_000;
 
 const flags = {
   domains: flag.path(),
   responses: flag.path(),
   out: flag.path(),
   seed: flag.seed(),
-  boot: flag.int(1, MAX_BOOT, 2000),
-  perm: flag.int(1, MAX_PERM, 10000),
+  boot: flag.int(1, MAX_RESAMPLES, 2000),
+  perm: flag.int(1, MAX_FLIPS, 10000),
   'max-states': flag.int(0, Number.MAX_SAFE_INTEGER, DEFAULT_WORK_BUDGET),
 } as const;
 
@@ -39,8 +37,8 @@ Options:
   --out DIR         output directory (created if needed)
   --seed N          seed for the bootstrap and sign-flip draws: an integer up to 2^53-1, or a text
                     hashed to one (default ${DEFAULT_INFERENCE.seed})
-  --boot N          bootstrap resamples over states, 1..1000000 (default ${DEFAULT_INFERENCE.resamples})
-  --perm N          sign flips for the randomization test, 1..10000000 (default ${DEFAULT_INFERENCE.flips})
+  --boot N          bootstrap resamples over states, 1..${MAX_RESAMPLES} (default ${DEFAULT_INFERENCE.resamples})
+  --perm N          sign flips for the randomization test, 1..${MAX_FLIPS} (default ${DEFAULT_INFERENCE.flips})
   --max-states N    work budget for Table 1: steps counting a space, states walked for its terminal
                     states (default ${DEFAULT_WORK_BUDGET}; 0 = no limit)
   -h, --help        show this help

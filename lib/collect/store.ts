@@ -15,7 +15,7 @@ import { fsync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors';
 import { ensureDir } from '../io/dirs';
-import { withPath } from '../io/target';
+import { readFileNamed, withPath } from '../io/target';
 import { processAlive } from '../io/temporaries';
 import { writeChunk } from '../io/write-all';
 import { parseJsonl, type ParsedJsonl } from '../io/json';
@@ -46,15 +46,15 @@ export type TailRepair =
  */
 export function repairTail(file: string, tornFile: string): TailRepair {
   if (!existsSync(file)) return { kind: 'clean' };
-  const bytes = readAuditFile(file);
-  const text = auditText(bytes, file);
+  const bytes = readFileNamed(file);
+  const { text, tornTail } = auditText(bytes, file, { tornTailAllowed: true });
   const parsed = parseAuditLines(text, file);
-  if (text.length === 0 || text.endsWith('\n')) return { kind: 'clean' };
+  if (tornTail === null && (text.length === 0 || text.endsWith('\n'))) return { kind: 'clean' };
   const tailStart = bytes.lastIndexOf(0x0a) + 1;
-  const tail = text.slice(text.lastIndexOf('\n') + 1);
+  const tail = tornTail ?? text.slice(text.lastIndexOf('\n') + 1);
   const line = text.split('\n').length;
   // A blank fragment is not a record either: moved aside like any torn write.
-  const parses = parsed.torn === undefined && tail.trim() !== '';
+  const parses = tornTail === null && parsed.torn === undefined && tail.trim() !== '';
   const fd = openSync(file, 'r+');
   try {
     if (parses) {
@@ -74,23 +74,25 @@ export function repairTail(file: string, tornFile: string): TailRepair {
     : { kind: 'torn_moved', line, bytes: bytes.length - tailStart, tornFile };
 }
 
-/** The bytes of an audit file; a read error names it (read(2) of a directory carries no path: "cannot read (unknown path)"). */
-function readAuditFile(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw withPath(err, file);
-  }
-}
-
 /**
- * An audit file's text: its complete lines through lib/io's strict decoder (an invalid byte is refused
- * with its line, as the analysis's reader refuses it), the fragment after the last newline leniently:
- * a write torn inside a multibyte character leaves part of one there, which repairTail moves aside.
+ * An audit file's text through lib/io's strict decoder (an invalid byte is refused with its line, as the
+ * analysis's reader refuses it). Only the fragment after the last newline may fail, when torn lines are
+ * allowed: a write torn inside a multibyte character leaves part of one there. A fragment that fails
+ * strict decoding is torn by definition, never data (a complete record with an invalid byte was read
+ * with U+FFFD): `text` then stops at the last newline and `tornTail` is the fragment's lenient text, for
+ * the copy repairTail moves aside.
  */
-function auditText(bytes: Buffer, file: string): string {
+function auditText(bytes: Buffer, file: string, options: { tornTailAllowed: boolean }): { text: string; tornTail: string | null } {
+  if (!options.tornTailAllowed) return { text: decodeInputText(bytes, file), tornTail: null };
   const tailStart = bytes.lastIndexOf(0x0a) + 1;
-  return decodeInputText(bytes.subarray(0, tailStart), file) + bytes.subarray(tailStart).toString('utf8');
+  const lines = decodeInputText(bytes.subarray(0, tailStart), file);
+  const tail = bytes.subarray(tailStart);
+  try {
+    return { text: lines + decodeInputText(tail, file), tornTail: null };
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return { text: lines, tornTail: tail.toString('utf8') };
+  }
 }
 
 /**
@@ -250,7 +252,8 @@ export function readCompleted(
   const done = new Map<string, Record<string, unknown>>();
   if (!existsSync(file)) return done;
   // A torn tail (last line, no newline) is repaired on open; read-only callers (--dry-run) skip it.
-  const { lines } = parseJsonl(auditText(readAuditFile(file), file), file, { allowTornTail: options.tolerateTornTail === true });
+  const tolerate = options.tolerateTornTail === true;
+  const { lines } = parseJsonl(auditText(readFileNamed(file), file, { tornTailAllowed: tolerate }).text, file, { allowTornTail: tolerate });
   for (const { line, value } of lines) {
     const runId = (value as { run_id?: unknown })?.run_id;
     if (typeof runId !== 'string') throw new InputError(`${file}:${line}: record has no run_id`, { file, line });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { InputError } from '../errors';
 import { fileType } from './target';
 
@@ -15,14 +15,36 @@ export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
  * errors, the code: `FILE: cannot read <what> (ENOENT)`.
  */
 export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MAX_INPUT_BYTES): string {
+  return decodeInputText(readRegularFile(file, (why) => `${file}: cannot read ${what} (${why})`, maxBytes), file);
+}
+
+/**
+ * Reads a whole file as UTF-8 text (decodeInputText: invalid bytes are refused with their line), for
+ * readers whose own message names a failed read: `cannotRead(reason)` is the InputError's message,
+ * where reason is the OS error's code (ENOENT, EISDIR, …), the file's type when it is not a regular
+ * file, or its size over the limit. The guards are readInputText's (readRegularFile), so a FIFO given
+ * as a models file is refused instead of waiting for a writer for ever.
+ * @example
+ * readUtf8File('no/such/file', (reason) => `no/such/file: cannot read notes (${reason})`); // throws /^no\/such\/file: cannot read notes \(ENOENT\)$/
+ */
+export function readUtf8File(file: string, cannotRead: (reason: string) => string, maxBytes = DEFAULT_MAX_INPUT_BYTES): string {
+  return decodeInputText(readRegularFile(file, cannotRead, maxBytes), file);
+}
+
+/**
+ * The one home of "read a user's file": its bytes, when the path names a regular file (through links)
+ * of at most maxBytes. Anything else is an InputError whose message is `cannotRead(reason)`.
+ */
+function readRegularFile(file: string, cannotRead: (reason: string) => string, maxBytes: number): Buffer {
   const fail = (why: string): never => {
-    throw new InputError(`${file}: cannot read ${what} (${why})`, { file });
+    throw new InputError(cannotRead(why), { file });
   };
+  const osReason = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message ?? String(err);
   let stats;
   try {
     stats = statSync(file);
   } catch (err) {
-    return fail((err as NodeJS.ErrnoException).code ?? String(err));
+    return fail(osReason(err));
   }
   if (stats.isDirectory()) fail('EISDIR');
   if (!stats.isFile()) fail(`it is a ${fileType(stats)}, not a regular file`);
@@ -30,7 +52,7 @@ export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MA
   try {
     fd = openSync(file, 'r');
   } catch (err) {
-    return fail((err as NodeJS.ErrnoException).code ?? String(err));
+    return fail(osReason(err));
   }
   try {
     const size = fstatSync(fd).size;
@@ -46,30 +68,13 @@ export function readInputText(file: string, what = 'file', maxBytes = DEFAULT_MA
     }
     if (length > maxBytes) fail(`more than the ${maxBytes}-byte limit for one input file`);
     if (length === buffer.length) fail('it grew while it was read; read it again when it is complete');
-    return decodeInputText(buffer.subarray(0, length), file);
+    return buffer.subarray(0, length);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    return fail((err as NodeJS.ErrnoException).code ?? String(err));
+    return fail(osReason(err));
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Reads a whole file as UTF-8 text (decodeInputText: invalid bytes are refused with their line), for
- * readers whose own message names a failed read: `cannotRead(reason)` is the InputError's message,
- * where reason is the OS error's code (ENOENT, EISDIR, …) or else its message.
- * @example
- * readUtf8File('no/such/file', (reason) => `no/such/file: cannot read notes (${reason})`); // throws /^no\/such\/file: cannot read notes \(ENOENT\)$/
- */
-export function readUtf8File(file: string, cannotRead: (reason: string) => string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (err) {
-    throw new InputError(cannotRead((err as NodeJS.ErrnoException).code ?? (err as Error).message), { file });
-  }
-  return decodeInputText(bytes, file);
 }
 
 // fatal: refuse invalid UTF-8 rather than score U+FFFD in its place. ignoreBOM: keep a leading BOM in

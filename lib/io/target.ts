@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { InputError } from '../errors';
 import { osWriteErrorAt } from './os-error';
 
@@ -113,4 +113,16 @@ export function withPath(err: unknown, path: string): unknown {
   const e = err as NodeJS.ErrnoException | null;
   if (e && typeof e.code === 'string' && (e.path === undefined || e.path === '')) e.path = path;
   return err;
+}
+
+/**
+ * The bytes of a file the program wrote itself (an audit log, a figure, a table it copies); its OS
+ * error names the file, which read(2) of a folder does not ("cannot read (unknown path): EISDIR").
+ */
+export function readFileNamed(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw withPath(err, file);
+  }
 }

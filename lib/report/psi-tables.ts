@@ -1,7 +1,7 @@
 /**
  * What the PSI notebooks' tables share: the published numbers of [PSI-2026] (data/published/psi-2026.json)
  * and the cells that set them beside computed ones, which paper model a collected model stands for, and
- * the notebooks' `weights` parameter. Each notebook's own tables live beside this file, one per notebook,
+ * the notebooks' `weights` and `deltaOpt` parameters. Each notebook's own tables live beside this file, one per notebook,
  * as KST's do: psi-scoring.ts (notebook 10), psi-round1.ts (11), psi-regeneration.ts (12) and
  * psi-sensitivity-and-ratings.ts (13). Where the paper prints no number for a cell the paper column says
  * `not printed` (its table cells were lost in extraction). Numeric cells are at full precision (rates
@@ -12,7 +12,7 @@
  */
 import { InputError } from '../errors';
 import type { PublishedPsi } from '../records/published-psi';
-import { SUBSCORES, SUBSCORE_LABELS, validateWeights, type SubscoreName, type Subscores } from '../psi/parameters';
+import { resolvePsiParameters, SUBSCORES, SUBSCORE_LABELS, validateWeights, type SubscoreName, type Subscores } from '../psi/parameters';
 import { paperModelStoodInFor } from '../simulation/paper-models';
 
 /** What a paper column shows where the paper's running text prints no value. */
@@ -82,6 +82,29 @@ export function weightsParameter(value: unknown): Subscores {
     throw new InputError(`weights parameter: expected "equal" or an object of six weights, got ${JSON.stringify(value)}`, { item: 'weights' });
   }
   return validateWeights(value as Partial<Subscores>, 'weights parameter');
+}
+
+/**
+ * A notebook's `deltaOpt` parameter (δ_opt of S_KD = 1 − |sim − δ_opt|), checked where the notebook
+ * reads its parameters, so that a value out of range stops that cell with one line naming the
+ * parameter rather than the first scoring cell several cells later. The range is resolvePsiParameters'
+ * [0, 1]: in [PSI-2026] §III sim is a share of the response's concepts (an overlap, in [0, 1]) and δ_opt
+ * its target level (0.65); outside [0, 1], S_KD leaves [0, 1] for every response (δ_opt = 2 gives
+ * S_KD ≤ 0), which Eq. 1 rules out (S_i ∈ [0, 1]).
+ * @example
+ * deltaOptParameter(0.5); // => 0.5
+ * deltaOptParameter(2); // throws /^deltaOpt parameter: expected a number in \[0, 1\]/
+ */
+export function deltaOptParameter(value: unknown): number {
+  try {
+    return resolvePsiParameters({ deltaOpt: value as number }).deltaOpt;
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(
+      `deltaOpt parameter: expected a number in [0, 1], the target share of the response's concepts the learner already knows ([PSI-2026] uses 0.65), got ${JSON.stringify(value)}`,
+      { item: 'deltaOpt' },
+    );
+  }
 }
 
 /**

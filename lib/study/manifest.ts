@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { MAX_FLIPS, MAX_RESAMPLES } from '../analysis/caps';
 import { MAX_CONCURRENCY, MAX_ORDERS, MAX_OUTPUT_TOKENS, MAX_RETRIES } from '../collect/caps';
 import { MAX_TIMER_MS } from '../collect/providers/attempt';
 import { CONDITIONS } from '../conditions';
@@ -91,8 +92,8 @@ export type StudyDesign = z.infer<typeof DesignSchema>;
 export const AnalysisSchema = z.strictObject({
   $comment: Comment,
   seed: Seed.default('20260908'),
-  resamples: z.int().positive().default(10_000),
-  flips: z.int().positive().default(100_000),
+  resamples: z.int().positive().max(MAX_RESAMPLES).default(10_000),
+  flips: z.int().positive().max(MAX_FLIPS).default(100_000),
 });
 
 export const PsiPartSchema = z.strictObject({

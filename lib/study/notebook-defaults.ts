@@ -21,9 +21,11 @@ import { createHash } from 'node:crypto';
 import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
+import { percent } from '../stats/prints-as';
 import { ensureDir } from '../io';
 import { enumerateStates, type Domain, type StateSample } from '../kst';
 import type { InferenceOptions } from '../analysis';
+import { MAX_FLIPS, MAX_RESAMPLES } from '../analysis/caps';
 import type { CollectParams } from '../collect/collect';
 import { collectionPlan, type CollectionPlan } from '../report/kst-collection';
 import { prepareCollectorInputs } from './collect';
@@ -213,7 +215,7 @@ export function figure3Cell(
   });
   ranked.sort((a, b) => b.spread - a.spread || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0) || order(a.condition) - order(b.condition));
   const best = ranked[0]!;
-  const rule = given.domain !== '' && given.condition !== '' ? 'given as parameters' : `the widest spread between models (${(100 * best.spread).toFixed(1)} points)`;
+  const rule = given.domain !== '' && given.condition !== '' ? 'given as parameters' : `the widest spread between models (${percent(best.spread).toFixed(1)} points)`;
   return { domain: best.domain, condition: best.condition, rule };
 }
 
@@ -327,15 +329,19 @@ export function notebookInference(
   };
 }
 
+const COUNT_CAPS = { resamples: MAX_RESAMPLES, flips: MAX_FLIPS } as const;
+
 /**
  * A count parameter of a notebook (`resamples`, `flips`): null takes the study's setting; a value
- * given must be a positive whole number, as study.json's, checked here so that a student's `0` or
- * `1.5` stops the cell with one line naming the parameter instead of a RangeError from lib/stats.
+ * given must be a positive whole number up to the cap the CLI and study.json have (lib/analysis/caps.ts),
+ * checked here so that a student's `0`, `1.5` or `1e9` stops the cell with one line naming the parameter
+ * instead of a RangeError from lib/stats or a bootstrap that does not fit in memory.
  */
-function givenCount(value: number | null, name: string, studySetting: number): number {
+function givenCount(value: number | null, name: keyof typeof COUNT_CAPS, studySetting: number): number {
   if (value === null) return studySetting;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InputError(`${name} parameter: expected a positive whole number (or null for the study's ${studySetting}), got ${value}`, { item: name });
+  const cap = COUNT_CAPS[name];
+  if (!Number.isSafeInteger(value) || value < 1 || value > cap) {
+    throw new InputError(`${name} parameter: expected a whole number from 1 to ${cap} (or null for the study's ${studySetting}), got ${value}`, { item: name });
   }
   return value;
 }

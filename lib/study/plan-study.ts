@@ -11,6 +11,7 @@ import { closeFigureBrowser } from '../figures/browser';
 import { renderFigure } from '../figures/save';
 import { figureHtml, figureSize, finalSpec } from '../figures/spec';
 import { writeFilesAtomic } from '../io/atomic';
+import { percent } from '../stats/prints-as';
 import { toCsv } from '../analysis/csv';
 import { sampledStates, statesPerDomain } from './design';
 import { loadStudyDomainSources, type Study } from './manifest';
@@ -155,18 +156,18 @@ export function formatPlan(study: Study, plan: StudyPlan, figure = true): string
   const i = plan.input;
   const usd = (x: number | null) => (x === null ? 'unknown' : `$${x.toFixed(2)}`);
   const lines = [
-    `Plan for ${study.dir}: detect ${i.contrast} = ${i.effect >= 0 ? '+' : ''}${(i.effect * 100).toFixed(1)} points (α = ${i.alpha}, Holm over ${designContrasts(i.conditions).map((c) => c.name).join(', ')})`,
-    `Baseline exact-set accuracy (${i.ratesSource}): ${Object.entries(i.rates).map(([c, r]) => `${c} ${(r * 100).toFixed(1)} %`).join(', ')}`,
+    `Plan for ${study.dir}: detect ${i.contrast} = ${i.effect >= 0 ? '+' : ''}${percent(i.effect).toFixed(1)} points (α = ${i.alpha}, Holm over ${designContrasts(i.conditions).map((c) => c.name).join(', ')})`,
+    `Baseline exact-set accuracy (${i.ratesSource}): ${Object.entries(i.rates).map(([c, r]) => `${c} ${percent(r).toFixed(1)} %`).join(', ')}`,
     `${i.studies} simulated studies per design, ${i.flips} sign flips per test, state sd (logit) ${i.stateSd}, seed ${i.seed}:<states>:<repeats>:<study>`,
     `The study's own design has ${plan.designStates} states, ${i.responsesPerRepeat} responses per state and condition per repeat.`,
     '',
     `  states  repeats  responses   power  (± se)  normal approx.   cells      cost`,
   ];
   for (const r of plan.rows) {
-    lines.push(`  ${String(r.states).padStart(6)}  ${String(r.repeats).padStart(7)}  ${String(r.responses).padStart(9)}  ${(r.power * 100).toFixed(1).padStart(5)} %  ±${(r.se * 100).toFixed(1).padStart(4)}  ${(r.normal * 100).toFixed(1).padStart(11)} %  ${String(r.cells).padStart(7)}  ${usd(r.costUsd).padStart(9)}`);
+    lines.push(`  ${String(r.states).padStart(6)}  ${String(r.repeats).padStart(7)}  ${String(r.responses).padStart(9)}  ${percent(r.power).toFixed(1).padStart(5)} %  ±${percent(r.se).toFixed(1).padStart(4)}  ${percent(r.normal).toFixed(1).padStart(11)} %  ${String(r.cells).padStart(7)}  ${usd(r.costUsd).padStart(9)}`);
   }
   lines.push('');
-  for (const n of plan.needed) lines.push(`  ${Math.round((i.target ?? 0.8) * 100)} % power with ${n.repeats} repeat(s): ${n.states === null ? `not reached up to ${Math.max(...plan.rows.map((r) => r.states))} states` : `${n.states} states`}`);
+  for (const n of plan.needed) lines.push(`  ${percent(i.target ?? 0.8, 0)} % power with ${n.repeats} repeat(s): ${n.states === null ? `not reached up to ${Math.max(...plan.rows.map((r) => r.states))} states` : `${n.states} states`}`);
   lines.push(`Written: ${join(study.paths.output, 'plan')}/plan.json, plan.csv${figure ? ', power-curve.svg, power-curve.png' : ''} (power estimated from SIMULATED studies)`);
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { errorFunction } from 'simple-statistics';
 import { designContrasts, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { holm, signFlipTest, significantAt } from '../stats';
+import { percent } from '../stats/prints-as';
 
 /**
  * The planner: before anyone pays for a run, the power of the study's own procedure to detect a chosen
@@ -220,12 +221,12 @@ export function powerCurveSpec(rows: readonly PlanRow[], options: { contrast: st
     data: [
       ...repeats.map((rep) => {
         const line = rows.filter((r) => r.repeats === rep).sort((a, b) => a.states - b.states);
-        return { type: 'scatter', mode: 'lines+markers', name: `${rep} repeat${rep === 1 ? '' : 's'}`, x: line.map((r) => r.states), y: line.map((r) => Math.round(r.power * 1000) / 10) };
+        return { type: 'scatter', mode: 'lines+markers', name: `${rep} repeat${rep === 1 ? '' : 's'}`, x: line.map((r) => r.states), y: line.map((r) => percent(r.power)) };
       }),
-      { type: 'scatter', mode: 'lines', name: `${Math.round(options.target * 100)} % power`, x: [xs[0], xs[xs.length - 1]], y: [options.target * 100, options.target * 100], line: { dash: 'dash', color: 'black', width: 1 } },
+      { type: 'scatter', mode: 'lines', name: `${percent(options.target, 0)} % power`, x: [xs[0], xs[xs.length - 1]], y: [options.target * 100, options.target * 100], line: { dash: 'dash', color: 'black', width: 1 } },
     ],
     layout: {
-      title: { text: `Power to detect ${options.contrast} = ${options.effect >= 0 ? '+' : ''}${(options.effect * 100).toFixed(1)} points` },
+      title: { text: `Power to detect ${options.contrast} = ${options.effect >= 0 ? '+' : ''}${percent(options.effect).toFixed(1)} points` },
       xaxis: { title: { text: 'Knowledge states in the design' } },
       yaxis: { title: { text: 'Power (%)' }, range: [0, 100] },
       legend: { orientation: 'h', y: -0.2 },

@@ -1,13 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONDITION_LABELS, CONDITIONS } from '../conditions';
 import { InputError } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
 import { escapeHtml } from '../io/html';
 import { isOsError } from '../io/os-error';
+import { readFileNamed } from '../io/target';
 import { markSimulated } from '../figures/simulated';
-import { toHtmlTable, toTable } from '../figures/table';
+import { PERCENT_DIGITS, toHtmlTable, toTable } from '../figures/table';
 import { formatP } from '../report/contrast-text';
+import { percent } from '../stats/prints-as';
 import { studyFigureSpecs } from './figures';
 import type { Study } from './manifest';
 import { readStudyResults, type StudyResults } from './results';
@@ -22,7 +24,9 @@ import { readStudyResults, type StudyResults } from './results';
  * psi.ratings, the ratings' Table VI-like rates.
  */
 
-const pct = (x: number | null) => (x === null ? null : Math.round(x * 10000) / 100);
+// The project's one percentage rule (percent), rounded once here to the one decimal the tables print:
+// a second rounding of a 2-decimal value by toFixed(1) printed 61.249 % as 61.3, where percent says 61.2.
+const pct = (x: number | null) => (x === null ? null : percent(x, PERCENT_DIGITS));
 
 function section(id: string, title: string, body: string): string {
   return `<section id="${id}">\n<h2>${escapeHtml(title)}</h2>\n${body}</section>\n`;
@@ -227,16 +231,16 @@ export function buildStudyReport(study: Study): string {
   const results = readStudyResults(study);
   const figDir = join(study.paths.output, 'figures');
   const names = readDir(figDir, 'figures', study);
-  const svgs = new Map(names.filter((n) => n.endsWith('.svg')).map((n) => [n.slice(0, -4), readFileSync(join(figDir, n), 'utf8')]));
+  const svgs = new Map(names.filter((n) => n.endsWith('.svg')).map((n) => [n.slice(0, -4), readFileNamed(join(figDir, n)).toString('utf8')]));
   const html = reportHtml(study, results, svgs);
   const out = study.paths.report;
   const files: Array<{ path: string; data: string | Uint8Array }> = [{ path: join(out, 'index.html'), data: html }];
   for (const f of studyFigureSpecs(results)) {
-    files.push({ path: join(out, 'figures', `${f.name}.svg`), data: svgs.get(f.name)! }, { path: join(out, 'figures', `${f.name}.png`), data: readFileSync(join(figDir, `${f.name}.png`)) });
+    files.push({ path: join(out, 'figures', `${f.name}.svg`), data: svgs.get(f.name)! }, { path: join(out, 'figures', `${f.name}.png`), data: readFileNamed(join(figDir, `${f.name}.png`)) });
   }
   const analysisDir = join(study.paths.output, 'analysis');
   for (const n of ['table1', 'table3', 'table4', 'domain_condition', 'contrasts', 'order_agreement']) {
-    files.push({ path: join(out, 'data', `${n}.csv`), data: readFileSync(join(analysisDir, `${n}.csv`)) });
+    files.push({ path: join(out, 'data', `${n}.csv`), data: readFileNamed(join(analysisDir, `${n}.csv`)) });
   }
   writeFilesAtomic(files);
   return join(out, 'index.html');

@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { tempDir, ROOT } from '../support/cli';
-import { parseCsvRows } from '../support/files';
+import { readCsv } from '../support/files';
 import { main as kstbenchMain } from '../../cli/kstbench';
 
 const ORACLE = join(ROOT, 'test', 'oracle', 'kst_analysis.py');
@@ -163,10 +163,6 @@ function generateCase(index: number): Case {
 
 type Row = Record<string, string>;
 
-function readCsv(file: string): Row[] {
-  const [header, ...rows] = parseCsvRows(readFileSync(file, 'utf8'));
-  return rows.map((values) => Object.fromEntries(header!.map((c, i) => [c, values[i] ?? ''])));
-}
 const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
 
 function close(actual: string | undefined, expected: string | undefined, msg: string) {

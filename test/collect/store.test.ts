@@ -147,6 +147,22 @@ test('a torn write that stopped inside a multibyte character is cut at the last 
   assert.deepEqual(readFileSync(file), whole);
 });
 
+test('a complete last record with an invalid byte is torn, never data: moved aside by the repair, skipped or refused by the reader', () => {
+  const dir = tempDir();
+  const file = join(dir, 'responses.jsonl');
+  const torn = join(dir, 'torn.jsonl');
+  const whole = Buffer.from('{"run_id":"a","status":"valid"}\n');
+  // Parses as JSON once decoded leniently ("x\uFFFD"): it used to be read as run b with that text.
+  const last = Buffer.concat([Buffer.from('{"run_id":"b","status":"valid","raw":"x'), Buffer.from([0xff]), Buffer.from('"}')]);
+  writeFileSync(file, Buffer.concat([whole, last]));
+  assert.deepEqual([...readCompleted(file, { tolerateTornTail: true }).keys()], ['a']);
+  assert.throws(() => readCompleted(file), (err: Error) => err.name === 'InputError' && err.message.startsWith(`${file}:2: invalid UTF-8 at byte offset ${whole.length + 39} (0xff`));
+  assert.deepEqual(repairTail(file, torn), { kind: 'torn_moved', line: 2, bytes: last.length, tornFile: torn });
+  assert.deepEqual(readFileSync(file), whole);
+  assert.equal(JSON.parse(readFileSync(torn, 'utf8')).text, '{"run_id":"b","status":"valid","raw":"x\ufffd"}');
+  assert.deepEqual([...readCompleted(file).keys()], ['a']);
+});
+
 test('a full disk (/dev/full) under the appender and appendLine: ENOSPC naming the file, for the one-line message', async () => {
   // write(2) and fsync(2) carry no path; the collector printed "cannot write (unknown path): ENOSPC".
   const a = new Appender('/dev/full');

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { csvField, csvText } from '../../lib/io/csv';
+import { readCsv, tempDir } from '../support/files';
 
 test('csvField: quoted only when needed (quote, comma, line break, white space at an end), quotes doubled', () => {
   assert.equal(csvField('plain words'), 'plain words');
@@ -27,4 +30,11 @@ test('csvField: numbers at full precision, non-finite numbers and null/undefined
 test('csvText: header, one line per row, \\n line ends and a final newline', () => {
   assert.equal(csvText(['x', 'y z'], [[1, 'a'], [2.5, null]]), 'x,y z\n1,a\n2.5,\n');
   assert.equal(csvText(['a,b'], []), '"a,b"\n');
+});
+
+test('the tests\' one CSV reader (test/support readCsv) reads back what csvText writes: commas, quotes, line breaks', () => {
+  const file = join(tempDir(), 't.csv');
+  const rows = [['a,b', 'say "hi"', 'two\nlines'], ['plain', '', ' padded ']];
+  writeFileSync(file, csvText(['x', 'y', 'z'], rows));
+  assert.deepEqual(readCsv(file), rows.map(([x, y, z]) => ({ x, y, z })));
 });

@@ -9,6 +9,8 @@ import { InputError } from '../../lib/errors';
 import seedrandom from 'seedrandom';
 import { readInputText } from '../../lib/io';
 import { firstInvalidUtf8 } from '../../lib/io/read';
+import { ROOT } from '../support/files';
+import { RUN_TYPESCRIPT } from '../support/typescript';
 
 test('readInputText refuses /dev/zero and a FIFO by type (no endless read, no wait for a writer)', () => {
   assert.throws(() => readInputText('/dev/zero', 'domain file'), (err: unknown) => err instanceof InputError && err.message === '/dev/zero: cannot read domain file (it is a character device, not a regular file)');
@@ -23,6 +25,39 @@ test('readInputText refuses /dev/zero and a FIFO by type (no endless read, no wa
     writeFileSync(file, 'x'.repeat(101));
     assert.throws(() => readInputText(file, 'file', 100), /101 bytes, more than the 100-byte limit/);
     assert.equal(readInputText(file, 'file', 101), 'x'.repeat(101));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('readUtf8File has the same guards: a FIFO given as a models file is refused, not waited on; a size cap', () => {
+  // In a child with a time limit: before the guard, readFileSync on the FIFO waited for a writer for ever.
+  const dir = mkdtempSync(join(tmpdir(), 'kst-read-'));
+  try {
+    const fifo = join(dir, 'models.json');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const big = join(dir, 'big.txt');
+    writeFileSync(big, 'x'.repeat(101));
+    const script = `
+      const { readUtf8File } = require(${JSON.stringify(join(ROOT, 'lib', 'io', 'read.ts'))});
+      const { loadModelsFile } = require(${JSON.stringify(join(ROOT, 'lib', 'collect', 'providers', 'endpoints.ts'))});
+      const tryIt = (f) => { try { f(); return 'read'; } catch (err) { return err.constructor.name + ': ' + err.message; } };
+      const [fifo, big] = process.argv.slice(1);
+      console.log(JSON.stringify([
+        tryIt(() => loadModelsFile(fifo)),
+        tryIt(() => readUtf8File('/dev/zero', (why) => 'zero (' + why + ')')),
+        tryIt(() => readUtf8File(big, (why) => 'big (' + why + ')', 100)),
+        readUtf8File(big, (why) => why, 101).length,
+      ]));`;
+    const child = spawnSync(process.execPath, [...RUN_TYPESCRIPT, '-e', script, fifo, big], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(child.signal, null, `the child hung (killed by ${child.signal})`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), [
+      `InputError: ${fifo}: cannot read the models file (it is a named pipe (FIFO), not a regular file)`,
+      'InputError: zero (it is a character device, not a regular file)',
+      'InputError: big (101 bytes, more than the 100-byte limit for one input file)',
+      101,
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

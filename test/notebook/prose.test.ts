@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cellSource, parseNotebook } from '../../lib/notebook/ipynb';
 import { bootstrapHistogramSpec } from '../../lib/report/kst-inference';
+import { significantAt } from '../../lib/stats';
 
 const NOTEBOOKS = join(__dirname, '..', '..', 'notebooks');
 
@@ -38,4 +39,13 @@ test('notebook 02 states the dry run\'s output-token rule as formatDryRun applie
   const prose = markdownSection('02-collect.ipynb', '## 4. What will be collected, and what it would cost');
   assert.doesNotMatch(prose, /assumes 1,500 output tokens per call/, 'a flat 1,500 per call is not what the dry run uses');
   assert.match(prose, /typical output per call from the model catalogue `config\/models\.json` \(1,500 tokens for a model it does not list\)/);
+});
+
+test('notebook 06\'s Holm solution compares each adjusted p with .05 as significantAt does (p < α significant, else ≥)', () => {
+  const nb = parseNotebook(readFileSync(join(NOTEBOOKS, '06-inference.ipynb'), 'utf8'), '06-inference.ipynb');
+  const solutions = nb.cells.filter((c) => c.cell_type === 'code' && (c.metadata?.tags as string[] | undefined)?.includes('solution') && cellSource(c).includes('Holm'));
+  assert.equal(solutions.length, 1, 'one solution cell of the Holm exercise');
+  const comparisons = [...cellSource(solutions[0]!).matchAll(/= (\d*\.\d+) ([<>≤≥]) \.05\b/g)];
+  assert.ok(comparisons.length >= 2, `the solution compares its adjusted p values with .05: ${cellSource(solutions[0]!)}`);
+  for (const [text, p, op] of comparisons) assert.equal(op, significantAt(Number(p), 0.05) ? '<' : '≥', `"${text}" against the rule p < α`);
 });

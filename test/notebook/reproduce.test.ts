@@ -130,6 +130,16 @@ describe('reproduce runs that leave the project alone', { concurrency: true }, (
     assert.equal(r.stdout, '', 'no notebook ran');
   });
 
+  test('reproduce --output-dir under a file is refused before any notebook runs: one line, nothing made', async () => {
+    const file = join(failing.out, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const r = await run(['--notebooks-dir', 'test/fixtures/notebooks', '--output-dir', join(file, 'x'), '01']);
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, `reproduce: --output-dir ${join(file, 'x')}: cannot make it: ${file}: ENOTDIR (a path component is a file, not a directory); nothing was run\n`);
+    assert.equal(r.stdout, '', 'no notebook ran');
+    assert.equal(readFileSync(file, 'utf8'), 'not a folder');
+  });
+
   test('reproduce refuses unknown options and unknown notebooks', async () => {
     const bad = await run(['--frobnicate']);
     assert.equal(bad.status, 2);

@@ -40,6 +40,7 @@ test('psi score prints the PSI, six sub-scores and evidence as JSON', () => {
 test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --help exits 0', () => {
   const unknown = kstbench(['psi', 'score', '--scenario', 'S99', '--text', textFile, '--course', FIXTURE_DIR]);
   assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /^kstbench psi score: /, 'the error names the subcommand, not only its group');
   assert.match(unknown.stderr, /unknown scenario "S99"/);
   assert.match(unknown.stderr, /scenarios\.json: unknown scenario/); // names the file it looked in
   const unreadable = kstbench(['psi', 'score', '--scenario', 'S01', '--text', join(dir, 'nope.md'), '--course', FIXTURE_DIR]);
@@ -65,7 +66,9 @@ test('psi score: bad input exits 1 naming the problem; usage errors exit 2; --he
   assert.equal(blank.code, 1, blank.stdout);
   assert.match(blank.stderr, /blank\.md: the response file is empty/);
   assert.equal(blank.stdout, '');
-  assert.equal(kstbench(['psi', 'score', '--text', textFile]).code, 2);
+  const usage = kstbench(['psi', 'score', '--text', textFile]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^kstbench psi score: .*\nRun 'kstbench psi score --help' for usage\.\n$/);
   assert.equal(kstbench(['psi', 'score', '--scenario', 'S01', '--text', textFile, '--delta', 'high']).code, 2);
   assert.equal(kstbench(['psi', 'frobnicate']).code, 2);
   const help = kstbench(['psi', 'score', '--help']);

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
-import { beforeAfterTable, numericCell, paperModelMap, parsePublishedPsi, percentCell, weightsParameter } from '../../lib/report/psi-tables';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cellSource, parseNotebook } from '../../lib/notebook/ipynb';
+import { beforeAfterTable, deltaOptParameter, numericCell, paperModelMap, parsePublishedPsi, percentCell, weightsParameter } from '../../lib/report/psi-tables';
 import { A, near, published } from './psi-fixtures';
 
 test('parsePublishedPsi reads the shipped file and names the missing field', () => {
@@ -56,4 +59,23 @@ test('beforeAfterTable: one row per sub-score label then PSI, second − first, 
   assert.equal(rows[4]!['two − one'], -0.5);
   assert.equal(rows[1]!['two − one'], 0);
   assert.deepEqual(rows[6], { 'sub-score': 'PSI', one: 0.5, two: 0.625, 'two − one': 0.125 });
+});
+
+test('deltaOptParameter: δ_opt in [0, 1] as given; outside it one line naming the parameter ([PSI-2026] §III: sim is a share)', () => {
+  for (const ok of [0, 0.5, 0.65, 1]) assert.equal(deltaOptParameter(ok), ok);
+  for (const bad of [2, -0.1, 1.0001, Number.NaN, '0.5']) {
+    assert.throws(() => deltaOptParameter(bad), (e: unknown) => e instanceof InputError && e.where.item === 'deltaOpt'
+      && e.message === `deltaOpt parameter: expected a number in [0, 1], the target share of the response's concepts the learner already knows ([PSI-2026] uses 0.65), got ${JSON.stringify(bad)}`, String(bad));
+  }
+});
+
+test('notebooks 10-13 check deltaOpt where they first use it, before anything is scored with it', () => {
+  for (const name of ['10-psi-scoring', '11-psi-round1', '12-psi-regeneration', '13-psi-sensitivity-and-ratings']) {
+    const file = join(__dirname, '..', '..', 'notebooks', `${name}.ipynb`);
+    const nb = parseNotebook(readFileSync(file, 'utf8'), file);
+    const code = nb.cells.filter((c) => c.cell_type === 'code' && c.id !== 'parameters').map((c) => cellSource(c)).join('\n');
+    const first = /\bdeltaOpt\b(?!\s*:)/.exec(code);
+    assert.ok(first, `${name} uses its deltaOpt parameter`);
+    assert.equal(code.slice(first.index - 'tables.deltaOptParameter('.length, first.index), 'tables.deltaOptParameter(', `${name}: the first use of deltaOpt is checked`);
+  }
 });

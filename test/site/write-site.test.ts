@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeSite } from '../../scripts/report';
+import { HELP, OUTPUT_DIR_NOTEBOOKS, writeSite } from '../../scripts/report';
 
 const tree = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).map(String).sort();
 
@@ -31,4 +31,10 @@ test('the control: the same site written where nothing is in the way replaces ev
   writeSite(dir, new Map([['index.html', 'new index'], ['figures/f1.svg', '<svg/>']]));
   assert.equal(readFileSync(join(dir, 'index.html'), 'utf8'), 'new index');
   assert.deepEqual(tree(dir), ['figures', join('figures', 'f1.svg'), 'index.html']);
+});
+
+test('report --help says where --from reads the notebooks: the folder reproduce --output-dir writes them to', () => {
+  // reproduce writes DIR/notebooks/ (OUTPUT_DIR_NOTEBOOKS); the help said DIR/*.ipynb after that changed.
+  assert.equal(OUTPUT_DIR_NOTEBOOKS, 'notebooks');
+  assert.match(HELP.replace(/\s+/g, ' '), /its executed notebooks DIR\/notebooks\/\*\.ipynb \(DIR\/\*\.ipynb, as earlier versions wrote them, when that folder is missing\)/);
 });

@@ -64,6 +64,17 @@ test('design values beyond the bounds of kstbench collect\'s flags are refused n
   }
 });
 
+test('analysis.resamples and analysis.flips have the caps of kstbench analyze --boot and --perm (lib/analysis/caps.ts)', () => {
+  for (const [field, max] of [['resamples', 1_000_000], ['flips', 10_000_000]] as const) {
+    assert.throws(() => parseStudyManifest(JSON.stringify({ ...minimal, analysis: { [field]: max + 1 } }), 'x/study.json'), (err: unknown) => {
+      assert.ok(err instanceof InputError);
+      assert.equal(err.message, `x/study.json: analysis.${field}: Too big: expected number to be <=${max}`);
+      return true;
+    });
+    assert.equal(parseStudyManifest(JSON.stringify({ ...minimal, analysis: { [field]: max } }), 'x/study.json').analysis[field], max, `${field} at the cap`);
+  }
+});
+
 test('$comment is accepted on the manifest and its parts', () => {
   const m = parseStudyManifest(JSON.stringify({ ...minimal, $comment: ['a', 'b'], design: { $comment: 'c', states: { sample: 5, seed: 7 } } }), 's.json');
   assert.deepEqual(m.design.states, { sample: 5, seed: '7' });

@@ -130,17 +130,20 @@ test('notebook 03 analyses with the study\'s analysis settings; a parameter give
   assert.deepEqual(notebookInference(own), { seed: 'own', resamples: 200, flips: 300 }, "no parameters (notebook 00's claims): the study's settings");
 });
 
-test('a student\'s count that is not a positive whole number stops notebooks 03 and 06 with one line naming the parameter', () => {
+test('a student\'s count that is not a whole number from 1 to the CLI\'s cap stops notebooks 03 and 06 with one line naming the parameter', () => {
   const shipped = notebookStudy('data/raw');
-  for (const [resamples, flips, named] of [[0, null, 'resamples'], [1.5, null, 'resamples'], [-3, null, 'resamples'], [null, 0, 'flips'], [null, Number.NaN, 'flips']] as const) {
+  const cases = [[0, null, 'resamples'], [1.5, null, 'resamples'], [-3, null, 'resamples'], [1_000_001, null, 'resamples'], [null, 0, 'flips'], [null, Number.NaN, 'flips'], [null, 10_000_001, 'flips']] as const;
+  for (const [resamples, flips, named] of cases) {
+    const cap = named === 'resamples' ? 1_000_000 : 10_000_000;
     assert.throws(
       () => notebookInference(shipped, { seed: '', resamples, flips }),
       (err: unknown) => err instanceof InputError && err.where.item === named
-        && err.message === `${named} parameter: expected a positive whole number (or null for the study's ${named === 'resamples' ? 10000 : 100000}), got ${named === 'resamples' ? resamples : flips}`,
+        && err.message === `${named} parameter: expected a whole number from 1 to ${cap} (or null for the study's ${named === 'resamples' ? 10000 : 100000}), got ${named === 'resamples' ? resamples : flips}`,
       `resamples ${resamples}, flips ${flips}`,
     );
   }
   assert.deepEqual(notebookInference(shipped, { seed: '', resamples: 1, flips: 1 }), { seed: '20260908', resamples: 1, flips: 1 }, 'the smallest counts are accepted');
+  assert.deepEqual(notebookInference(shipped, { seed: '', resamples: 1_000_000, flips: 10_000_000 }), { seed: '20260908', resamples: 1_000_000, flips: 10_000_000 }, 'and the caps (kstbench analyze --boot, --perm)');
 });
 
 test('notebook 02 collects exactly the study: its sample, models (spec@URL kept), models file and folders', () => {

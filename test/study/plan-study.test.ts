@@ -20,4 +20,8 @@ test('planStudy: the simulated respondent gives the baseline; the plan is writte
   assert.equal(plan.input.seed, 's');
   assert.ok(existsSync(join(dir, 'output', 'plan', 'plan.json')));
   assert.match(formatPlan(s, plan, false), /80 % power with 1 repeat\(s\)/);
+  // The table prints by percent() (lib/stats/prints-as.ts): 0.1285·100 is 12.849… in binary, which
+  // toFixed(1) printed as 12.8.
+  const printed = formatPlan(s, { ...plan, rows: [{ ...plan.rows[0]!, power: 0.1285, se: 0.0285, normal: 0.5285 }] }, false);
+  assert.match(printed, / 12\.9 % {2}± 2\.9 {9}52\.9 %/);
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { holm, signFlipTest } from '../../lib/stats';
-import { designContrasts, detects, normalPower, planPower, simulatePower, statesNeeded, type PlanInput } from '../../lib/study/plan';
+import { designContrasts, detects, normalPower, planPower, powerCurveSpec, simulatePower, statesNeeded, type PlanInput } from '../../lib/study/plan';
 
 const base: PlanInput = {
   conditions: ['P0', 'P1'],
@@ -70,4 +70,15 @@ test('planPower: seeded (same rows twice), more states and repeats give more pow
   }
   assert.throws(() => planPower({ ...input, contrast: 'P2-P1' }), /--contrast P2-P1: not an adjacent contrast of the design's conditions \(P1-P0\)/);
   assert.throws(() => planPower({ ...input, effect: 0.7 }), /--effect 0\.7: P0 0\.4 \+ effect = 1\.1 is not a rate in \(0, 1\)/);
+});
+
+test('powerCurveSpec prints power, target and effect by the one percentage rule (percent), rounded once', () => {
+  // 0.5005·1000 is 500.49999… in binary, so Math.round(x·1000)/10 said 50.0 where percent says 50.1;
+  // −0.0125 is a negative half: percent rounds it away from zero (−1.3), as every table does.
+  const rows = [{ states: 10, repeats: 1, responses: 6, power: 0.5005, se: 0.01, normal: 0.5 }];
+  const spec = powerCurveSpec(rows, { contrast: 'P1-P0', effect: -0.0125, target: 0.805 });
+  const line = spec.data[0] as { y: number[] };
+  assert.deepEqual(line.y, [50.1]);
+  assert.equal((spec.data[1] as { name: string }).name, '81 % power');
+  assert.equal((spec.layout.title as { text: string }).text, 'Power to detect P1-P0 = -1.3 points');
 });

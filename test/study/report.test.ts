@@ -6,13 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closeFigureBrowser, withPage } from '../../lib/figures/browser';
 import { loadStudy } from '../../lib/study/manifest';
 import { readStudyResults } from '../../lib/study/results';
-import { reportHtml } from '../../lib/study/report';
+import { buildStudyReport, reportHtml } from '../../lib/study/report';
+import { osErrorMessage } from '../../lib/io/os-error';
 import { answerSchemaOf, startFakeLlmServer, type FakeCall } from '../support/fake-llm-server';
 import { ROOT, tempDir } from '../support/cli';
 import { pngPixels } from '../support/png';
@@ -127,6 +128,35 @@ test('the report of the shipped replication, built from its own corpus, still sh
   assert.doesNotMatch(html, /\(paper\)/);
   assert.match(html, /<h2>Table 1: the domains<\/h2>/);
   assert.throws(() => reportHtml(study, { ...results, figure3: { domain: 'd', condition: 'P0', rule: 'r', models: [{ model: 'm', correct: 1, n: 1 }] } }, new Map()), /figure figure-1-exact-f1: not drawn yet/);
+});
+
+test('the report prints percentages by percent() (lib/stats/prints-as.ts), rounded once: 0.61249 is 61.2, 0.33347 is 33.3', () => {
+  // The report used to round to 2 decimals (61.25, 33.35) and the HTML table then to 1 (61.3, 33.4).
+  const study = loadStudy(join(ROOT, 'data', 'raw'));
+  const row = { condition: 'P0' as const, n: 2, exact: 0.61249, precision: 0.33347, recall: 0.5, f1: 0.5, jaccard: 0.5 };
+  const html = reportHtml(study, { ...fakeResults(), table3: [row] }, new Map([['figure-1-exact-f1', '<svg/>'], ['figure-2-domain-condition', '<svg/>']]));
+  const table3 = /<section id="table-3">[\s\S]*?<\/section>/.exec(html)![0];
+  const cells = [...table3.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(cells.slice(2, 4), ['61.2', '33.3']);
+});
+
+test('a figure the report copies that is a folder: EISDIR naming it, not "(unknown path)"', () => {
+  const dir = tempDir('kstbench-study-report-');
+  writeCurriculum(join(dir, 'fractions.json'));
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['fractions.json'], models: ['simulated:sim-a'], design: { conditions: ['P0'] } }));
+  const study = loadStudy(dir);
+  mkdirSync(join(study.paths.output, 'analysis'), { recursive: true });
+  writeFileSync(join(study.paths.output, 'analysis', 'study-results.json'), JSON.stringify(fakeResults()));
+  const figures = join(study.paths.output, 'figures');
+  mkdirSync(join(figures, 'figure-1-exact-f1.svg'), { recursive: true });
+  writeFileSync(join(figures, 'figure-2-domain-condition.svg'), '<svg/>');
+  const refused = (path: string) => (err: unknown) => osErrorMessage(err as NodeJS.ErrnoException) === `cannot read ${path}: EISDIR (a directory is where a file is expected)`;
+  assert.throws(() => buildStudyReport(study), refused(join(figures, 'figure-1-exact-f1.svg')));
+  rmSync(join(figures, 'figure-1-exact-f1.svg'), { recursive: true });
+  writeFileSync(join(figures, 'figure-1-exact-f1.svg'), '<svg/>');
+  mkdirSync(join(figures, 'figure-1-exact-f1.png'));
+  assert.throws(() => buildStudyReport(study), refused(join(figures, 'figure-1-exact-f1.png')));
+  assert.equal(existsSync(study.paths.report), false, 'nothing written');
 });
 
 function fakeResults(): ReturnType<typeof readStudyResults> {

@@ -42,14 +42,13 @@ export function parseCsvRows(text: string): string[][] {
   return rows;
 }
 
-/** Parses a simple CSV (no quoted commas) into objects keyed by the header. */
+/**
+ * A CSV file the project wrote, as objects keyed by its header row (parseCsvRows, so a quoted field
+ * with a comma, a quote or a line break is one value); a field a row lacks is ''.
+ */
 export function readCsv(file: string): Array<Record<string, string>> {
-  const [header, ...rows] = readFileSync(file, 'utf8').trimEnd().split('\n');
-  const columns = header!.split(',');
-  return rows.map((row) => {
-    const values = row.split(',');
-    return Object.fromEntries(columns.map((c, i) => [c, values[i] ?? '']));
-  });
+  const [header, ...rows] = parseCsvRows(readFileSync(file, 'utf8'));
+  return rows.map((values) => Object.fromEntries(header!.map((c, i) => [c, values[i] ?? ''])));
 }
 
 /**
