@@ -153,6 +153,27 @@ function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'sign
   return `kstbench ${name}: stopped by ${stop.signal}; no output file was replaced (${files})`;
 }
 
+let ignoringLateSignals = false;
+
+/**
+ * Once a command's worker has exited, the process only writes its last line and exits with the code
+ * it settled on; a SIGINT or SIGTERM then (a second Ctrl-C) would kill it by the default action, so it
+ * ended "by a signal" after its work was done. Until the process is about to exit such signals are
+ * ignored (Node's signal listeners keep no process alive).
+ */
+function ignoreLateSignals(): void {
+  if (ignoringLateSignals) return;
+  ignoringLateSignals = true;
+  const ignore = (): void => {};
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', ignore);
+  process.once('beforeExit', () => {
+    process.off('SIGINT', ignore);
+    process.off('SIGTERM', ignore);
+    ignoringLateSignals = false;
+  });
+}
+
 /**
  * Runs a command in a worker thread and waits for its exit code. On SIGINT or SIGTERM the worker is
  * terminated (V8 stops it even inside a tight loop, so any command ends within a second), every
@@ -213,6 +234,7 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       const stdoutFailure = await output;
       const failed = reported === undefined ? undefined : await reported;
       clearTimeout(answerTimer);
+      ignoreLateSignals();
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
       const removed = removeLiveTemporaries();

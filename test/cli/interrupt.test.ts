@@ -213,3 +213,49 @@ test('a command that finishes between a SIGINT and its worker\'s termination exi
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * A preload for the last moments of a run: when the command's worker has exited, the main thread is
+ * kept alive 400 ms longer (a timer) after creating `$EXITED_MARKER`, so the test's SIGINT lands after
+ * the work is done and before the process exits. Nothing the CLI computes is stubbed.
+ */
+const LINGER_AFTER_WORKER_EXIT = `
+const threads = require('node:worker_threads');
+if (threads.isMainThread) {
+  const emit = threads.Worker.prototype.emit;
+  threads.Worker.prototype.emit = function (event, ...rest) {
+    if (event === 'exit') {
+      require('node:fs').writeFileSync(process.env.EXITED_MARKER, '');
+      setTimeout(() => {}, 400);
+    }
+    return emit.call(this, event, ...rest);
+  };
+}
+`;
+
+test('a SIGINT after the command\'s worker exited (a late second Ctrl-C) does not kill the process: it exits with the command\'s code', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-late-'));
+  try {
+    const stub = join(dir, 'linger.js');
+    writeFileSync(stub, LINGER_AFTER_WORKER_EXIT);
+    const out = join(dir, 'out.jsonl');
+    const marker = join(dir, 'exited');
+    const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+    const env = { ...process.env, EXITED_MARKER: marker, NODE_OPTIONS: '' };
+    const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(marker)) {
+      assert.ok(Date.now() < deadline, `the worker never exited: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child.kill('SIGINT');
+    assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
+    assert.equal(stderr, '');
+    assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 7);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
