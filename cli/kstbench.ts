@@ -155,11 +155,15 @@ function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'sign
 
 let ignoringLateSignals = false;
 
+/** How long after a command's worker exited a SIGINT/SIGTERM is still ignored (see ignoreLateSignals). */
+const LATE_SIGNAL_MS = 1000;
+
 /**
  * Once a command's worker has exited, the process only writes its last line and exits with the code
  * it settled on; a SIGINT or SIGTERM then (a second Ctrl-C) would kill it by the default action, so it
- * ended "by a signal" after its work was done. Until the process is about to exit such signals are
- * ignored (Node's signal listeners keep no process alive).
+ * ended "by a signal" after its work was done. Such signals are ignored for LATE_SIGNAL_MS, by then the
+ * CLI has exited (neither the listeners nor the unref'd timer keep a process alive); a program that
+ * called main() itself gets its signals back.
  */
 function ignoreLateSignals(): void {
   if (ignoringLateSignals) return;
@@ -167,11 +171,11 @@ function ignoreLateSignals(): void {
   const ignore = (): void => {};
   process.on('SIGINT', ignore);
   process.on('SIGTERM', ignore);
-  process.once('beforeExit', () => {
+  setTimeout(() => {
     process.off('SIGINT', ignore);
     process.off('SIGTERM', ignore);
     ignoringLateSignals = false;
-  });
+  }, LATE_SIGNAL_MS).unref();
 }
 
 /**

@@ -216,8 +216,10 @@ test('a command that finishes between a SIGINT and its worker\'s termination exi
 
 /**
  * A preload for the last moments of a run: when the command's worker has exited, the main thread is
- * kept alive 400 ms longer (a timer) after creating `$EXITED_MARKER`, so the test's SIGINT lands after
- * the work is done and before the process exits. Nothing the CLI computes is stubbed.
+ * kept alive 600 ms longer (a timer), and `$EXITED_MARKER` is created 150 ms after the exit, when the
+ * exit handler has settled the code and dropped the command's own signal listeners (its awaits take
+ * a few ms): so the test's SIGINT lands after the work is done and before the process exits. Nothing
+ * the CLI computes is stubbed.
  */
 const LINGER_AFTER_WORKER_EXIT = `
 const threads = require('node:worker_threads');
@@ -225,8 +227,8 @@ if (threads.isMainThread) {
   const emit = threads.Worker.prototype.emit;
   threads.Worker.prototype.emit = function (event, ...rest) {
     if (event === 'exit') {
-      require('node:fs').writeFileSync(process.env.EXITED_MARKER, '');
-      setTimeout(() => {}, 400);
+      setTimeout(() => require('node:fs').writeFileSync(process.env.EXITED_MARKER, ''), 150);
+      setTimeout(() => {}, 600);
     }
     return emit.call(this, event, ...rest);
   };
@@ -258,4 +260,13 @@ test('a SIGINT after the command\'s worker exited (a late second Ctrl-C) does no
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a program that calls main() itself gets its SIGINT/SIGTERM back within a second of the command\'s end', async () => {
+  const { main } = await import('../../cli/kstbench');
+  const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+  const code = await main(['space', '--count', '--domain', join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json')]);
+  assert.equal(code, 0);
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.deepEqual([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')], before, 'no listener of the run is left');
 });
