@@ -1,5 +1,5 @@
 import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
-import { kstJobs } from '../collect/kst-study';
+import { checkDesignSize, kstJobs, type DesignLimitAdvice } from '../collect/kst-study';
 import { ASSUMED_OUTPUT_TOKENS, loadPriceTable } from '../collect/prices';
 import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
 import { readCompleted, storePaths } from '../collect/store';
@@ -121,10 +121,36 @@ export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
   };
 }
 
+/** How an oversize design is refused in a study: naming the manifest's fields and `study init --sample`. */
+export function studyDesignLimits(study: Study): DesignLimitAdvice {
+  return {
+    states: `${study.file}: design.states`,
+    conditions: `${study.file}: design.conditions`,
+    sample: 'sample the states: "states": {"sample": N, "seed": S} in design (study init --sample N)',
+  };
+}
+
+/**
+ * The design's size checked before anything is counted per domain or enumerated (a space of millions
+ * of states ran out of memory in `study check`, or failed after a minute of `study run`).
+ */
+function checkStudyDesignSize(study: Study, domains: readonly Domain[], samples: readonly StateSample[] | null): void {
+  const d = study.manifest.design;
+  checkDesignSize(domains, {
+    models: study.manifest.models,
+    conditions: d.conditions,
+    orders: d.orders,
+    seed: d.seed,
+    limits: studyDesignLimits(study),
+    ...(samples ? { states: new Map(samples.map((s) => [s.domain, s.states])) } : {}),
+  });
+}
+
 /** Runs every check; throws the first problem as one InputError line. */
 export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): StudyCheck {
   const domainObjects = loadStudyDomains(study);
   const samples = sampledStates(study, domainObjects);
+  if (!study.manifest.responses) checkStudyDesignSize(study, domainObjects, samples);
   const perDomain = statesPerDomain(domainObjects, samples);
   const imported = study.manifest.responses ? checkImportFile(study, domainObjects) : null;
   // A bad ratings file is one line naming its line and field now, not after the collection.

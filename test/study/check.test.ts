@@ -9,7 +9,7 @@ import { loadStudy } from '../../lib/study/manifest';
 import { checkStudy, formatCheck } from '../../lib/study/check';
 import { collectStudy } from '../../lib/study/collect';
 import { readCompleted } from '../../lib/collect/store';
-import { answerPosition1, okResult, providerError, stubProvider } from '../collect/helpers';
+import { answerPosition1, okResult, providerError, stubProvider, writeFreeDomain } from '../collect/helpers';
 import { writeCurriculum } from './helpers';
 
 /** Every file under dir with its size and mtime, to prove nothing was written. */
@@ -80,6 +80,12 @@ test('a missing key', () => {
 
 test('a design with zero cells', () => {
   refuses(studyWith({ design: { conditions: [] } }), /study\.json: design\.conditions: empty, so the design has no cell/);
+});
+
+test('a design too big to build: every state of a 1.7-million-state domain (it ran out of memory after 89 s), or P3 on a sampled 65,536-state one', () => {
+  const wide = (n: number) => (d: string) => writeFreeDomain(d, 'wide', n);
+  refuses(studyWith({ domains: ['wide.json'], design: { conditions: ['P0', 'P1'] } }, wide(21)), /study\.json: design\.states: 2097152 states × 2 condition\(s\) × 2 order\(s\) × 1 model\(s\) = 8388608 cells, over the 2000000 a collection holds in memory; sample the states: "states": \{"sample": N, "seed": S\} in design \(study init --sample N\)$/);
+  refuses(studyWith({ domains: ['wide.json'], design: { states: { sample: 20, seed: 1 } } }, wide(16)), /study\.json: design\.conditions: P3 lists every knowledge state in its prompt, and domain "wide" has 65536 /);
 });
 
 test('a manifest field of the wrong type', () => {
