@@ -22,7 +22,8 @@ import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { ensureDir } from '../io';
-import { enumerateStates, type Domain, type StateSample } from '../kst';
+import { countStatesExact, DEFAULT_WORK_BUDGET, enumerateStates, workBudget, type Domain, type StateSample } from '../kst';
+import { MAX_LATTICE_STATES } from '../report/kst-diagrams';
 import type { InferenceOptions } from '../analysis';
 import type { CollectParams } from '../collect/collect';
 import { collectionPlan, type CollectionPlan } from '../report/kst-collection';
@@ -124,14 +125,21 @@ export function orDerived<T>(given: T, derive: () => T): T {
 }
 
 /**
- * The domain the notebooks show: the most components, then the fewest states, then the id.
+ * The domain the notebooks show: among those whose space notebook 01 can draw (at most
+ * MAX_LATTICE_STATES states), the most components, then the fewest states, then the id; when none
+ * can be drawn, the fewest states. The states are counted, never enumerated: a study domain may have
+ * millions (enumerating them refused the whole notebook, even for a domain it did not show).
  * @example
  * shownDomain(notebookStudy('data/raw').domains).id; // => 'slope'
  */
 export function shownDomain(domains: readonly Domain[]): Domain {
   if (domains.length === 0) throw new InputError('the study has no domain to show');
-  const size = new Map(domains.map((d) => [d.id, enumerateStates(d).length]));
-  return [...domains].sort((a, b) => b.ids.length - a.ids.length || size.get(a.id)! - size.get(b.id)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0]!;
+  const size = new Map(domains.map((d) => [d.id, countStatesExact(d, workBudget(DEFAULT_WORK_BUDGET))]));
+  const byId = (a: Domain, b: Domain) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const fewerStates = (a: Domain, b: Domain) => (size.get(a.id)! < size.get(b.id)! ? -1 : size.get(a.id)! > size.get(b.id)! ? 1 : 0);
+  const drawable = domains.filter((d) => size.get(d.id)! <= BigInt(MAX_LATTICE_STATES));
+  if (drawable.length === 0) return [...domains].sort((a, b) => fewerStates(a, b) || byId(a, b))[0]!;
+  return drawable.sort((a, b) => b.ids.length - a.ids.length || fewerStates(a, b) || byId(a, b))[0]!;
 }
 
 /** A domain by id, or an InputError naming the ids there are (for a `-p domainId …` that is not one). */

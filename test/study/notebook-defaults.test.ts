@@ -63,6 +63,13 @@ test('the domain shown: most components, then fewest states, then id', () => {
   assert.throws(() => domainById([free('a', 2)], 'slope', 'domainId'), /domainId "slope" is not a domain of the study \(its domains: a\)/);
 });
 
+test('the domain shown is one whose space notebook 01 can draw; the states are counted, not enumerated (2^64 of them)', () => {
+  // free 64 has the most components but 2^64 states; free 9 has 512 (over MAX_LATTICE_STATES): chain c is shown.
+  assert.equal(shownDomain([free('huge', 64), free('nine', 9), chain('c', 3), free('two', 2)]).id, 'c');
+  // None can be drawn: the fewest states (its lattice cell then refuses with one line naming domainId).
+  assert.equal(shownDomain([free('huge', 64), free('nine', 9)]).id, 'nine');
+});
+
 test('highlighted and preview states: first non-empty state; first state of two components, else the highlighted one', () => {
   assert.deepEqual(highlightedState(chain('c', 3)), ['c1']);
   assert.deepEqual(previewState(chain('c', 3)), ['c1', 'c2']);
