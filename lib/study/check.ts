@@ -161,7 +161,7 @@ export function studyDesignLimits(study: Study): DesignLimitAdvice {
  * The design's size checked before anything is counted per domain or enumerated (a space of millions
  * of states ran out of memory in `study check`, or failed after a minute of `study run`).
  */
-function checkStudyDesignSize(study: Study, domains: readonly Domain[], samples: readonly StateSample[] | null): void {
+export function checkStudyDesignSize(study: Study, domains: readonly Domain[], samples: readonly StateSample[] | null): void {
   const d = study.manifest.design;
   checkDesignSize(domains, {
     models: study.manifest.models,
