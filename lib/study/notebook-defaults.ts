@@ -22,7 +22,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { ensureDir } from '../io';
-import { countStatesExact, DEFAULT_WORK_BUDGET, enumerateStates, workBudget, type Domain, type StateSample } from '../kst';
+import { checkState, countStatesExact, DEFAULT_WORK_BUDGET, enumerateStates, workBudget, type Domain, type StateSample } from '../kst';
 import { MAX_LATTICE_STATES } from '../report/kst-diagrams';
 import type { InferenceOptions } from '../analysis';
 import type { CollectParams } from '../collect/collect';
@@ -155,8 +155,28 @@ export function domainById(domains: readonly Domain[], id: string, parameter: st
  * highlightedState(shownDomain(notebookStudy('data/raw').domains)); // => ['SL1']
  */
 export function highlightedState(domain: Domain): string[] {
+  const single = firstStateOfSize(domain, 1);
+  if (single) return single;
+  // No single component is a state (equivalent components, learned together): the space's own order.
   const states = enumerateStates(domain);
   return [...(states.find((s) => s.length > 0) ?? states[0]!)];
+}
+
+/**
+ * The first state of one or two components in the space's order (by size, then canonical indices),
+ * found by checking those sets in that order instead of enumerating the space, which may hold 2^64
+ * states (notebook 02 stopped there); null when there is none.
+ */
+function firstStateOfSize(domain: Domain, size: 1 | 2): string[] | null {
+  const ids = domain.ids;
+  for (let i = 0; i < ids.length; i++) {
+    if (size === 1) {
+      if (checkState(domain, [ids[i]!]).ok) return [ids[i]!];
+      continue;
+    }
+    for (let j = i + 1; j < ids.length; j++) if (checkState(domain, [ids[i]!, ids[j]!]).ok) return [ids[i]!, ids[j]!];
+  }
+  return null;
 }
 
 /**
@@ -165,8 +185,7 @@ export function highlightedState(domain: Domain): string[] {
  * previewState(shownDomain(notebookStudy('data/raw').domains)); // => ['SL1', 'SL2']
  */
 export function previewState(domain: Domain): string[] {
-  const states = enumerateStates(domain);
-  return [...(states.find((s) => s.length === 2) ?? highlightedState(domain))];
+  return firstStateOfSize(domain, 2) ?? highlightedState(domain);
 }
 
 /** One scored response, as far as the Figure 3 rule needs it. */
