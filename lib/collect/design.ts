@@ -83,7 +83,9 @@ export function buildDesign(domains: readonly DomainStates[], options: DesignOpt
         }
       }
     }
-    design.push(...shuffleInPlace(cells, seedrandom(`${options.seed}|${model}`)));
+    // One push per cell: spreading the shuffled cells as arguments overflowed the stack from about
+    // 120,000 cells per model (a 117,649-state domain × 4 conditions × 2 orders).
+    for (const cell of shuffleInPlace(cells, seedrandom(`${options.seed}|${model}`))) design.push(cell);
   }
   return design;
 }

@@ -1,6 +1,7 @@
 import { InputError } from '../errors';
 import { isCondition, type Condition } from '../conditions';
-import { enumerateStates, presentationOrders, type Domain, type Presentation } from '../kst';
+import { countStatesExact, DEFAULT_WORK_BUDGET, enumerateStates, presentationOrders, workBudget, type Domain, type Presentation } from '../kst';
+import { MAX_DESIGN_CELLS, MAX_P3_STATES } from './caps';
 import { buildPrompt, promptHash, positionsToIds, validateResponse } from '../prompting';
 import { buildDesign, type DesignCell, type DomainStates } from './design';
 import { ExtractedLineSchema, type ExtractedLine } from '../records/extracted';
@@ -27,6 +28,62 @@ export interface KstDesignOptions {
   seed: string;
   /** Optional documented sample of states per domain id; default every state (enumerateStates). */
   states?: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<string>>>;
+  /** How a refusal of an oversize design names what to change (default: `kstbench collect`'s flags). */
+  limits?: DesignLimitAdvice;
+}
+
+/** What to change, as the caller's user gives it: `kstbench collect`'s flags or a study's manifest fields. */
+export interface DesignLimitAdvice {
+  /** Prefix naming where the design comes from (e.g. `study.json: design.states`). */
+  states: string;
+  /** Prefix naming where the conditions come from. */
+  conditions: string;
+  /** How to collect a sample of states instead of every state. */
+  sample: string;
+}
+
+const COLLECT_ADVICE: DesignLimitAdvice = {
+  states: 'the design',
+  conditions: '--conditions',
+  sample: 'collect a seeded sample of the states (kstbench sample --domain FILE --n N --out states.json, then collect --states states.json)',
+};
+
+/**
+ * Refuses, before any state is enumerated, a design too big to build (more than MAX_DESIGN_CELLS
+ * cells) or a P3 condition whose prompt would list more than MAX_P3_STATES states (it lists every
+ * state of the domain, sampled or not). Counting is exact and cheap; enumerating such a space used
+ * to take minutes and gigabytes before it ran out of memory or stack.
+ */
+export function checkDesignSize(domains: readonly Domain[], options: KstDesignOptions): void {
+  const advice = options.limits ?? COLLECT_ADVICE;
+  const counts = new Map<Domain, bigint>();
+  const spaceOf = (d: Domain): bigint => {
+    if (!counts.has(d)) counts.set(d, countStatesExact(d, workBudget(DEFAULT_WORK_BUDGET)));
+    return counts.get(d)!;
+  };
+  if (options.conditions.includes('P3')) {
+    for (const d of domains) {
+      const n = spaceOf(d);
+      if (n > BigInt(MAX_P3_STATES)) {
+        throw new InputError(
+          `${advice.conditions}: P3 lists every knowledge state in its prompt, and domain "${d.id}" has ${n} (at most ${MAX_P3_STATES}: about 18 tokens a state, beyond any catalogued context window); leave P3 out of the conditions (they apply to every domain), or split the domain`,
+          { item: d.id },
+        );
+      }
+    }
+  }
+  let states = 0n;
+  for (const d of domains) {
+    const sampled = options.states?.get(d.id);
+    states += sampled ? BigInt(sampled.length) : spaceOf(d);
+  }
+  const cells = states * BigInt(options.conditions.length) * BigInt(options.orders) * BigInt(options.models.length);
+  if (cells > BigInt(MAX_DESIGN_CELLS)) {
+    throw new InputError(
+      `${advice.states}: ${states} states × ${options.conditions.length} condition(s) × ${options.orders} order(s) × ${options.models.length} model(s) = ${cells} cells, over the ${MAX_DESIGN_CELLS} a collection holds in memory; ${advice.sample}`,
+      { item: 'states' },
+    );
+  }
 }
 
 /** Builds the cells and their jobs. InputError for an unknown condition or model spec. */
@@ -35,6 +92,7 @@ export function kstJobs(domains: readonly Domain[], options: KstDesignOptions): 
     if (!isCondition(c)) throw new InputError(`unknown condition ${JSON.stringify(c)} (expected P0, P1, P2 or P3)`, { item: c });
   }
   for (const m of options.models) parseModelSpec(m);
+  checkDesignSize(domains, options);
   const byId = new Map(domains.map((d) => [d.id, d]));
   const presentations = new Map(domains.map((d) => [d.id, presentationOrders(d, options.orders)]));
   const domainStates: DomainStates[] = domains.map((d) => ({

@@ -286,6 +286,8 @@ export interface DryRunModelLine {
   note?: string;
   /** The simulated respondent: its calls reach no API, so they count no tokens and cost nothing. */
   simulated: boolean;
+  /** The longest pending prompt (tokens as estimated, and its cell), for the context-window check; absent when none. */
+  largestPrompt?: { runId: string; tokens: number };
 }
 
 export interface DryRunReport {
@@ -345,14 +347,17 @@ export function dryRunJobs(
     if (parseModelSpec(model).provider === 'simulated') {
       return { model, calls: ofModel.length, inputTokens: 0, outputTokensAssumed: 0, costUsd: 0, costUpperBoundUsd: 0, simulated: true };
     }
+    let largestPrompt: { runId: string; tokens: number } | undefined;
     const inputTokens = ofModel.reduce((sum, j) => {
       const r = j.request();
-      return sum + estimateTokens(r.system + r.user);
+      const tokens = estimateTokens(r.system + r.user);
+      if (!largestPrompt || tokens > largestPrompt.tokens) largestPrompt = { runId: j.runId, tokens };
+      return sum + tokens;
     }, 0);
     const outputTokensAssumed = ofModel.length * assumedOutputTokens(prices, model);
     const cost = estimateCost(prices, model, { inputTokens, outputTokens: outputTokensAssumed }, batch);
     const upper = estimateCost(prices, model, { inputTokens, outputTokens: ofModel.length * maxOutputTokens }, batch);
-    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note, simulated: false };
+    return { model, calls: ofModel.length, inputTokens, outputTokensAssumed, costUsd: cost.usd, costUpperBoundUsd: upper.usd, note: cost.note, simulated: false, ...(largestPrompt ? { largestPrompt } : {}) };
   });
   const sum = (f: (l: DryRunModelLine) => number | null): number | null =>
     lines.reduce<number | null>((acc, l) => (acc === null || f(l) === null ? null : roundUsd(acc + f(l)!)), 0);

@@ -163,7 +163,15 @@ export async function renderFigure(html: string, size: { width: number; height: 
       const png = await P.toImage('figure', { format: 'png', width, height, scale });
       return { svg, png };
     }, { ...size, scale: PNG_SCALE });
-    return { svg: canonicalSvg(decodeDataUrl(urls.svg).toString('utf8')), png: decodeDataUrl(urls.png) };
+    const png = decodeDataUrl(urls.png);
+    // Chromium's canvas has a size limit (about 2^28 pixels, 65,535 a side): past it toImage gives an
+    // empty data URL, which was written as a 0-byte PNG with the figure reported saved.
+    if (png.length === 0) {
+      throw new InputError(
+        `the figure is ${size.width} × ${size.height} px, and its PNG at ${PNG_SCALE}× (${size.width * PNG_SCALE} × ${size.height * PNG_SCALE} px) is past Chromium's canvas limit: it came out empty; draw a smaller figure`,
+      );
+    }
+    return { svg: canonicalSvg(decodeDataUrl(urls.svg).toString('utf8')), png };
   });
 }
 
@@ -204,7 +212,9 @@ export async function saveFigure(name: string, spec: FigureSpec, options: SaveFi
   const html = figureHtml(name, spec, options);
   const drawn = finalSpec(spec, options);
   const size = figureSize(drawn, options);
-  const { svg, png } = await renderFigure(html, size);
+  const { svg, png } = await renderFigure(html, size).catch((err: unknown) => {
+    throw err instanceof InputError ? new InputError(`figure ${name}: ${err.message}`, { item: name }) : err;
+  });
   const bundle = figureBundle(name, drawn, png, size);
   const manifest = figureManifest(name, spec, options);
   const files = {

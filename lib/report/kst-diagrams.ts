@@ -11,7 +11,8 @@
  * connected to in the layer below (barycentre heuristic, which keeps edges short and crossings few),
  * ties in canonical / enumeration order; the nodes of a layer sit at unit spacing centred on x = 0.
  */
-import { coverRelation, enumerateStates, outerFringe, type Domain } from '../kst';
+import { countStatesExact, coverRelation, DEFAULT_WORK_BUDGET, enumerateStates, outerFringe, workBudget, type Domain } from '../kst';
+import { InputError } from '../errors';
 import type { FigureSpec } from '../figures/spec';
 
 export interface DiagramNode {
@@ -124,10 +125,25 @@ export function hasseLayout(domain: Domain): DiagramLayout {
 }
 
 /**
+ * The most states a diagram of the knowledge space draws: a state's box is as wide as its label, so
+ * 256 states of 8 free tasks make a figure about 11,400 px wide (its PNG, at 2×, under Chromium's 32,767 px
+ * canvas), 216 states of three 5-task chains 13,200 px, and 1,000 states 61,148 px, whose PNG came out
+ * empty. Counted before anything is enumerated.
+ */
+export const MAX_LATTICE_STATES = 256;
+
+/**
  * Layout of the knowledge space: nodes = `enumerateStates(domain)` with layer = |K|; an edge K → K ∪ {q}
  * for each q in the outer fringe of K (so the number of edges is the sum of the outer-fringe sizes).
  */
 export function latticeLayout(domain: Domain): DiagramLayout {
+  const count = countStatesExact(domain, workBudget(DEFAULT_WORK_BUDGET));
+  if (count > BigInt(MAX_LATTICE_STATES)) {
+    throw new InputError(
+      `domain "${domain.id}": its knowledge space has ${count} states, more than the ${MAX_LATTICE_STATES} a diagram of the space draws (1,000 states made a figure 61,148 px wide whose PNG came out empty); draw a smaller domain (notebook 01: domainId)`,
+      { file: domain.file, item: domain.id },
+    );
+  }
   const states = enumerateStates(domain);
   const names = shortIds(domain.ids);
   const position = new Map(states.map((s, i) => [stateKey(s), i]));

@@ -1,5 +1,5 @@
 import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
-import { kstJobs } from '../collect/kst-study';
+import { checkDesignSize, kstJobs, type DesignLimitAdvice } from '../collect/kst-study';
 import { ASSUMED_OUTPUT_TOKENS, loadPriceTable } from '../collect/prices';
 import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
 import { readCompleted, storePaths } from '../collect/store';
@@ -23,6 +23,8 @@ export interface ModelCheck {
   spec: string;
   /** The catalogue key that matched, or null (simulated, or an openai-compatible model not listed). */
   catalogue: string | null;
+  /** Its context window in tokens: the models file's `context_window`, else the catalogue's; null when unknown. */
+  contextWindow: number | null;
   notes: string[];
 }
 
@@ -84,11 +86,35 @@ export function checkModels(study: Study, env: NodeJS.ProcessEnv): ModelCheck[] 
       if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`, { file: study.file, item: `models[${i}]` });
       throw err;
     }
-    return { spec, catalogue: match?.key ?? null, notes: catalogueWarnings(catalogue, spec) };
+    const contextWindow = targets.optionsFor(spec).model.context_window ?? match?.entry.context_window.value ?? null;
+    return { spec, catalogue: match?.key ?? null, contextWindow, notes: catalogueWarnings(catalogue, spec) };
   });
 }
 
 const addCost = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+
+/** The longest prompt over the repeats' dry runs of one model (nothing when none has a pending prompt). */
+function largestOf(lines: readonly DryRunReport['models'][number][]): { largestPrompt?: { runId: string; tokens: number } } {
+  const prompts = lines.flatMap((l) => (l.largestPrompt ? [l.largestPrompt] : []));
+  if (prompts.length === 0) return {};
+  return { largestPrompt: prompts.reduce((a, b) => (b.tokens > a.tokens ? b : a)) };
+}
+
+/**
+ * Refuses a design whose longest prompt is over a model's context window (from its catalogue entry):
+ * every such call would be refused by the API, yet it was priced and the check said OK.
+ */
+function checkContextWindows(study: Study, models: readonly ModelCheck[], cost: DryRunReport): void {
+  models.forEach((m, i) => {
+    const window = m.contextWindow;
+    const largest = cost.models.find((l) => l.model === m.spec)?.largestPrompt;
+    if (window === null || !largest || largest.tokens <= window) return;
+    throw new InputError(
+      `${modelField(study, i)}: ${m.spec}: the longest prompt of the design, cell ${largest.runId}, is about ${largest.tokens} tokens (prompt characters / 4), over the model's context window of ${window} (models_file, else config/models.json); leave out the condition or domain it comes from (design.conditions, domains), or use a model with a larger window`,
+      { file: study.file, item: `models[${i}]` },
+    );
+  });
+}
 
 /** The dry runs of the repeats as one: calls, tokens and costs summed per model and in all (one report stays as it is). */
 export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
@@ -104,6 +130,7 @@ export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
       outputTokensAssumed: same.reduce((a, x) => a + x.outputTokensAssumed, 0),
       costUsd: same.map((x) => x.costUsd).reduce(addCost),
       costUpperBoundUsd: same.map((x) => x.costUpperBoundUsd).reduce(addCost),
+      ...largestOf(same),
     };
   });
   const sum = (f: (r: DryRunReport) => number) => reports.reduce((a, r) => a + f(r), 0);
@@ -121,10 +148,36 @@ export function sumDryRuns(reports: readonly DryRunReport[]): DryRunReport {
   };
 }
 
+/** How an oversize design is refused in a study: naming the manifest's fields and `study init --sample`. */
+export function studyDesignLimits(study: Study): DesignLimitAdvice {
+  return {
+    states: `${study.file}: design.states`,
+    conditions: `${study.file}: design.conditions`,
+    sample: 'sample the states: "states": {"sample": N, "seed": S} in design (study init --sample N)',
+  };
+}
+
+/**
+ * The design's size checked before anything is counted per domain or enumerated (a space of millions
+ * of states ran out of memory in `study check`, or failed after a minute of `study run`).
+ */
+export function checkStudyDesignSize(study: Study, domains: readonly Domain[], samples: readonly StateSample[] | null): void {
+  const d = study.manifest.design;
+  checkDesignSize(domains, {
+    models: study.manifest.models,
+    conditions: d.conditions,
+    orders: d.orders,
+    seed: d.seed,
+    limits: studyDesignLimits(study),
+    ...(samples ? { states: new Map(samples.map((s) => [s.domain, s.states])) } : {}),
+  });
+}
+
 /** Runs every check; throws the first problem as one InputError line. */
 export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): StudyCheck {
   const domainObjects = loadStudyDomains(study);
   const samples = sampledStates(study, domainObjects);
+  if (!study.manifest.responses) checkStudyDesignSize(study, domainObjects, samples);
   const perDomain = statesPerDomain(domainObjects, samples);
   const imported = study.manifest.responses ? checkImportFile(study, domainObjects) : null;
   // A bad ratings file is one line naming its line and field now, not after the collection.
@@ -157,6 +210,7 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     const prices = loadPriceTable();
     const completedByRepeat = studyRepeats(study).map((repeat) => readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true }));
     cost = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false)));
+    checkContextWindows(study, models, cost);
     // Missing cells count as collected above; what asking for them again would cost is shown apart
     // (a second dry run, which builds every pending prompt again: only when some cell is missing).
     if (cost.alreadyMissing > 0) {

@@ -23,7 +23,8 @@ import { CONDITIONS, type Condition } from '../conditions';
 import { InputError } from '../errors';
 import { percent } from '../stats/prints-as';
 import { ensureDir } from '../io';
-import { enumerateStates, type Domain, type StateSample } from '../kst';
+import { checkState, countStatesExact, DEFAULT_WORK_BUDGET, enumerateStates, workBudget, type Domain, type StateSample } from '../kst';
+import { MAX_LATTICE_STATES } from '../report/kst-diagrams';
 import type { InferenceOptions } from '../analysis';
 import { MAX_FLIPS, MAX_RESAMPLES } from '../analysis/caps';
 import type { CollectParams } from '../collect/collect';
@@ -126,14 +127,21 @@ export function orDerived<T>(given: T, derive: () => T): T {
 }
 
 /**
- * The domain the notebooks show: the most components, then the fewest states, then the id.
+ * The domain the notebooks show: among those whose space notebook 01 can draw (at most
+ * MAX_LATTICE_STATES states), the most components, then the fewest states, then the id; when none
+ * can be drawn, the fewest states. The states are counted, never enumerated: a study domain may have
+ * millions (enumerating them refused the whole notebook, even for a domain it did not show).
  * @example
  * shownDomain(notebookStudy('data/raw').domains).id; // => 'slope'
  */
 export function shownDomain(domains: readonly Domain[]): Domain {
   if (domains.length === 0) throw new InputError('the study has no domain to show');
-  const size = new Map(domains.map((d) => [d.id, enumerateStates(d).length]));
-  return [...domains].sort((a, b) => b.ids.length - a.ids.length || size.get(a.id)! - size.get(b.id)! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0]!;
+  const size = new Map(domains.map((d) => [d.id, countStatesExact(d, workBudget(DEFAULT_WORK_BUDGET))]));
+  const byId = (a: Domain, b: Domain) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const fewerStates = (a: Domain, b: Domain) => (size.get(a.id)! < size.get(b.id)! ? -1 : size.get(a.id)! > size.get(b.id)! ? 1 : 0);
+  const drawable = domains.filter((d) => size.get(d.id)! <= BigInt(MAX_LATTICE_STATES));
+  if (drawable.length === 0) return [...domains].sort((a, b) => fewerStates(a, b) || byId(a, b))[0]!;
+  return drawable.sort((a, b) => b.ids.length - a.ids.length || fewerStates(a, b) || byId(a, b))[0]!;
 }
 
 /** A domain by id, or an InputError naming the ids there are (for a `-p domainId …` that is not one). */
@@ -149,8 +157,28 @@ export function domainById(domains: readonly Domain[], id: string, parameter: st
  * highlightedState(shownDomain(notebookStudy('data/raw').domains)); // => ['SL1']
  */
 export function highlightedState(domain: Domain): string[] {
+  const single = firstStateOfSize(domain, 1);
+  if (single) return single;
+  // No single component is a state (equivalent components, learned together): the space's own order.
   const states = enumerateStates(domain);
   return [...(states.find((s) => s.length > 0) ?? states[0]!)];
+}
+
+/**
+ * The first state of one or two components in the space's order (by size, then canonical indices),
+ * found by checking those sets in that order instead of enumerating the space, which may hold 2^64
+ * states (notebook 02 stopped there); null when there is none.
+ */
+function firstStateOfSize(domain: Domain, size: 1 | 2): string[] | null {
+  const ids = domain.ids;
+  for (let i = 0; i < ids.length; i++) {
+    if (size === 1) {
+      if (checkState(domain, [ids[i]!]).ok) return [ids[i]!];
+      continue;
+    }
+    for (let j = i + 1; j < ids.length; j++) if (checkState(domain, [ids[i]!, ids[j]!]).ok) return [ids[i]!, ids[j]!];
+  }
+  return null;
 }
 
 /**
@@ -159,8 +187,7 @@ export function highlightedState(domain: Domain): string[] {
  * previewState(shownDomain(notebookStudy('data/raw').domains)); // => ['SL1', 'SL2']
  */
 export function previewState(domain: Domain): string[] {
-  const states = enumerateStates(domain);
-  return [...(states.find((s) => s.length === 2) ?? highlightedState(domain))];
+  return firstStateOfSize(domain, 2) ?? highlightedState(domain);
 }
 
 /** One scored response, as far as the Figure 3 rule needs it. */

@@ -14,6 +14,7 @@ import { writeFilesAtomic } from '../io/atomic';
 import { percent } from '../stats/prints-as';
 import { toCsv } from '../analysis/csv';
 import { sampledStates, statesPerDomain } from './design';
+import { checkStudyDesignSize } from './check';
 import { loadStudyDomainSources, type Study } from './manifest';
 import { designContrasts, planPower, powerCurveSpec, statesNeeded, type PlanInput, type PlanRow } from './plan';
 
@@ -105,6 +106,8 @@ export async function planStudy(study: Study, o: PlanOptions, onProgress: (line:
   if (contrast === undefined) throw new InputError(`${study.file}: design.conditions: ${d.conditions.join(', ')} contain no adjacent contrast (P1-P0, P2-P1, P3-P2) to plan for`, { file: study.file });
   const domains = loadStudyDomainSources(study).map((s) => s.domain);
   const samples = sampledStates(study, domains);
+  // The check's size limits first, in the study's words (the pilot and the cost would hit them in the collector's).
+  checkStudyDesignSize(study, domains, samples);
   const designStates = [...statesPerDomain(domains, samples).values()].reduce((a, b) => a + b, 0);
   const simulatedModels = study.manifest.models.filter((m) => m.startsWith('simulated:'));
   const profiles = o.profiles ?? (simulatedModels.length > 0 ? simulatedModels : DEFAULT_PILOT_PROFILES);

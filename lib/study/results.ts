@@ -41,7 +41,8 @@ export const StudyResultsSchema = z.strictObject({
   replicates: z.array(z.string()),
   counts: z.object({ responses: z.int(), scored: z.int(), valid: z.int(), invalid: z.int(), missing: z.int(), simulated: z.int() }),
   models: z.array(z.string()),
-  table1: z.array(z.object({ domain: z.string(), components: z.int(), states: z.int(), terminal_states: z.int() })),
+  // states: as Table 1 writes it (countForJson): a number up to 2^53 − 1, above that its decimal digits.
+  table1: z.array(z.object({ domain: z.string(), components: z.int(), states: z.union([z.int(), z.string().regex(/^[1-9]\d*$/)]), terminal_states: z.int() })),
   /** States in the design per domain (sampled or all). */
   design_states: z.record(z.string(), z.int()),
   table3: z.array(z.object({ condition: Condition, n: z.int(), exact: Proportion, precision: Proportion, recall: Proportion, f1: Proportion, jaccard: Proportion })),

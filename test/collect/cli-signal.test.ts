@@ -99,12 +99,14 @@ async function interruptWhenBusy(args: string[], cwd: string): Promise<{ code: n
   return { code, ms: Date.now() - sent, stderr };
 }
 
-test('collect: SIGINT while planning a huge design (2^16 states × 4 conditions × 1000 orders) exits 130 within 2 s and writes nothing', { timeout: 120_000 }, async () => {
+// The largest design under MAX_DESIGN_CELLS (lib/collect/caps.ts): 2^14 states × 4 conditions × 30 orders
+// = 1,966,080 cells, about 13 s of synchronous planning. (A design over the cap is refused at once.)
+test('collect: SIGINT while planning a huge design (2^14 states × 4 conditions × 30 orders) exits 130 within 2 s and writes nothing', { timeout: 120_000 }, async () => {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'command-worker.js')), 'run `npm run build` before this test');
   const dir = tempDir();
-  writeFreeDomain(join(dir, 'domains'), 'wide', 16);
+  writeFreeDomain(join(dir, 'domains'), 'wide', 14);
   const out = join(dir, 'out');
-  const { code, ms, stderr } = await interruptWhenBusy([BIN, 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a', '--out', out, '--orders', '1000'], dir);
+  const { code, ms, stderr } = await interruptWhenBusy([BIN, 'collect', '--domains', join(dir, 'domains'), '--models', 'simulated:sim-a', '--out', out, '--orders', '30'], dir);
   assert.equal(code, 130, stderr);
   assert.match(stderr, /kstbench collect: stopped by SIGINT during synchronous work \(no answer within 500 ms\); no temporary file was left; resume with: kstbench collect /);
   assert.ok(ms < 2000, `exited ${ms} ms after SIGINT`);

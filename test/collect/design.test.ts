@@ -82,3 +82,11 @@ test('a state listed twice is an input error naming the cell', () => {
     (err: Error) => err.name === 'InputError' && /duplicate design cell kst\|d\|a\|P0\|o1/.test(err.message),
   );
 });
+
+test('a design of 250,000 cells for one model is built (spreading them as push arguments overflowed the stack from about 125,000)', () => {
+  // 62,500 states × 4 conditions × 1 order; the states need not form a space, buildDesign only crosses them.
+  const states = Array.from({ length: 62_500 }, (_, i) => [`t${i}`]);
+  const design = buildDesign([{ domain: 'big', states }], { models: ['simulated:sim-a'], conditions, orders: 1, seed: '7' });
+  assert.equal(design.length, 250_000);
+  assert.equal(design[0]!.model, 'simulated:sim-a');
+});

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { InputError } from '../../lib/errors';
 import { loadDomainDir } from '../../lib/kst';
 import { extractedLine, extractedText, kstJobs } from '../../lib/collect/kst-study';
-import { writeTinyDomains } from './helpers';
+import { tempDir, writeFreeDomain, writeTinyDomains } from './helpers';
+import { MAX_DESIGN_CELLS, MAX_P3_STATES } from '../../lib/collect/caps';
 
 // tiny-a (A before B and C): {}, {A}, {A,B}, {A,C}, {A,B,C} = 5 states; tiny-b (X before Y): 3 states.
 const DOMAINS = loadDomainDir(writeTinyDomains());
@@ -39,4 +40,32 @@ test('extractedLine keeps the analyze fields and the simulated flag; a record wi
   assert.equal(extractedText([record, missing]).split('\n').length, 3, 'two lines and a final newline');
   assert.throws(() => extractedLine({ ...record, status: 'great' }));
   assert.throws(() => extractedLine({ ...record, order: 'first' }));
+});
+
+test('a design over MAX_DESIGN_CELLS is refused before a state is enumerated, with the advice to sample (64 free tasks: 2^64 states)', () => {
+  const dir = tempDir();
+  writeFreeDomain(dir, 'wide', 64);
+  const wide = loadDomainDir(dir);
+  assert.throws(
+    () => kstJobs(wide, { models: ['simulated:sim-a'], conditions: ['P0'], orders: 1, seed: '1' }),
+    (e: unknown) =>
+      e instanceof InputError &&
+      e.message === `the design: 18446744073709551616 states × 1 condition(s) × 1 order(s) × 1 model(s) = 18446744073709551616 cells, over the ${MAX_DESIGN_CELLS} a collection holds in memory; collect a seeded sample of the states (kstbench sample --domain FILE --n N --out states.json, then collect --states states.json)`,
+  );
+  // A sample of the same domain is well under the cap: the refusal is about the design's size, not the domain.
+  const states = new Map([['wide', [[], ['wide-1']]]]);
+  assert.equal(kstJobs(wide, { models: ['simulated:sim-a'], conditions: ['P0'], orders: 1, seed: '1', states }).length, 2);
+});
+
+test('P3 on a domain of more than MAX_P3_STATES states is refused, sampled or not (its prompt lists every state)', () => {
+  const dir = tempDir();
+  writeFreeDomain(dir, 'wide', 16); // 65,536 states
+  const wide = loadDomainDir(dir);
+  const states = new Map([['wide', [['wide-1']]]]);
+  assert.ok(2 ** 16 > MAX_P3_STATES);
+  assert.throws(
+    () => kstJobs(wide, { models: ['simulated:sim-a'], conditions: ['P0', 'P3'], orders: 1, seed: '1', states }),
+    (e: unknown) => e instanceof InputError && e.message.startsWith(`--conditions: P3 lists every knowledge state in its prompt, and domain "wide" has 65536 (at most ${MAX_P3_STATES}:`),
+  );
+  assert.equal(kstJobs(wide, { models: ['simulated:sim-a'], conditions: ['P0', 'P2'], orders: 1, seed: '1', states }).length, 2, 'without P3 the sample is collected');
 });

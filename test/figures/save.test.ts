@@ -141,3 +141,12 @@ test('interactivePage: a headless run into the project links the committed repor
   const scratch = join(root, 'tmp', 'notebook-outputs', 'figures');
   assert.equal(interactivePage('f', join(scratch, 'f.html'), root, scratch, {}), join(scratch, 'f.html'));
 });
+
+test('a figure whose PNG is past Chromium\'s canvas limit is refused, naming its size, and nothing is written (it was a 0-byte PNG, reported saved)', async () => {
+  const out = join(dir, 'too-wide');
+  // 33,000 × 2,120 px: at 2× past the canvas limit (30,000 px wide still draws).
+  const wide = { data: [{ type: 'bar', x: ['a', 'b'], y: [1, 2] }], layout: { width: 33_000, height: 2120 } };
+  await assert.rejects(saveFigure('too-wide', wide, { title: 'Too wide', simulated: false, dir: out }), (err: unknown) =>
+    err instanceof Error && /^figure too-wide: the figure is 33000 × 2120 px, and its PNG at 2× \(66000 × 4240 px\) is past Chromium's canvas limit: it came out empty; draw a smaller figure$/.test(err.message));
+  assert.equal(existsSync(out), false, 'no file was written');
+});

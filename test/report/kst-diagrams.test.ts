@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { buildDomain, loadDomain, type Domain } from '../../lib/kst';
 import { InputError } from '../../lib/errors';
-import { FRINGE_COLOUR, HIGHLIGHT_COLOUR, hasseDiagramSpec, hasseLayout, latticeLayout, latticeSpec, shortIds, stateKey, stateLabel } from '../../lib/report/kst-diagrams';
+import { FRINGE_COLOUR, HIGHLIGHT_COLOUR, MAX_LATTICE_STATES, hasseDiagramSpec, hasseLayout, latticeLayout, latticeSpec, shortIds, stateKey, stateLabel } from '../../lib/report/kst-diagrams';
 import { randomDomain } from '../kst/random-poset';
 
 const slope = loadDomain(join(__dirname, '..', '..', 'data', 'raw', 'domains', 'slope.json'));
@@ -136,4 +136,14 @@ test('lattice spec highlights a state and its outer-fringe edges; a non-state is
   assert.equal(labels.length, 11);
   assert.deepEqual(labels.find((a) => a.text === '{1,4}'), { ...labels.find((a) => a.text === '{1,4}')!, x: 0.5, y: 2 });
   assert.throws(() => latticeSpec(slope, { highlight: ['SL2'] }), InputError);
+});
+
+test('the knowledge space is drawn up to MAX_LATTICE_STATES states; a larger one is refused by count before it is enumerated', () => {
+  const free = (n: number) =>
+    buildDomain({ id: `free${n}`, title: `Free ${n}`, source: 'test', components: Array.from({ length: n }, (_, i) => ({ id: `T${i + 1}`, description: `task ${i + 1}` })), prerequisites: [] });
+  assert.equal(2 ** 8, MAX_LATTICE_STATES);
+  assert.equal(latticeLayout(free(8)).nodes.length, 256);
+  assert.throws(() => latticeSpec(free(9)), (e: unknown) => e instanceof InputError && e.message.startsWith(`domain "free9": its knowledge space has 512 states, more than the ${MAX_LATTICE_STATES} a diagram of the space draws`) && e.message.endsWith('draw a smaller domain (notebook 01: domainId)'));
+  // 2^64 states: refused at once (enumerating them would never end).
+  assert.throws(() => latticeLayout(free(64)), /has 18446744073709551616 states/);
 });

@@ -8,6 +8,9 @@ import { studyFigureSpecs } from '../../lib/study/figures';
 import { reportHtml } from '../../lib/study/report';
 import { readStudyResults } from '../../lib/study/results';
 import { fractionsStudy } from './helpers';
+import { writeFreeDomain } from '../collect/helpers';
+import { loadStudy } from '../../lib/study/manifest';
+import { tempDir } from '../support/files';
 
 const r = (model: string, domain: string, condition: 'P0' | 'P1', exact: number) => ({ model, domain, condition, scores: { exact } }) as never;
 
@@ -43,4 +46,16 @@ test('analysing a collection that did not complete says so: study-results.json c
   const { result: _dropped, ...running } = run;
   writeFileSync(runFile, JSON.stringify({ ...running, status: 'running', finished_at: null }));
   assert.deepEqual(analyzeStudy(study).collection, { dir: study.paths.collection, status: 'running', reason: 'the collecting process ended without a status (killed or crashed)', cells: run.design.size });
+});
+
+test('a sampled domain of 64 independent tasks (2^64 states) is analysed and reported: Table 1 carries its count as digits (study-results.json refused it: internal ZodError)', async () => {
+  const dir = tempDir('kstbench-study-free64-');
+  writeFreeDomain(dir, 'free64', 64);
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['free64.json'], models: ['simulated:sim-a'], design: { states: { sample: 3, seed: 1 }, conditions: ['P0', 'P1'], orders: 1 }, analysis: { resamples: 10, flips: 10 } }));
+  const study = loadStudy(dir);
+  await collectStudy(study);
+  const results = analyzeStudy(study);
+  assert.deepEqual(results.table1.map((row) => row.states), ['18446744073709551616']);
+  assert.deepEqual(readStudyResults(study).table1[0]!.states, '18446744073709551616');
+  assert.match(reportHtml(study, results, new Map(studyFigureSpecs(results).map((f) => [f.name, '<svg/>']))), /18446744073709551616/);
 });

@@ -9,7 +9,7 @@ import { loadStudy } from '../../lib/study/manifest';
 import { checkStudy, formatCheck } from '../../lib/study/check';
 import { collectStudy } from '../../lib/study/collect';
 import { readCompleted } from '../../lib/collect/store';
-import { answerPosition1, okResult, providerError, stubProvider } from '../collect/helpers';
+import { answerPosition1, okResult, providerError, stubProvider, writeFreeDomain } from '../collect/helpers';
 import { writeCurriculum } from './helpers';
 
 /** Every file under dir with its size and mtime, to prove nothing was written. */
@@ -80,6 +80,25 @@ test('a missing key', () => {
 
 test('a design with zero cells', () => {
   refuses(studyWith({ design: { conditions: [] } }), /study\.json: design\.conditions: empty, so the design has no cell/);
+});
+
+test('a design too big to build: every state of a 1.7-million-state domain (it ran out of memory after 89 s), or P3 on a sampled 65,536-state one', () => {
+  const wide = (n: number) => (d: string) => writeFreeDomain(d, 'wide', n);
+  refuses(studyWith({ domains: ['wide.json'], design: { conditions: ['P0', 'P1'] } }, wide(21)), /study\.json: design\.states: 2097152 states × 2 condition\(s\) × 2 order\(s\) × 1 model\(s\) = 8388608 cells, over the 2000000 a collection holds in memory; sample the states: "states": \{"sample": N, "seed": S\} in design \(study init --sample N\)$/);
+  refuses(studyWith({ domains: ['wide.json'], design: { states: { sample: 20, seed: 1 } } }, wide(16)), /study\.json: design\.conditions: P3 lists every knowledge state in its prompt, and domain "wide" has 65536 /);
+});
+
+test('a prompt longer than a model\'s context window is refused before anything is priced as spendable, naming the model, the cell and what to change', () => {
+  // fractions' longest prompt is about 660 tokens; a context window of 500 (models_file) is too small,
+  // the catalogue's window of gpt-5-mini is not (the good study above passes), nor one of 2,000.
+  const env = { OPENAI_API_KEY: 'sk-test-not-a-key' };
+  const dir = studyWith({ models: ['openai:gpt-5-mini'], models_file: 'models.json' }, (d) =>
+    writeFileSync(join(d, 'models.json'), JSON.stringify({ models: [{ spec: 'openai:gpt-5-mini', context_window: 500 }] })),
+  );
+  refuses(dir, /study\.json: models\[0\]: openai:gpt-5-mini: the longest prompt of the design, cell fractions\.P[0-3]\.o[12]\.[0-9a-f]{12}, is about \d+ tokens \(prompt characters \/ 4\), over the model's context window of 500 \(models_file, else config\/models\.json\); leave out the condition or domain it comes from \(design\.conditions, domains\), or use a model with a larger window$/, env);
+  // A window of 2,000 takes every prompt.
+  writeFileSync(join(dir, 'models.json'), JSON.stringify({ models: [{ spec: 'openai:gpt-5-mini', context_window: 2000 }] }));
+  assert.equal(checkStudy(loadStudy(dir), env).cellsPerModel, 9 * 4 * 2);
 });
 
 test('a manifest field of the wrong type', () => {

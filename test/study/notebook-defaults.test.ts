@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
-import { buildDomain } from '../../lib/kst';
+import { buildDomain, enumerateStates } from '../../lib/kst';
 import {
   domainById,
   exampleResponse,
@@ -63,10 +63,33 @@ test('the domain shown: most components, then fewest states, then id', () => {
   assert.throws(() => domainById([free('a', 2)], 'slope', 'domainId'), /domainId "slope" is not a domain of the study \(its domains: a\)/);
 });
 
+test('the domain shown is one whose space notebook 01 can draw; the states are counted, not enumerated (2^64 of them)', () => {
+  // free 64 has the most components but 2^64 states; free 9 has 512 (over MAX_LATTICE_STATES): chain c is shown.
+  assert.equal(shownDomain([free('huge', 64), free('nine', 9), chain('c', 3), free('two', 2)]).id, 'c');
+  // None can be drawn: the fewest states (its lattice cell then refuses with one line naming domainId).
+  assert.equal(shownDomain([free('huge', 64), free('nine', 9)]).id, 'nine');
+});
+
 test('highlighted and preview states: first non-empty state; first state of two components, else the highlighted one', () => {
   assert.deepEqual(highlightedState(chain('c', 3)), ['c1']);
   assert.deepEqual(previewState(chain('c', 3)), ['c1', 'c2']);
   assert.deepEqual(previewState(chain('s', 1)), ['s1'], 'no state of two components in a one-task domain');
+  // Found without enumerating the space: 2^64 states (enumerating them refused notebook 02).
+  assert.deepEqual(highlightedState(free('f', 64)), ['f1']);
+  assert.deepEqual(previewState(free('f', 64)), ['f1', 'f2']);
+  // In the space's order: in chain x1 → x2 plus a free x3, {x3} is not first (x1 has the lower index), {x1, x2} before {x1, x3}.
+  const mixed = buildDomain({ id: 'm', title: 'm', source: 't', components: ['x1', 'x2', 'x3'].map((id) => ({ id, description: id })), prerequisites: [['x1', 'x2']] });
+  assert.deepEqual(highlightedState(mixed), ['x1']);
+  assert.deepEqual(previewState(mixed), ['x1', 'x2']);
+  const later = buildDomain({ id: 'l', title: 'l', source: 't', components: ['y1', 'y2', 'y3'].map((id) => ({ id, description: id })), prerequisites: [['y3', 'y1'], ['y3', 'y2']] });
+  assert.deepEqual(highlightedState(later), ['y3']);
+  assert.deepEqual(previewState(later), ['y1', 'y3']);
+  // The same as the space's own order, checked against its enumeration where that is small.
+  for (const d of [mixed, later, chain('c', 4), free('g', 5)]) {
+    const states = enumerateStates(d);
+    assert.deepEqual(highlightedState(d), states.find((x) => x.length === 1), d.id);
+    assert.deepEqual(previewState(d), states.find((x) => x.length === 2), d.id);
+  }
   assert.deepEqual(orDerived([] as string[], () => ['x']), ['x']);
   assert.deepEqual(orDerived(['y'], () => ['x']), ['y']);
   assert.equal(orDerived('', () => 'x'), 'x');

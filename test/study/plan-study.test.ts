@@ -6,6 +6,7 @@ import { loadStudy } from '../../lib/study/manifest';
 import { formatPlan, planStudy, pilotRates } from '../../lib/study/plan-study';
 import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
+import { writeFreeDomain } from '../collect/helpers';
 
 test('planStudy: the simulated respondent gives the baseline; the plan is written with its seeds; costs from the catalogue', async () => {
   const dir = tempDir('kstbench-study-plan-');
@@ -24,4 +25,14 @@ test('planStudy: the simulated respondent gives the baseline; the plan is writte
   // toFixed(1) printed as 12.8.
   const printed = formatPlan(s, { ...plan, rows: [{ ...plan.rows[0]!, power: 0.1285, se: 0.0285, normal: 0.5285 }] }, false);
   assert.match(printed, / 12\.9 % {2}± 2\.9 {9}52\.9 %/);
+});
+
+test('a design too big to build is refused by the plan in the study\'s words, before the pilot runs', async () => {
+  const dir = tempDir();
+  writeFreeDomain(dir, 'wide', 21); // 2,097,152 states, every one in the design
+  writeFileSync(join(dir, 'study.json'), JSON.stringify({ manifest_version: 1, title: 'T', domains: ['wide.json'], models: ['simulated:sim-a'], design: { conditions: ['P0', 'P1'] } }));
+  await assert.rejects(
+    planStudy(loadStudy(dir), { effect: 0.1, stateCounts: [20], repeats: [1], studies: 50, flips: 200, alpha: 0.05, stateSd: 0.5, seed: 's', target: 0.8, figure: false }),
+    /study\.json: design\.states: 2097152 states × 2 condition\(s\) × 2 order\(s\) × 1 model\(s\) = 8388608 cells, over the 2000000 a collection holds in memory; sample the states/,
+  );
 });
