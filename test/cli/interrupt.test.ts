@@ -162,9 +162,40 @@ test('SIGINT while the figures are drawn removes the browser profile and page fo
 
 
 /**
+ * Runs `space --domain tiny.json --out DIR/out.jsonl` under the preload `stub` (its source), which
+ * creates `$SIGNAL_MARKER` when the moment it stages has come; sends SIGINT then; what the run left.
+ */
+async function signalWhenMarked(stub: string, env: NodeJS.ProcessEnv = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-moment-'));
+  const stubFile = join(dir, 'preload.js');
+  writeFileSync(stubFile, stub);
+  const out = join(dir, 'out.jsonl');
+  const marker = join(dir, 'marked');
+  const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
+  const child = spawn(process.execPath, ['-r', stubFile, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], {
+    cwd: dir,
+    env: { ...process.env, SIGNAL_MARKER: marker, HOLD_OUT: out, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(marker)) {
+    assert.ok(Date.now() < deadline, `the preload never marked its moment: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  child.kill('SIGINT');
+  const { code, signal } = await exited;
+  const lines = existsSync(out) ? readFileSync(out, 'utf8').trimEnd().split('\n').length : 0;
+  rmSync(dir, { recursive: true, force: true });
+  return { code, signal, stderr, lines };
+}
+
+/**
  * A preload (`node -r`, run in the worker too) for the window between a signal and the worker's
  * termination: in the worker, the rename of `$HOLD_OUT` (the command's --out) waits 400 ms after
- * creating `$HOLD_MARKER`, so the test's SIGINT lands while the command is still running; in the main
+ * creating `$SIGNAL_MARKER`, so the test's SIGINT lands while the command is still running; in the main
  * thread, Worker#terminate takes effect only 5 s later, so the command finishes (renames its output and
  * records its exit code) between the signal and the termination. Nothing the CLI computes is stubbed.
  */
@@ -180,7 +211,7 @@ if (threads.isMainThread) {
   const rename = fs.renameSync;
   fs.renameSync = function (from, to) {
     if (String(to) === process.env.HOLD_OUT) {
-      fs.writeFileSync(process.env.HOLD_MARKER, '');
+      fs.writeFileSync(process.env.SIGNAL_MARKER, '');
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
     }
     return rename.apply(this, arguments);
@@ -189,36 +220,15 @@ if (threads.isMainThread) {
 `;
 
 test('a command that finishes between a SIGINT and its worker\'s termination exits with its own code and says nothing of a stop (its output is written)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-finish-'));
-  try {
-    const stub = join(dir, 'hold.js');
-    writeFileSync(stub, FINISH_BEFORE_TERMINATE);
-    const out = join(dir, 'out.jsonl');
-    const marker = join(dir, 'held');
-    const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-    const env = { ...process.env, HOLD_OUT: out, HOLD_MARKER: marker, NODE_OPTIONS: '' };
-    const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(marker)) {
-      assert.ok(Date.now() < deadline, `the rename never held: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    child.kill('SIGINT');
-    const code = await exited;
-    assert.equal(stderr, '', 'no "stopped by SIGINT; no output file was replaced" line: the output was replaced');
-    assert.equal(code, 0);
-    assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 7, 'the output is whole');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const r = await signalWhenMarked(FINISH_BEFORE_TERMINATE);
+  assert.equal(r.stderr, '', 'no "stopped by SIGINT; no output file was replaced" line: the output was replaced');
+  assert.deepEqual({ code: r.code, signal: r.signal }, { code: 0, signal: null });
+  assert.equal(r.lines, 7, 'the output is whole');
 });
 
 /**
  * A preload for the last moments of a run: when the command's worker has exited, the main thread is
- * kept alive 600 ms longer (a timer), and `$EXITED_MARKER` is created 150 ms after the exit, when the
+ * kept alive 600 ms longer (a timer), and `$SIGNAL_MARKER` is created 150 ms after the exit, when the
  * exit handler has settled the code and dropped the command's own signal listeners (its awaits take
  * a few ms): so the test's SIGINT lands after the work is done and before the process exits. Nothing
  * the CLI computes is stubbed.
@@ -229,7 +239,7 @@ if (threads.isMainThread) {
   const emit = threads.Worker.prototype.emit;
   threads.Worker.prototype.emit = function (event, ...rest) {
     if (event === 'exit') {
-      setTimeout(() => require('node:fs').writeFileSync(process.env.EXITED_MARKER, ''), 150);
+      setTimeout(() => require('node:fs').writeFileSync(process.env.SIGNAL_MARKER, ''), 150);
       setTimeout(() => {}, 600);
     }
     return emit.call(this, event, ...rest);
@@ -238,30 +248,10 @@ if (threads.isMainThread) {
 `;
 
 test('a SIGINT after the command\'s worker exited (a late second Ctrl-C) does not kill the process: it exits with the command\'s code', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kst-sigint-late-'));
-  try {
-    const stub = join(dir, 'linger.js');
-    writeFileSync(stub, LINGER_AFTER_WORKER_EXIT);
-    const out = join(dir, 'out.jsonl');
-    const marker = join(dir, 'exited');
-    const domain = join(ROOT, 'test', 'fixtures', 'analyze', 'domains', 'tiny.json');
-    const env = { ...process.env, EXITED_MARKER: marker, NODE_OPTIONS: '' };
-    const child = spawn(process.execPath, ['-r', stub, join(ROOT, 'bin', 'kstbench.js'), 'space', '--domain', domain, '--out', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(marker)) {
-      assert.ok(Date.now() < deadline, `the worker never exited: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    child.kill('SIGINT');
-    assert.deepEqual(await exited, { code: 0, signal: null }, stderr);
-    assert.equal(stderr, '');
-    assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 7);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const r = await signalWhenMarked(LINGER_AFTER_WORKER_EXIT);
+  assert.deepEqual({ code: r.code, signal: r.signal }, { code: 0, signal: null }, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.equal(r.lines, 7);
 });
 
 test('a program that calls main() itself gets its SIGINT/SIGTERM back within a second of the command\'s end', async () => {
