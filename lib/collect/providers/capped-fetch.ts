@@ -69,13 +69,18 @@ export function tooLargeIn(err: unknown): ResponseTooLarge | null {
 /** Same-origin 307/308 hops a POST follows at most (the Fetch standard's limit is 20; a server needs one). */
 const MAX_SAME_ORIGIN_HOPS = 5;
 
-/** The next address of a same-origin 307/308, or null for any other answer (given back to the SDK as it is). */
+/**
+ * The next address of a same-origin 307/308, or null for any other answer (given back to the SDK as it
+ * is). A Location with user info is not followed either: fetch refuses to build that request and its
+ * error would quote the credentials; as a 3xx, classify.ts shows the Location masked (review4 M2).
+ */
 function sameOriginHop(res: Response, from: string): string | null {
   if (res.status !== 307 && res.status !== 308) return null;
   const location = res.headers.get('location');
   if (location === null) return null;
   try {
     const next = new URL(location, from);
+    if (next.username !== '' || next.password !== '') return null;
     return next.origin === new URL(from).origin ? next.toString() : null;
   } catch {
     return null;

@@ -4,7 +4,7 @@
  * they are testable without HTTP.
  */
 import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from '../../provider/contract';
-import { redactUrl } from './endpoints';
+import { maskUserInfo, redactUrl } from './endpoints';
 import { bodyCutOffIn } from './capped-fetch';
 
 /** Minimal header reader (a fetch `Headers` fits). */
@@ -296,15 +296,16 @@ export function classifyAnthropicErrorType(type: string | null | undefined, mess
 const KEY_LIKE = /\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-*]{6,}/g;
 
 /**
- * Removes secrets from text that may be shown or stored: every occurrence of the given secrets, and any
- * key-shaped token (`sk-…`, as in OpenAI's "Incorrect API key provided: sk-pro****abcd").
+ * Removes secrets from text that may be shown or stored: every occurrence of the given secrets, any
+ * key-shaped token (`sk-…`, as in OpenAI's "Incorrect API key provided: sk-pro****abcd"), and the
+ * user info of any URL quoted in it (`//user:pw@`).
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
-  return out.replace(KEY_LIKE, '[redacted]');
+  return maskUserInfo(out.replace(KEY_LIKE, '[redacted]'));
 }
 
 /**

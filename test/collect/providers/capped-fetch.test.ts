@@ -106,7 +106,8 @@ test('a POST follows a same-origin 307/308 (method, body and key kept), and no o
     ['http://gw.test/v1/chat/completions/', 'POST', post.body],
   ]);
   // Another origin, or a 301/302/303 (which would turn the POST into a GET): the 3xx comes back as it is.
-  for (const [status, location] of [[307, 'https://elsewhere.test/v1/chat/completions'], [302, '/v2/chat/completions'], [301, '/v2/chat/completions']] as const) {
+  // A same-origin Location with user info (review4 M2): fetch would refuse to build it, quoting the credentials.
+  for (const [status, location] of [[307, 'https://elsewhere.test/v1/chat/completions'], [302, '/v2/chat/completions'], [301, '/v2/chat/completions'], [308, 'http://gwuser:GWSECRET@gw.test/v1/chat/completions/'], [307, 'http://gwuser@gw.test/v1/chat/completions/']] as const) {
     const s = script({ 'http://gw.test/v1/chat/completions': [status, location] });
     const res = await cappedFetch(100, s.fake)('http://gw.test/v1/chat/completions', post);
     assert.equal(res.status, status, `${status} ${location}`);

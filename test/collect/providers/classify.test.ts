@@ -83,6 +83,11 @@ test('redactSecrets removes the given secrets and key-shaped tokens', () => {
   assert.equal(redactSecrets(`bad key ${key}!`, [key]), 'bad key [redacted]!');
   assert.equal(redactSecrets('Incorrect API key provided: sk-pro****6789.', []), 'Incorrect API key provided: [redacted].');
   assert.equal(redactSecrets('plain words', ['x']), 'plain words');
+  // undici's refusal of a hop quotes the URL whole (review4 M2).
+  assert.equal(
+    redactSecrets('Request cannot be constructed from a URL that includes credentials: http://gwuser:GWSECRET@127.0.0.1:4000/v1/', []),
+    'Request cannot be constructed from a URL that includes credentials: http://[redacted]@127.0.0.1:4000/v1/',
+  );
 });
 
 test('providerErrorFromHttp: message, class and info; no key in the message', () => {

@@ -329,6 +329,32 @@ describe('a redirect (3xx) is not followed', () => {
     }
   });
 
+  test('a same-origin 307 whose Location carries user:pass@ is not followed; the credentials reach no message (review4 M2)', async () => {
+    const { createServer } = await import('node:http');
+    const paths: string[] = [];
+    const redirector = createServer((req, res) => {
+      paths.push(req.url!);
+      res.writeHead(307, { location: `http://gwuser:GWSECRET@127.0.0.1:${(redirector.address() as { port: number }).port}${req.url}/` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+    try {
+      for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+        paths.length = 0;
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        assert.equal(paths.length, 1, `${p.provider}: the hop was sent (${paths.join(', ')})`);
+        const e = assertProviderError(error, 'client_error');
+        assert.equal(e.info.httpStatus, 307);
+        assert.match(e.message, new RegExp(`HTTP 307: redirected to http://\\[redacted\\]@127\\.0\\.0\\.1:`));
+        assert.ok(!JSON.stringify({ ...e, message: e.message }).includes('GWSECRET'), e.message);
+      }
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
+
   test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
     const { createServer } = await import('node:http');
     const redirector = createServer((req, res) => {
