@@ -67,17 +67,19 @@ export function tooLargeIn(err: unknown): ResponseTooLarge | null {
 }
 
 /** Same-origin 307/308 hops a POST follows at most (the Fetch standard's limit is 20; a server needs one). */
-const MAX_SAME_ORIGIN_HOPS = 5;
+export const MAX_SAME_ORIGIN_HOPS = 5;
 
 /**
- * The next address of a same-origin 307/308, or null for any other answer (given back to the SDK as it
- * is). A Location with user info is not followed either: fetch refuses to build that request and its
- * error would quote the credentials; as a 3xx, classify.ts shows the Location masked (review4 M2).
+ * Where a POST answered `status` with `location` from `from` is sent next: a same-origin 307/308's
+ * target, else null (the answer goes back to the SDK as it is). A Location with user info is not
+ * followed either: fetch refuses to build that request and its error would quote the credentials; as
+ * a 3xx, classify.ts shows the Location masked (review4 M2).
+ * @example
+ * sameOriginHopTarget(308, '/v1/chat/completions/', 'http://gw.test/v1/chat/completions'); // => 'http://gw.test/v1/chat/completions/'
+ * sameOriginHopTarget(302, '/v1/chat/completions/', 'http://gw.test/v1/chat/completions'); // => null
  */
-function sameOriginHop(res: Response, from: string): string | null {
-  if (res.status !== 307 && res.status !== 308) return null;
-  const location = res.headers.get('location');
-  if (location === null) return null;
+export function sameOriginHopTarget(status: number, location: string | null | undefined, from: string): string | null {
+  if ((status !== 307 && status !== 308) || location === null || location === undefined) return null;
   try {
     const next = new URL(location, from);
     if (next.username !== '' || next.password !== '') return null;
@@ -97,7 +99,7 @@ async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typ
   const resendable = init?.body === undefined || init.body === null || typeof init.body === 'string';
   let url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : null;
   for (let hop = 0; hop < MAX_SAME_ORIGIN_HOPS && url !== null && resendable; hop += 1) {
-    const next = sameOriginHop(res, url);
+    const next = sameOriginHopTarget(res.status, res.headers.get('location'), url);
     if (next === null) break;
     await res.body?.cancel().catch(() => undefined);
     url = next;

@@ -355,6 +355,31 @@ describe('a redirect (3xx) is not followed', () => {
     }
   });
 
+  test('a same-origin 307 loop is followed 5 times, then comes back as a client_error saying it was followed (review4 L5)', async () => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const looping = createServer((req, res) => {
+      calls += 1;
+      res.writeHead(307, { location: `${req.url}/` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => looping.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(looping.address() as { port: number }).port}`;
+    try {
+      for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+        calls = 0;
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        assert.equal(calls, 6, `${p.provider}: the first call and 5 hops`);
+        const e = assertProviderError(error, 'client_error');
+        assert.equal(e.info.httpStatus, 307);
+        assert.match(e.info.remedy ?? '', /kept redirecting on its own origin \(followed 5 times, then given up\)/);
+      }
+    } finally {
+      await new Promise<void>((resolve) => looping.close(() => resolve()));
+    }
+  });
+
   test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
     const { createServer } = await import('node:http');
     const redirector = createServer((req, res) => {
