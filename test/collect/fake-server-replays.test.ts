@@ -199,6 +199,39 @@ describe('a prompt the content filter blocks (HTTP 400 content_filter) is an out
   });
 });
 
+test('a gateway that moved /v1 to /v2 (a same-origin 308) is followed; the run notes it once, naming the model (review4 L5)', async () => {
+  const { createServer } = await import('node:http');
+  // In front of the fake server: /v1/… answers 308 to /v2/…, which is passed on to the fake server's /v1/….
+  const gateway = createServer((req, res) => {
+    if (req.url!.startsWith('/v1/')) {
+      res.writeHead(308, { location: req.url!.replace('/v1/', '/v2/') });
+      return void res.end();
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const answer = await fetch(`${server.baseUrl}${req.url!.replace('/v2/', '/v1/')}`, { method: req.method, headers, body: Buffer.concat(chunks) });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  const at = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
+  try {
+    server.script(() => ok);
+    const out = tempDir();
+    const notes: Array<[string, string]> = [];
+    const r = await collectKst({ ...params(out, MODELS.openai), models: [`${MODELS.openai}@${at}/v1`] }, deps({ onNote: (model, note) => notes.push([model, note]) }));
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
+    const moved = notes.filter(([, note]) => /redirected/.test(note));
+    assert.deepEqual(moved, [[MODELS.openai, `calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`]]);
+  } finally {
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  }
+});
+
 describe('transport faults are transient', () => {
   for (const api of APIS) {
     test(`${api}: a body cut after its headers (undici "TypeError: terminated") is retried and the run completes with 0 missing`, async () => {

@@ -16,6 +16,8 @@
  * from elsewhere, and the key does not go along to another origin.
  */
 
+import { redactUrl } from './endpoints';
+
 /** The documented cap on one response body: 8 MiB (a KST or PSI answer is a few kB). */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -93,7 +95,7 @@ export function sameOriginHopTarget(status: number, location: string | null | un
  * Sends a non-GET with `redirect: 'manual'` and follows only same-origin 307/308 hops (see the module
  * comment). A `Request` input, or a body that cannot be sent twice (a stream), is not re-sent.
  */
-async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined, onHop: (from: string, to: string) => void): Promise<Response> {
   const manual = { ...init, redirect: 'manual' as const };
   let res = await base(input, manual);
   const resendable = init?.body === undefined || init.body === null || typeof init.body === 'string';
@@ -102,17 +104,40 @@ async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typ
     const next = sameOriginHopTarget(res.status, res.headers.get('location'), url);
     if (next === null) break;
     await res.body?.cancel().catch(() => undefined);
+    onHop(url, next);
     url = next;
     res = await base(url, manual);
   }
   return res;
 }
 
-/** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
-export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
+/**
+ * The one-time note of a followed hop to another path (URLs masked by `redactUrl`).
+ * @example
+ * movedPathNote('http://gw.test/v1/chat/completions', 'http://gw.test/v2/chat/completions'); // => 'calls to http://gw.test/v1/chat/completions are redirected (same origin, followed) to http://gw.test/v2/chat/completions: each call makes two round trips until the base URL names the new address'
+ */
+export function movedPathNote(from: string, to: string): string {
+  return `calls to ${redactUrl(from)} are redirected (same origin, followed) to ${redactUrl(to)}: each call makes two round trips until the base URL names the new address`;
+}
+
+/** The path without a trailing slash: a hop that only adds one is the server's spelling, not a move. */
+const pathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
+
+/**
+ * Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at
+ * once). `onPathMoved` hears, once per fetch made here, of a followed hop to another path (a gateway
+ * that moved `/v1` to `/v2`): every call then makes two round trips, which a new base URL saves.
+ */
+export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch, onPathMoved?: (from: string, to: string) => void): typeof fetch {
+  let told = false;
+  const onHop = (from: string, to: string): void => {
+    if (told || onPathMoved === undefined || pathOf(from) === pathOf(to)) return;
+    told = true;
+    onPathMoved(from, to);
+  };
   return async (input, init) => {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const res = method === 'GET' || method === 'HEAD' ? await base(input, init) : await postFollowingSameOrigin(base, input, init);
+    const res = method === 'GET' || method === 'HEAD' ? await base(input, init) : await postFollowingSameOrigin(base, input, init, onHop);
     if (!res.body) return res;
     const declared = Number(res.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {

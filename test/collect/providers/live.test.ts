@@ -355,6 +355,39 @@ describe('a redirect (3xx) is not followed', () => {
     }
   });
 
+  test('a same-origin 308 to another path is followed, with one note per provider (not per call) saying to update the base URL; a trailing slash gets none (review4 L5)', async () => {
+    const { createServer } = await import('node:http');
+    const moving = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url!.startsWith('/v1/')) {
+          res.writeHead(308, { location: req.url!.replace('/v1/', '/v2/') });
+          return void res.end();
+        }
+        if (req.url === '/slash/chat/completions') {
+          res.writeHead(308, { location: `${req.url}/` });
+          return void res.end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"recommended":[3]}', refusal: null } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => moving.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(moving.address() as { port: number }).port}`;
+    try {
+      const notes: string[] = [];
+      const p = createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env, onNote: (note) => notes.push(note) });
+      for (let call = 0; call < 3; call += 1) assert.equal((await p.complete(request())).text, '{"recommended":[3]}');
+      assert.deepEqual(notes, [`calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`]);
+      const slashNotes: string[] = [];
+      const slash = createProvider('openai:gpt-test', { baseUrl: `${at}/slash`, env, onNote: (note) => slashNotes.push(note) });
+      assert.equal((await slash.complete(request())).text, '{"recommended":[3]}');
+      assert.deepEqual(slashNotes, [], 'a trailing slash is the server\'s spelling: no base URL would save the hop');
+    } finally {
+      await new Promise<void>((resolve) => moving.close(() => resolve()));
+    }
+  });
+
   test('a same-origin 307 loop is followed 5 times, then comes back as a client_error saying it was followed (review4 L5)', async () => {
     const { createServer } = await import('node:http');
     let calls = 0;
