@@ -48,7 +48,7 @@ export interface CollectParams extends DispatchParams {
 }
 
 export interface CollectDeps {
-  createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions }): Provider;
+  createProvider?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; model?: ModelOptions; onNote?: (note: string) => void }): Provider;
   env?: NodeJS.ProcessEnv;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   progress?: (total: number, initialDone: number) => ProgressSink;
@@ -172,7 +172,7 @@ function kstCollection(params: CollectParams, deps: CollectDeps, prepared: Prepa
     runInfo: ({ deterministic, settings }) => ({ ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) }),
     handler: (isSimulated) => kstResultHandler(isSimulated),
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
-    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env }),
+    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env, ...(deps.onNote ? { onNote: (note: string) => deps.onNote!(spec, note) } : {}) }),
     createBatchClient: (spec) => batch(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }),
   };
 }

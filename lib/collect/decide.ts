@@ -137,12 +137,18 @@ function decideFailure(item: DecideItem, failure: AttemptFailure, state: DecideS
 /**
  * No more attempts: `missing` when the model answered at all; a cell that never connected is held (at
  * the pre-flight the run stops). A body cut after its headers did connect: the server answered (and,
- * after a 2xx, billed it), so it is not "never connected".
+ * after a 2xx, billed it), so mid-run it is not "never connected" and ends `missing`. At the pre-flight
+ * it still stops the run: a model none of whose answers arrive (a proxy that truncates every response)
+ * would otherwise be paid for on every cell, (maxRetries + 1) times each (review4 H1).
  */
 function endWithout(item: DecideItem, failure: AttemptFailure, state: DecideState, reason: string): Decision {
-  if (failure.errorClass === 'connection' && failure.httpStatus === undefined && !state.modelAnswered) {
-    if (item.preflight) return { action: 'stop', status: 'failed', reason: `pre-flight: ${reason}: ${failure.message}` };
-    return { action: 'hold', why: 'never_connected', reason };
+  if (failure.errorClass === 'connection' && !state.modelAnswered) {
+    const cutAfterHeaders = failure.httpStatus !== undefined;
+    if (item.preflight) {
+      const why = cutAfterHeaders ? `${reason}; the server answered but the body was cut off after its headers` : reason;
+      return { action: 'stop', status: 'failed', reason: `pre-flight: ${why}: ${failure.message}` };
+    }
+    if (!cutAfterHeaders) return { action: 'hold', why: 'never_connected', reason };
   }
   // A pre-flight cell that met only transient failures is a missing cell like any other: the model
   // answers (or answered), so the run goes on.

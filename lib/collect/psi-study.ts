@@ -379,7 +379,7 @@ function psiCollection(params: PsiCollectParams, design: PsiDesign, targets: Res
     createProvider: (spec) => {
       if (params.createProvider) return params.createProvider(spec);
       // The simulated tutors answer from the course's scenarios.
-      return parseModelSpec(spec).provider === 'simulated' ? createProvider(spec, { psiCourse: course }) : createProvider(spec, targets.optionsFor(spec));
+      return parseModelSpec(spec).provider === 'simulated' ? createProvider(spec, { psiCourse: course }) : createProvider(spec, { ...targets.optionsFor(spec), ...(params.onNote ? { onNote: (note: string) => params.onNote!(spec, note) } : {}) });
     },
     createBatchClient: (spec) => (params.createBatchClient ?? createBatchClient)(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }),
   };

@@ -51,7 +51,7 @@ const TABLE: Array<[string, Partial<DecideItem>, AttemptOutcome, Partial<DecideS
   ['transport faults exhausted, model never answered: hold', { attempt: 3 }, fail('connection'), { modelAnswered: false }, 'hold:never_connected'],
   ['pre-flight never connected: stop', { attempt: 3, preflight: true }, fail('connection'), { modelAnswered: false }, 'stop:failed'],
   ['bodies cut after a 200, exhausted, model never answered: missing, not held (the server answered; review3 L3)', { attempt: 3 }, fail('connection', { httpStatus: 200 }), { modelAnswered: false }, 'finish:missing'],
-  ['pre-flight bodies cut after a 200, exhausted: missing, the run goes on (the server answered)', { attempt: 3, preflight: true }, fail('connection', { httpStatus: 200 }), { modelAnswered: false }, 'finish:missing'],
+  ['pre-flight bodies cut after a 200, exhausted: stop (no answer arrives; every cell would be paid for, review4 H1)', { attempt: 3, preflight: true }, fail('connection', { httpStatus: 200 }), { modelAnswered: false }, 'stop:failed'],
   ['pre-flight deterministic: stop', { preflight: true }, fail('client_error'), {}, 'stop:failed'],
   ['pre-flight 5xx exhausted: missing, the run goes on', { attempt: 3, preflight: true }, fail('server_error'), {}, 'finish:missing'],
   ['unknown (our bug): missing at once', {}, fail('unknown'), {}, 'finish:missing'],

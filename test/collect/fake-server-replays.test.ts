@@ -199,6 +199,39 @@ describe('a prompt the content filter blocks (HTTP 400 content_filter) is an out
   });
 });
 
+test('a gateway that moved /v1 to /v2 (a same-origin 308) is followed; the run notes it once, naming the model (review4 L5)', async () => {
+  const { createServer } = await import('node:http');
+  // In front of the fake server: /v1/… answers 308 to /v2/…, which is passed on to the fake server's /v1/….
+  const gateway = createServer((req, res) => {
+    if (req.url!.startsWith('/v1/')) {
+      res.writeHead(308, { location: req.url!.replace('/v1/', '/v2/') });
+      return void res.end();
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const answer = await fetch(`${server.baseUrl}${req.url!.replace('/v2/', '/v1/')}`, { method: req.method, headers, body: Buffer.concat(chunks) });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  const at = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
+  try {
+    server.script(() => ok);
+    const out = tempDir();
+    const notes: Array<[string, string]> = [];
+    const r = await collectKst({ ...params(out, MODELS.openai), models: [`${MODELS.openai}@${at}/v1`] }, deps({ onNote: (model, note) => notes.push([model, note]) }));
+    assert.equal(r.status, 'complete', r.reason);
+    assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
+    const moved = notes.filter(([, note]) => /redirected/.test(note));
+    assert.deepEqual(moved, [[MODELS.openai, `calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`]]);
+  } finally {
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  }
+});
+
 describe('transport faults are transient', () => {
   for (const api of APIS) {
     test(`${api}: a body cut after its headers (undici "TypeError: terminated") is retried and the run completes with 0 missing`, async () => {
@@ -244,6 +277,42 @@ describe('transport faults are transient', () => {
       assert.equal(records.length, CELLS, r.reason);
       assert.ok(records.every((x) => x.status === 'missing'), JSON.stringify(records[0]));
       assert.doesNotMatch(r.reason ?? '', /never (reached|connected)/);
+    });
+
+    test(`${api}: every body cut after a 200 at the pre-flight stops the run there: 4 charged calls, not the whole design (review4 H1)`, async () => {
+      const known = api === 'openai' ? 'openai:gpt-5-mini' : 'anthropic:claude-haiku-4-5';
+      server.script(() => ({ kind: 'cut', content: ANSWER }));
+      const before = server.calls;
+      const out = tempDir();
+      const r = await collectKst(params(out, known), deps());
+      assert.equal(r.status, 'failed');
+      assert.match(r.reason!, /: pre-flight: connection: retries exhausted after 4 attempts; the server answered but the body was cut off after its headers: .*after HTTP 200, the body cut off/);
+      assert.equal(server.calls - before, 4, 'the pre-flight cell (maxRetries 3: 4 attempts), nothing else sent');
+      const lines = attemptsOf(out);
+      assert.deepEqual(lines.map((l) => [l.preflight, l.decision]), [[true, 'retry'], [true, 'retry'], [true, 'retry'], [true, 'preflight_stop']]);
+      const charged = lines.map((l) => l.billed_estimate?.usd ?? 0);
+      assert.ok(lines.every((l) => l.billed_estimate?.basis === 'assumed_cut_off_charge'), JSON.stringify(lines[0]));
+      assert.ok(Math.abs(r.costUsd! - charged.reduce((a, b) => a + b, 0)) < 1e-9 && r.costUsd! > 0, `run cost ${r.costUsd} is the 4 cut attempts' charge`);
+    });
+
+    test(`${api}: after a pre-flight that answered, one cell whose every attempt is cut after a 200 ends missing and is charged; the others complete`, async () => {
+      const known = api === 'openai' ? 'openai:gpt-5-mini' : 'anthropic:claude-haiku-4-5';
+      const cut: FakePlan = { kind: 'cut', content: ANSWER };
+      // concurrency 1: call 1 is the pre-flight, calls 2-5 the next cell's 4 attempts.
+      server.script(sequence([ok, cut, cut, cut, cut], ok));
+      const before = server.calls;
+      const out = tempDir();
+      const r = await collectKst(params(out, known, { concurrency: 1 }), deps());
+      assert.equal(r.status, 'incomplete', r.reason);
+      assert.match(r.reason!, /^1 of 8 cell\(s\) are missing/);
+      assert.equal(server.calls - before, CELLS + 3, '7 cells answered once, the cut cell tried 4 times');
+      const records = recordsOf(out);
+      assert.deepEqual([records.filter((x) => x.status === 'missing').length, records.filter((x) => x.status === 'valid').length], [1, CELLS - 1]);
+      const cuts = attemptsOf(out).filter((l) => l.outcome === 'error');
+      assert.deepEqual(cuts.map((l) => l.decision), ['retry', 'retry', 'retry', 'give_up']);
+      assert.ok(cuts.every((l) => l.preflight !== true && l.billed_estimate?.basis === 'assumed_cut_off_charge' && l.billed_estimate.usd > 0), JSON.stringify(cuts[0]));
+      const answered = attemptsOf(out).filter((l) => l.outcome !== 'error').reduce((sum, l) => sum + (l.billed_estimate?.usd ?? 0), 0);
+      assert.ok(r.costUsd! > answered, `run cost ${r.costUsd} includes the cut attempts' charge (answers alone ${answered})`);
     });
 
     test(`${api}: three dropped connections at the start still complete (no breaker for transport faults)`, async () => {

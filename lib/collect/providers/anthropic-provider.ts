@@ -52,6 +52,8 @@ export interface AnthropicClientOptions {
   baseURL: string;
   /** Default timeout for calls that do not pass their own (batch management calls). */
   timeoutMs?: number;
+  /** Hears, once, of a followed same-origin redirect to another path (capped-fetch.ts). */
+  onPathMoved?: (from: string, to: string) => void;
 }
 
 /** The SDK client with retries, logging and telemetry off, the key passed explicitly, and ANTHROPIC_CUSTOM_HEADERS hidden from it (sdk-env.ts). */
@@ -65,7 +67,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): Anthropi
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
     openTelemetry: false,
-    fetch: cappedFetch(),
+    fetch: cappedFetch(undefined, undefined, options.onPathMoved),
   }));
 }
 

@@ -16,6 +16,8 @@
  * from elsewhere, and the key does not go along to another origin.
  */
 
+import { redactUrl } from './endpoints';
+
 /** The documented cap on one response body: 8 MiB (a KST or PSI answer is a few kB). */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -67,15 +69,22 @@ export function tooLargeIn(err: unknown): ResponseTooLarge | null {
 }
 
 /** Same-origin 307/308 hops a POST follows at most (the Fetch standard's limit is 20; a server needs one). */
-const MAX_SAME_ORIGIN_HOPS = 5;
+export const MAX_SAME_ORIGIN_HOPS = 5;
 
-/** The next address of a same-origin 307/308, or null for any other answer (given back to the SDK as it is). */
-function sameOriginHop(res: Response, from: string): string | null {
-  if (res.status !== 307 && res.status !== 308) return null;
-  const location = res.headers.get('location');
-  if (location === null) return null;
+/**
+ * Where a POST answered `status` with `location` from `from` is sent next: a same-origin 307/308's
+ * target, else null (the answer goes back to the SDK as it is). A Location with user info is not
+ * followed either: fetch refuses to build that request and its error would quote the credentials; as
+ * a 3xx, classify.ts shows the Location masked (review4 M2).
+ * @example
+ * sameOriginHopTarget(308, '/v1/chat/completions/', 'http://gw.test/v1/chat/completions'); // => 'http://gw.test/v1/chat/completions/'
+ * sameOriginHopTarget(302, '/v1/chat/completions/', 'http://gw.test/v1/chat/completions'); // => null
+ */
+export function sameOriginHopTarget(status: number, location: string | null | undefined, from: string): string | null {
+  if ((status !== 307 && status !== 308) || location === null || location === undefined) return null;
   try {
     const next = new URL(location, from);
+    if (next.username !== '' || next.password !== '') return null;
     return next.origin === new URL(from).origin ? next.toString() : null;
   } catch {
     return null;
@@ -86,26 +95,49 @@ function sameOriginHop(res: Response, from: string): string | null {
  * Sends a non-GET with `redirect: 'manual'` and follows only same-origin 307/308 hops (see the module
  * comment). A `Request` input, or a body that cannot be sent twice (a stream), is not re-sent.
  */
-async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<Response> {
+async function postFollowingSameOrigin(base: typeof fetch, input: Parameters<typeof fetch>[0], init: RequestInit | undefined, onHop: (from: string, to: string) => void): Promise<Response> {
   const manual = { ...init, redirect: 'manual' as const };
   let res = await base(input, manual);
   const resendable = init?.body === undefined || init.body === null || typeof init.body === 'string';
   let url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : null;
   for (let hop = 0; hop < MAX_SAME_ORIGIN_HOPS && url !== null && resendable; hop += 1) {
-    const next = sameOriginHop(res, url);
+    const next = sameOriginHopTarget(res.status, res.headers.get('location'), url);
     if (next === null) break;
     await res.body?.cancel().catch(() => undefined);
+    onHop(url, next);
     url = next;
     res = await base(url, manual);
   }
   return res;
 }
 
-/** Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at once). */
-export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
+/**
+ * The one-time note of a followed hop to another path (URLs masked by `redactUrl`).
+ * @example
+ * movedPathNote('http://gw.test/v1/chat/completions', 'http://gw.test/v2/chat/completions'); // => 'calls to http://gw.test/v1/chat/completions are redirected (same origin, followed) to http://gw.test/v2/chat/completions: each call makes two round trips until the base URL names the new address'
+ */
+export function movedPathNote(from: string, to: string): string {
+  return `calls to ${redactUrl(from)} are redirected (same origin, followed) to ${redactUrl(to)}: each call makes two round trips until the base URL names the new address`;
+}
+
+/** The path without a trailing slash: a hop that only adds one is the server's spelling, not a move. */
+const pathOf = (url: string): string => new URL(url).pathname.replace(/\/+$/, '');
+
+/**
+ * Wraps `base` so every body is capped at `limitBytes` (a declared content-length above it fails at
+ * once). `onPathMoved` hears, once per fetch made here, of a followed hop to another path (a gateway
+ * that moved `/v1` to `/v2`): every call then makes two round trips, which a new base URL saves.
+ */
+export function cappedFetch(limitBytes: number = MAX_RESPONSE_BYTES, base: typeof fetch = fetch, onPathMoved?: (from: string, to: string) => void): typeof fetch {
+  let told = false;
+  const onHop = (from: string, to: string): void => {
+    if (told || onPathMoved === undefined || pathOf(from) === pathOf(to)) return;
+    told = true;
+    onPathMoved(from, to);
+  };
   return async (input, init) => {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const res = method === 'GET' || method === 'HEAD' ? await base(input, init) : await postFollowingSameOrigin(base, input, init);
+    const res = method === 'GET' || method === 'HEAD' ? await base(input, init) : await postFollowingSameOrigin(base, input, init, onHop);
     if (!res.body) return res;
     const declared = Number(res.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {

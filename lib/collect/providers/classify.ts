@@ -4,8 +4,8 @@
  * they are testable without HTTP.
  */
 import { ProviderError, type ProviderErrorInfo, type TransportErrorClass } from '../../provider/contract';
-import { redactUrl } from './endpoints';
-import { bodyCutOffIn } from './capped-fetch';
+import { maskUserInfo, redactUrl } from './endpoints';
+import { bodyCutOffIn, MAX_SAME_ORIGIN_HOPS, sameOriginHopTarget } from './capped-fetch';
 
 /** Minimal header reader (a fetch `Headers` fits). */
 export interface HeaderReader {
@@ -229,6 +229,11 @@ export function remedyFor(errorClass: TransportErrorClass, failure: HttpFailure,
       return undefined;
   }
   if (failure.status >= 300 && failure.status < 400) {
+    // A same-origin 307/308 that comes back is one capped-fetch.ts followed until its hop limit: a loop.
+    const location = failure.headers?.get('location');
+    if (context.requestUrl !== undefined && sameOriginHopTarget(failure.status, location, context.requestUrl) !== null) {
+      return `the server kept redirecting on its own origin (followed ${MAX_SAME_ORIGIN_HOPS} times, then given up): fix the gateway's redirect loop, or give the address it should settle on as the base URL`;
+    }
     // The Location of a model call is a whole endpoint; the SDK appends the endpoint path to the base URL again.
     return 'the server answered with a redirect, which is not followed (the key goes only to the address you gave): give the address it redirects to as the base URL without its endpoint path (/chat/completions, /v1/messages), or fix the gateway';
   }
@@ -296,15 +301,16 @@ export function classifyAnthropicErrorType(type: string | null | undefined, mess
 const KEY_LIKE = /\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-*]{6,}/g;
 
 /**
- * Removes secrets from text that may be shown or stored: every occurrence of the given secrets, and any
- * key-shaped token (`sk-…`, as in OpenAI's "Incorrect API key provided: sk-pro****abcd").
+ * Removes secrets from text that may be shown or stored: every occurrence of the given secrets, any
+ * key-shaped token (`sk-…`, as in OpenAI's "Incorrect API key provided: sk-pro****abcd"), and the
+ * user info of any URL quoted in it (`//user:pw@`).
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
-  return out.replace(KEY_LIKE, '[redacted]');
+  return maskUserInfo(out.replace(KEY_LIKE, '[redacted]'));
 }
 
 /**

@@ -25,6 +25,17 @@ import { readUtf8File } from '../../io/read';
 const CREDENTIAL_QUERY = /(key|token|secret|pass|auth|sig|credential|session)/i;
 
 /**
+ * `text` with the user info of every URL in it (`//user:pw@`) replaced by `//[redacted]@`: for text
+ * that quotes a URL, such as undici's "Request cannot be constructed from a URL that includes
+ * credentials: http://user:pw@…" (review4 M2).
+ * @example
+ * maskUserInfo('bad: http://u:pw@gw.test/v1'); // => 'bad: http://[redacted]@gw.test/v1'
+ */
+export function maskUserInfo(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/g, '//[redacted]@');
+}
+
+/**
  * A URL safe to show or store: user info and credential-like query values replaced by
  * `[redacted]`. Text that is not a URL passes through with any `//user:pw@` masked.
  */
@@ -33,7 +44,7 @@ export function redactUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    return text.replace(/\/\/[^/@\s]*@/g, '//[redacted]@');
+    return maskUserInfo(text);
   }
   const hadUser = url.username !== '' || url.password !== '';
   url.username = '';

@@ -9,6 +9,7 @@ import { checkBatchModels, type BatchClient, type CreateBatchClientOptions } fro
 import { createOpenAIBatchClient } from './openai-batch';
 import { createOpenAIProvider } from './openai-provider';
 import { planProvider, type CreateProviderOptions } from './plan';
+import { movedPathNote } from './capped-fetch';
 import { parseModelSpec, type Provider } from '../../provider/contract';
 import type { PsiCourse } from '../../psi/schema';
 import { createSimulatedProvider } from '../../simulation/kst-respondent/provider';
@@ -60,6 +61,8 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
   }
   const env = options.env ?? process.env;
   const plan = planProvider(spec, options);
+  const { onNote } = options;
+  const moved = onNote ? { onPathMoved: (from: string, to: string) => onNote(movedPathNote(from, to)) } : {};
   switch (provider) {
     case 'openai': {
       return createOpenAIProvider({
@@ -71,13 +74,14 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
         project: env['OPENAI_PROJECT_ID'] ?? null,
         settings: plan.settings,
         notes: plan.notes,
+        ...moved,
       });
     }
     case 'openai-compatible': {
-      return createOpenAIProvider({ provider, model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
+      return createOpenAIProvider({ provider, model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes, ...moved });
     }
     case 'anthropic': {
-      return createAnthropicProvider({ model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes });
+      return createAnthropicProvider({ model, apiKey: plan.apiKey, baseURL: plan.baseURL, settings: plan.settings, notes: plan.notes, ...moved });
     }
   }
 }

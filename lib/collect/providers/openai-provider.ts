@@ -31,6 +31,8 @@ export interface OpenAIClientOptions {
   timeoutMs?: number;
   organization?: string | null;
   project?: string | null;
+  /** Hears, once, of a followed same-origin redirect to another path (capped-fetch.ts). */
+  onPathMoved?: (from: string, to: string) => void;
 }
 
 /**
@@ -51,7 +53,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): OpenAI {
     maxRetries: 0,
     timeout: options.timeoutMs ?? 60_000,
     logLevel: 'off',
-    fetch: cappedFetch(),
+    fetch: cappedFetch(undefined, undefined, options.onPathMoved),
   }));
 }
 

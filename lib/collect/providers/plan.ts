@@ -33,6 +33,8 @@ export interface CreateProviderOptions {
   psiCourse?: PsiCourse;
   /** False when the run has several OpenAI-compatible hosts: OPENAI_COMPATIBLE_API_KEY is then sent to none (endpoints.ts). */
   sharedCompatibleKey?: false;
+  /** Where a note that arises during the run goes (a followed redirect to another path: capped-fetch.ts `movedPathNote`). */
+  onNote?: (note: string) => void;
 }
 
 /**

@@ -85,12 +85,12 @@ test('a POST follows no redirect (the 3xx comes back as it is); a GET (a batch d
   assert.deepEqual(seen, ['manual', undefined, undefined]);
 });
 
-test('a POST follows a same-origin 307/308 (method, body and key kept), and no other redirect (review3 L2)', async () => {
+test('a POST follows a same-origin 307/308 (method, body and key kept), and no other redirect: the key goes to no other address (review3 L2, review4 L2)', async () => {
   const script = (answers: Record<string, [number, string | null]>) => {
-    const calls: Array<[string, string | undefined, unknown]> = [];
+    const calls: Array<[string, string | undefined, unknown, string | null]> = [];
     const fake = (async (input: unknown, init?: RequestInit) => {
       const url = String(input);
-      calls.push([url, init?.method, init?.body]);
+      calls.push([url, init?.method, init?.body, new Headers(init?.headers).get('authorization')]);
       const [status, location] = answers[url] ?? [200, null];
       return new Response(status === 200 ? '{"ok":true}' : null, { status, headers: location ? { location } : {} });
     }) as unknown as typeof fetch;
@@ -102,15 +102,16 @@ test('a POST follows a same-origin 307/308 (method, body and key kept), and no o
   const followed = await cappedFetch(100, slash.fake)('http://gw.test/v1/chat/completions', post);
   assert.equal(followed.status, 200);
   assert.deepEqual(slash.calls, [
-    ['http://gw.test/v1/chat/completions', 'POST', post.body],
-    ['http://gw.test/v1/chat/completions/', 'POST', post.body],
+    ['http://gw.test/v1/chat/completions', 'POST', post.body, 'Bearer k'],
+    ['http://gw.test/v1/chat/completions/', 'POST', post.body, 'Bearer k'],
   ]);
   // Another origin, or a 301/302/303 (which would turn the POST into a GET): the 3xx comes back as it is.
-  for (const [status, location] of [[307, 'https://elsewhere.test/v1/chat/completions'], [302, '/v2/chat/completions'], [301, '/v2/chat/completions']] as const) {
+  // A same-origin Location with user info (review4 M2): fetch would refuse to build it, quoting the credentials.
+  for (const [status, location] of [[307, 'https://elsewhere.test/v1/chat/completions'], [302, '/v2/chat/completions'], [301, '/v2/chat/completions'], [308, 'http://gwuser:GWSECRET@gw.test/v1/chat/completions/'], [307, 'http://gwuser@gw.test/v1/chat/completions/']] as const) {
     const s = script({ 'http://gw.test/v1/chat/completions': [status, location] });
     const res = await cappedFetch(100, s.fake)('http://gw.test/v1/chat/completions', post);
     assert.equal(res.status, status, `${status} ${location}`);
-    assert.equal(s.calls.length, 1, `${status} ${location}: not followed`);
+    assert.deepEqual(s.calls.map((c) => c[0]), ['http://gw.test/v1/chat/completions'], `${status} ${location}: not followed, the key sent nowhere else`);
   }
   // A loop on the same origin stops after a few hops and comes back as the 3xx.
   const loop = script({ 'http://gw.test/a': [307, '/b'], 'http://gw.test/b': [307, '/a'] });

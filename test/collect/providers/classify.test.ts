@@ -83,6 +83,11 @@ test('redactSecrets removes the given secrets and key-shaped tokens', () => {
   assert.equal(redactSecrets(`bad key ${key}!`, [key]), 'bad key [redacted]!');
   assert.equal(redactSecrets('Incorrect API key provided: sk-pro****6789.', []), 'Incorrect API key provided: [redacted].');
   assert.equal(redactSecrets('plain words', ['x']), 'plain words');
+  // undici's refusal of a hop quotes the URL whole (review4 M2).
+  assert.equal(
+    redactSecrets('Request cannot be constructed from a URL that includes credentials: http://gwuser:GWSECRET@127.0.0.1:4000/v1/', []),
+    'Request cannot be constructed from a URL that includes credentials: http://[redacted]@127.0.0.1:4000/v1/',
+  );
 });
 
 test('providerErrorFromHttp: message, class and info; no key in the message', () => {
@@ -167,4 +172,18 @@ test('a refused redirect names where it points with its credentials masked, a re
   for (const e of [absolute, relative]) assert.ok(!JSON.stringify(e).includes('SECRET123'), e.message);
   // review3 L1: the Location is a whole endpoint; the base URL is it without the endpoint path.
   assert.match(absolute.info.remedy!, /without its endpoint path \(\/chat\/completions, \/v1\/messages\)/);
+});
+
+test('a same-origin 307/308 that comes back was followed to the hop limit: the remedy says so, not "not followed" (review4 L5)', () => {
+  const redirect = (status: number, location: string) =>
+    providerErrorFromHttp('openai:m', { status, headers: headers({ location }), code: null, type: null, param: null, message: null, requestId: null }, [], { requestUrl: 'https://gw.example/v1/chat/completions' });
+  for (const [status, location] of [[307, '/v1/chat/completions/'], [308, 'https://gw.example/v2/chat/completions']] as const) {
+    const remedy = redirect(status, location).info.remedy!;
+    assert.match(remedy, /kept redirecting on its own origin \(followed 5 times, then given up\)/, `${status} ${location}`);
+    assert.doesNotMatch(remedy, /not followed/);
+  }
+  // Not followed at all: another origin, a 302, user info in the Location.
+  for (const [status, location] of [[307, 'https://elsewhere.example/v1/chat/completions'], [302, '/v1/chat/completions/'], [308, 'https://u:p@gw.example/v1/chat/completions/']] as const) {
+    assert.match(redirect(status, location).info.remedy!, /which is not followed/, `${status} ${location}`);
+  }
 });

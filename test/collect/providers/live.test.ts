@@ -329,6 +329,90 @@ describe('a redirect (3xx) is not followed', () => {
     }
   });
 
+  test('a same-origin 307 whose Location carries user:pass@ is not followed; the credentials reach no message (review4 M2)', async () => {
+    const { createServer } = await import('node:http');
+    const paths: string[] = [];
+    const redirector = createServer((req, res) => {
+      paths.push(req.url!);
+      res.writeHead(307, { location: `http://gwuser:GWSECRET@127.0.0.1:${(redirector.address() as { port: number }).port}${req.url}/` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(redirector.address() as { port: number }).port}`;
+    try {
+      for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+        paths.length = 0;
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        assert.equal(paths.length, 1, `${p.provider}: the hop was sent (${paths.join(', ')})`);
+        const e = assertProviderError(error, 'client_error');
+        assert.equal(e.info.httpStatus, 307);
+        assert.match(e.message, new RegExp(`HTTP 307: redirected to http://\\[redacted\\]@127\\.0\\.0\\.1:`));
+        assert.ok(!JSON.stringify({ ...e, message: e.message }).includes('GWSECRET'), e.message);
+      }
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
+
+  test('a same-origin 308 to another path is followed, with one note per provider (not per call) saying to update the base URL; a trailing slash gets none (review4 L5)', async () => {
+    const { createServer } = await import('node:http');
+    const moving = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url!.startsWith('/v1/')) {
+          res.writeHead(308, { location: req.url!.replace('/v1/', '/v2/') });
+          return void res.end();
+        }
+        if (req.url === '/slash/chat/completions') {
+          res.writeHead(308, { location: `${req.url}/` });
+          return void res.end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'gpt-test', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"recommended":[3]}', refusal: null } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => moving.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(moving.address() as { port: number }).port}`;
+    try {
+      const notes: string[] = [];
+      const p = createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env, onNote: (note) => notes.push(note) });
+      for (let call = 0; call < 3; call += 1) assert.equal((await p.complete(request())).text, '{"recommended":[3]}');
+      assert.deepEqual(notes, [`calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`]);
+      const slashNotes: string[] = [];
+      const slash = createProvider('openai:gpt-test', { baseUrl: `${at}/slash`, env, onNote: (note) => slashNotes.push(note) });
+      assert.equal((await slash.complete(request())).text, '{"recommended":[3]}');
+      assert.deepEqual(slashNotes, [], 'a trailing slash is the server\'s spelling: no base URL would save the hop');
+    } finally {
+      await new Promise<void>((resolve) => moving.close(() => resolve()));
+    }
+  });
+
+  test('a same-origin 307 loop is followed 5 times, then comes back as a client_error saying it was followed (review4 L5)', async () => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const looping = createServer((req, res) => {
+      calls += 1;
+      res.writeHead(307, { location: `${req.url}/` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => looping.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(looping.address() as { port: number }).port}`;
+    try {
+      for (const p of [createProvider('openai:gpt-test', { baseUrl: `${at}/v1`, env }), createProvider('anthropic:claude-test', { baseUrl: at, env })]) {
+        calls = 0;
+        const error = await p.complete(request()).then(() => null, (e: unknown) => e);
+        seen.push(error);
+        assert.equal(calls, 6, `${p.provider}: the first call and 5 hops`);
+        const e = assertProviderError(error, 'client_error');
+        assert.equal(e.info.httpStatus, 307);
+        assert.match(e.info.remedy ?? '', /kept redirecting on its own origin \(followed 5 times, then given up\)/);
+      }
+    } finally {
+      await new Promise<void>((resolve) => looping.close(() => resolve()));
+    }
+  });
+
   test('a relative Location is read against the request URL and masked like an absolute one (review3 M1)', async () => {
     const { createServer } = await import('node:http');
     const redirector = createServer((req, res) => {
