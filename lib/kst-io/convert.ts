@@ -9,7 +9,7 @@ import { domainBasisModel, reduceNotions, surmiseFunction } from '../kst/general
 import { UNLIMITED } from '../kst/budget';
 import { walkSpace, type WalkedSpace } from '../kst/space';
 import { domainLabel } from '../kst/structure';
-import { csvCells, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { csvCells, itemCsvReadings, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 import { streamStates, type ChunkSink } from './stream';
 
 export type { ChunkSink } from './stream';
@@ -153,6 +153,10 @@ function relocate(err: unknown, parsed: ParsedMatrix, file: string, clauseRows?:
 export function importStructure(text: string, file: string, options: ImportOptions): DomainFile {
   checkIdOption(options.id, 'the domain ID');
   if (options.idPrefix !== undefined) checkIdOption(options.idPrefix, 'the ID prefix');
+  if (options.format === undefined) {
+    const readings = itemCsvReadings(text);
+    if (readings?.surmise && readings.plain) return importEitherCsv(text, file, options);
+  }
   const parsed = parseMatrixFile(text, file, options.format);
   const kind = resolveKind(parsed, file, options.kind);
   const { ids, labels, names } = itemIds(parsed, file, options);
@@ -221,6 +225,33 @@ export function importStructure(text: string, file: string, options: ImportOptio
     file$ = { id: reduced.id, title: reduced.title, source: reduced.source, components: reduced.components, basis: reduced.basis! };
   }
   return validated(file$, file);
+}
+
+/**
+ * A CSV whose rows fit both a surmise function and states whose first item is named "Item" (its items
+ * are named 0, 1, 2): the reading that imports is taken; when both import, the file is refused, since
+ * only its writer knows which it is.
+ */
+function importEitherCsv(text: string, file: string, options: ImportOptions): DomainFile {
+  const attempt = (format: MatrixFormat): DomainFile | InputError => {
+    try {
+      return importStructure(text, file, { ...options, format });
+    } catch (err) {
+      if (err instanceof InputError) return err;
+      throw err;
+    }
+  };
+  const surmise = attempt('surmise-csv');
+  const plain = attempt('csv');
+  if (!(surmise instanceof InputError) && !(plain instanceof InputError)) {
+    throw new InputError(
+      `${file}: this CSV reads both as a surmise function (column "Item" naming each row's item) and as states whose first item is named "Item"; say which with --format surmise-csv or --format csv`,
+      { file },
+    );
+  }
+  if (!(surmise instanceof InputError)) return surmise;
+  if (!(plain instanceof InputError)) return plain;
+  throw new InputError(`${surmise.message} (read as a surmise-function CSV; --format csv reads it as states whose first item is named "Item")`, surmise.where);
 }
 
 /** The domain file checked by the loader's schema; a failure here is a bug in the mapping, named as such. */

@@ -292,3 +292,66 @@ test('export names an item by its ID when its label would not come back, and say
   assert.deepEqual(exportStructure(d, 'basis', 'srbt', () => {}), []);
   assert.equal(exportStructure(d, 'items', 'csv', () => {}).length, 3);
 });
+
+/** importStructure's result, or the InputError it refused with. */
+function attempt(text: string, format?: MatrixFormat, kind?: 'basis'): ReturnType<typeof importStructure> | Error {
+  try {
+    return importStructure(text, 'm.csv', { id: 'm', ...(format ? { format } : {}), ...(kind ? { kind } : {}) });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'InputError') return err;
+    throw err;
+  }
+}
+
+test('property: a surmise CSV with unquoted items named 0/1/2 and a plain CSV whose first item is "Item" are each detected as what they are (seeded random structures)', () => {
+  const seed = 'kst-io-item-csv';
+  const rng = seedrandom(seed);
+  const pool = ['0', '1', '2', 'Item', 'a', 'I1'];
+  const detected = { surmise: 0, plain: 0 };
+  for (let round = 0; round < 60; round++) {
+    const n = 2 + Math.floor(rng() * 3);
+    const ids = ['a', 'b', 'c', 'd'].slice(0, n);
+    const prerequisites: Array<[string, string]> = [];
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (rng() < 0.4) prerequisites.push([ids[i]!, ids[j]!]);
+    const d = buildDomain({ id: 'r', title: 'r', source: 'test', components: ids.map((id) => ({ id, description: id })), prerequisites });
+    const plainNames = ['Item', ...[...pool.filter((x) => x !== 'Item')].sort(() => rng() - 0.5).slice(0, n - 1)];
+    const surmiseNames = [...pool].sort(() => rng() - 0.5).slice(0, n);
+    const unquoted = (text: string, names: string[]): string => text.replace(/"([a-d])"/g, (_, id: string) => names[ids.indexOf(id)]!);
+    // A basis without a code 2 reads as a space unless --kind basis says otherwise (as a user would).
+    const basis = unquoted(exported(d, 'basis', 'csv'), plainNames);
+    const cases: Array<[MatrixFormat, string, 'basis'?]> = [
+      ['surmise-csv', unquoted(exported(d, 'surmise', 'surmise-csv'), surmiseNames).replace(/^"Item"/, 'Item')],
+      ['csv', basis, /\n.*2/.test(basis) ? undefined : 'basis'],
+      ['csv', unquoted(exported(d, 'space', 'csv'), plainNames)],
+    ];
+    for (const [format, text, kind] of cases) {
+      const where = `seed ${seed}, round ${round}, ${format}: ${JSON.stringify(text)}`;
+      const meant = attempt(text, format, kind);
+      assert.ok(!(meant instanceof Error), `${where}: the file as written imports with --format ${format} (${String(meant)})`);
+      const guessed = attempt(text, undefined, kind);
+      if (guessed instanceof Error) {
+        // Only a file both readings import may be refused, and the refusal names both.
+        assert.match(guessed.message, /say which with --format surmise-csv or --format csv$/, where);
+        assert.ok(!(attempt(text, format === 'csv' ? 'surmise-csv' : 'csv', kind) instanceof Error), `${where}: refused, but only one reading imports`);
+        continue;
+      }
+      assert.deepEqual(guessed, meant, where);
+      if (format === 'csv') detected.plain++;
+      else if (/\n[012],/.test(text)) detected.surmise++;
+    }
+  }
+  // Not vacuous: both kinds with such names were met and detected.
+  assert.ok(detected.surmise >= 20 && detected.plain >= 60, JSON.stringify(detected));
+});
+
+test('a surmise CSV whose items are named 0, 1, 2 (quotes dropped, as Excel or pandas do) imports; a malformed one names the other reading', () => {
+  const s1 = importStructure('Item,1,2\n1,1,0\n2,1,1\n', 'sf.csv', { id: 's1' });
+  assert.deepEqual(s1.surmise, { 1: [[]], 2: [['1']] });
+  const s3 = importStructure('Item,0,1,2\n0,1,0,0\n1,1,1,0\n2,1,1,1\n', 'sf2.csv', { id: 's3' });
+  assert.equal(Object.keys(s3.surmise!).length, 3);
+  assert.deepEqual(importStructure('Item,0,1,2\n0,1,0,0\n1,1,1,0\n2,1,1,1\n', 'sf2.csv', { id: 's3', format: 'surmise-csv' }), s3);
+  // A plain CSV whose first item is "Item" still reads as states.
+  assert.deepEqual(importStructure('Item,b\n0,0\n1,0\n1,1\n', 'p.csv', { id: 'p' }).basis, [['Item'], ['Item', 'b']]);
+  // Rows that fit both shapes and import as neither: the surmise reading's reason, and the other option.
+  refuses(() => importStructure('Item,0,1\n1,0,1\n1,1,1\n', 'sf3.csv', { id: 's' }), /^sf3\.csv.*\(read as a surmise-function CSV; --format csv reads it as states whose first item is named "Item"\)$/);
+});
