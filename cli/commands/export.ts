@@ -28,8 +28,8 @@ with row i, column j = 1 when i is surmised from j (column j is the minimal stat
 kstMatrix's surmise-function CSV; items is the id,description CSV. Where a format carries item names
 (csv, surmise-csv, items), each item is named by its label (its name in the file it was imported
 from) when import maps the names back to the same IDs, else by its ID, with a note on stderr saying
-why. A space streams row by row (one
-given by a basis is walked once, its states, up to 128 MiB of bitsets, kept until its count is known).
+why. A space streams row by row (one given by a basis is walked once, its states, up to 128 MiB of
+bitsets, kept until its count is known).
 
 Options:
   --domain FILE    a domain file

@@ -94,3 +94,17 @@ test('export names items by the names import kept ("Größe", not Gr_e), and say
   assert.equal(noted.stderr, 'kstbench export: item H_he: its label "Größe" is also the name of item Gr_e, so the file names it H_he\n');
   assert.match(noted.stdout, /^"id","description"\n"Größe",.*\n"H_he",/);
 });
+
+test('the import, export and fringe help paragraphs are not broken mid-sentence (each line but a paragraph\'s last fills the width)', async () => {
+  for (const name of ['import', 'export', 'fringe']) {
+    const { command } = (await import(`../../cli/commands/${name}`)) as { command: { help: string } };
+    const lines = command.help.split('\n');
+    lines.forEach((line, i) => {
+      // Prose lines start at column 0; an option's description is indented. A prose line followed by more
+      // prose is inside a paragraph, hand-wrapped at about 100 columns: a short one there is a broken line.
+      const next = lines[i + 1] ?? '';
+      const inParagraph = line !== '' && !line.startsWith(' ') && next !== '' && !next.startsWith(' ');
+      assert.ok(!inParagraph || line.length >= 60, `${name} --help line ${i + 1} breaks a paragraph: ${JSON.stringify(line)}`);
+    });
+  }
+});
