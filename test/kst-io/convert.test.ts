@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
-import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
+import { detectFormat, exportStructure, exportedItemNames, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
 import { BASIS_ROWS, SPACE_ROWS, exported, items, load, randomNames, refuses, srbtBasis, twoRouteCsv } from './helpers';
 
 test('SRBT basis with 0/1/2 codes imports to the two-route domain; item descriptions come from the CSV', () => {
@@ -354,4 +354,51 @@ test('a surmise CSV whose items are named 0, 1, 2 (quotes dropped, as Excel or p
   assert.deepEqual(importStructure('Item,b\n0,0\n1,0\n1,1\n', 'p.csv', { id: 'p' }).basis, [['Item'], ['Item', 'b']]);
   // Rows that fit both shapes and import as neither: the surmise reading's reason, and the other option.
   refuses(() => importStructure('Item,0,1\n1,0,1\n1,1,1\n', 'sf3.csv', { id: 's' }), /^sf3\.csv.*\(read as a surmise-function CSV; --format csv reads it as states whose first item is named "Item"\)$/);
+});
+
+test('export finds the labels it cannot write in about linear time: 4,000 items whose labels do not round-trip take well under 2 s of CPU (the one-label-per-pass search took 34 s)', () => {
+  // "Question 7" maps to Question_7, not the item's ID q7: every label fails, every item gets a note.
+  const n = 4000;
+  const components = Array.from({ length: n }, (_, i) => ({ id: `q${i}`, label: `Question ${i}`, description: 'x' }));
+  const d = buildDomain({ id: 'many', title: 'many', source: 'test', components, basis: components.map((c) => [c.id]) });
+  const before = process.cpuUsage();
+  const { names, notes } = exportedItemNames(d);
+  const used = process.cpuUsage(before);
+  assert.deepEqual(names, d.ids);
+  assert.equal(notes.length, n);
+  assert.equal(notes[7], 'item q7: its label "Question 7" would be imported as Question_7 (lib/kst-io/README.md, "Item names"), so the file names it q7');
+  // CPU of this thread, not wall time, so other load on the machine does not count; the bound is generous.
+  assert.ok(used.user + used.system < 2e6, `${((used.user + used.system) / 1e6).toFixed(2)} s CPU`);
+});
+
+/** The one-label-per-pass rule export used before (quadratic): the reference the faster passes must agree with. */
+function namesOneAtATime(ids: readonly string[], labels: ReadonlyArray<string | undefined>): string[] {
+  const names = labels.map((l, k) => l ?? ids[k]!);
+  for (;;) {
+    const mapped = itemIdsFromNames(names).ids;
+    const fails = (name: string, k: number): boolean =>
+      name !== ids[k] && (/[\r\n\u2028\u2029]/.test(name) || name.trim() === '' || names.some((x, j) => j !== k && x === name && (j < k || x === ids[j])) || mapped[k] !== ids[k]);
+    const k = names.findIndex(fails);
+    if (k < 0) return names;
+    names[k] = ids[k]!;
+  }
+}
+
+test('property: export keeps exactly the labels the one-at-a-time rule keeps, and notes each other item once (seeded labels that collide, map onto IDs, hold line breaks)', () => {
+  const seed = 'kst-io-exported-names';
+  const rng = seedrandom(seed);
+  const pool = ['a', 'b', 'a b', 'a_b', 'I1', 'I2', 'x\ny', ' ', 'é', 'q1', 'q2', 'q1_2', 'Q', 'a_b_2'];
+  const idPool = ['q1', 'q2', 'a_b', 'I1', 'b', 'a'];
+  for (let round = 0; round < 3000; round++) {
+    const n = 2 + Math.floor(rng() * 5);
+    const ids = idPool.slice(0, n);
+    const labels = ids.map(() => (rng() < 0.8 ? pool[Math.floor(rng() * pool.length)] : undefined));
+    const components = ids.map((id, k) => ({ id, description: id, ...(labels[k] !== undefined ? { label: labels[k] } : {}) }));
+    const d = buildDomain({ id: 'r', title: 'r', source: 'test', components, basis: ids.map((id) => [id]) });
+    const { names, notes } = exportedItemNames(d);
+    const where = `seed ${seed}, round ${round}: ${JSON.stringify(labels)}`;
+    assert.deepEqual(names, namesOneAtATime(ids, labels), where);
+    const noted = notes.map((note) => note.slice('item '.length, note.indexOf(':'))).sort();
+    assert.deepEqual(noted, ids.filter((id, k) => names[k] === id && (labels[k] ?? id) !== id).sort(), where);
+  }
 });
