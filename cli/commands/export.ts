@@ -43,6 +43,9 @@ Options:
   -h, --help       show this help
 `;
 
+/** How many of export's notes on labels it could not write are printed one per line. */
+const NOTES_SHOWN = 20;
+
 export const command = flagCommand(help, flags, async (parsed) => {
   const file = required(parsed.values, 'domain');
   const what = required(parsed.values, 'what');
@@ -63,8 +66,12 @@ export const command = flagCommand(help, flags, async (parsed) => {
   try {
     const notes = exportStructure(domain, what as ExportWhat, format as MatrixFormat, consumingSink((c) => sink.write(c)), parsed.values.comment, space);
     sink.commit();
-    // A label not written as the item's name is said, so that a round trip's lost name is never silent.
-    for (const note of notes) process.stderr.write(`kstbench export: ${note}\n`);
+    // A label not written as the item's name is said, so that a round trip's lost name is never silent;
+    // past NOTES_SHOWN, one line counts the rest (a big file with hand-added labels is not a screenful each).
+    for (const note of notes.slice(0, NOTES_SHOWN)) process.stderr.write(`kstbench export: ${note}\n`);
+    if (notes.length > NOTES_SHOWN) {
+      process.stderr.write(`kstbench export: and ${notes.length - NOTES_SHOWN} more items named by their ID, as their labels would not come back (lib/kst-io/README.md, "Item names")\n`);
+    }
   } catch (err) {
     sink.abort();
     throw err;

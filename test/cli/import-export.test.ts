@@ -108,3 +108,18 @@ test('the import, export and fringe help paragraphs are not broken mid-sentence 
     });
   }
 });
+
+test('export prints its first 20 notes on labels it could not write, then one line counting the rest', () => {
+  const dir = tempDir();
+  const ids = Array.from({ length: 25 }, (_, i) => `q${i + 1}`);
+  const domain = { id: 'many', title: 'many', source: 'test', components: ids.map((id, i) => ({ id, description: id, label: `Question ${i + 1}` })), basis: ids.map((id) => [id]) };
+  const file = join(dir, 'many.json');
+  writeFileSync(file, JSON.stringify(domain));
+  const r = kstbench(['export', '--domain', file, '--what', 'items', '--format', 'csv']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 21, r.stderr);
+  assert.equal(lines[19], 'kstbench export: item q20: its label "Question 20" would be imported as Question_20 (lib/kst-io/README.md, "Item names"), so the file names it q20');
+  assert.equal(lines[20], 'kstbench export: and 5 more items named by their ID, as their labels would not come back (lib/kst-io/README.md, "Item names")');
+  assert.equal(r.stdout.split('\n').length, 27, 'every item is still written');
+});
