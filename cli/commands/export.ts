@@ -28,8 +28,8 @@ with row i, column j = 1 when i is surmised from j (column j is the minimal stat
 kstMatrix's surmise-function CSV; items is the id,description CSV. Where a format carries item names
 (csv, surmise-csv, items), each item is named by its label (its name in the file it was imported
 from) when import maps the names back to the same IDs, else by its ID, with a note on stderr saying
-why. A space streams row by row (one
-given by a basis is walked once, its states, up to 128 MiB of bitsets, kept until its count is known).
+why. A space streams row by row (one given by a basis is walked once, its states, up to 128 MiB of
+bitsets, kept until its count is known).
 
 Options:
   --domain FILE    a domain file
@@ -42,6 +42,9 @@ Options:
                    (default 50000000; 0 = no limit)
   -h, --help       show this help
 `;
+
+/** How many of export's notes on labels it could not write are printed one per line. */
+const NOTES_SHOWN = 20;
 
 export const command = flagCommand(help, flags, async (parsed) => {
   const file = required(parsed.values, 'domain');
@@ -63,8 +66,12 @@ export const command = flagCommand(help, flags, async (parsed) => {
   try {
     const notes = exportStructure(domain, what as ExportWhat, format as MatrixFormat, consumingSink((c) => sink.write(c)), parsed.values.comment, space);
     sink.commit();
-    // A label not written as the item's name is said, so that a round trip's lost name is never silent.
-    for (const note of notes) process.stderr.write(`kstbench export: ${note}\n`);
+    // A label not written as the item's name is said, so that a round trip's lost name is never silent;
+    // past NOTES_SHOWN, one line counts the rest (a big file with hand-added labels is not a screenful each).
+    for (const note of notes.slice(0, NOTES_SHOWN)) process.stderr.write(`kstbench export: ${note}\n`);
+    if (notes.length > NOTES_SHOWN) {
+      process.stderr.write(`kstbench export: and ${notes.length - NOTES_SHOWN} more items named by their ID, as their labels would not come back (lib/kst-io/README.md, "Item names")\n`);
+    }
   } catch (err) {
     sink.abort();
     throw err;

@@ -29,7 +29,7 @@ export const command = flagCommand(help, flags, async (parsed) => {
   const file = required(parsed.values, 'domain');
   if (parsed.values.state === undefined) throw new UsageError('missing required option --state');
   const domain = loadDomain(file);
-  const state = stateIds(parsed.values.state);
+  const state = stateIds(parsed.values.state, file);
   const check = checkState(domain, state);
   if (!check.ok) throw new InputError(`${file}: --state ${visible(JSON.stringify(parsed.values.state))}: ${check.reason}`, { file });
   process.stdout.write(`${JSON.stringify(outerFringe(domain, state))}\n`);
@@ -41,14 +41,16 @@ export const command = flagCommand(help, flags, async (parsed) => {
  * spaces, tabs, no-break spaces; an ID cannot hold any), a repeated ID kept (the set is the same), a
  * blank value the empty state. An empty entry is refused: "A,,B" or "A," is most often an ID that went
  * missing (`--state "$MASTERED,$NEW"` with one unset), and the fringe of the smaller set is not the one asked for.
+ * The refusal names the domain `file`, as the other --state refusals do.
  */
-function stateIds(value: string): string[] {
+function stateIds(value: string, file: string): string[] {
   if (value.trim() === '') return [];
   const entries = value.split(',').map((s) => s.trim());
   const empty = entries.indexOf('');
   if (empty >= 0) {
     throw new InputError(
-      `--state ${visible(JSON.stringify(value))}: entry ${empty + 1} of ${entries.length} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`,
+      `${file}: --state ${visible(JSON.stringify(value))}: entry ${empty + 1} of ${entries.length} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`,
+      { file },
     );
   }
   return entries;

@@ -9,7 +9,7 @@ import { domainBasisModel, reduceNotions, surmiseFunction } from '../kst/general
 import { UNLIMITED } from '../kst/budget';
 import { walkSpace, type WalkedSpace } from '../kst/space';
 import { domainLabel } from '../kst/structure';
-import { csvCells, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { csvCells, itemCsvReadings, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 import { streamStates, type ChunkSink } from './stream';
 
 export type { ChunkSink } from './stream';
@@ -69,12 +69,10 @@ export function readItemDescriptions(text: string, file: string): ItemDescriptio
  * name never takes a valid name's ID. Returns the IDs and, per item, the original name when it changed.
  */
 export function itemIdsFromNames(names: readonly string[], prefix = 'I'): { ids: string[]; labels: Array<string | undefined> } {
-  const valid = (name: string): boolean => IdSchema.safeParse(name).success;
-  const taken = new Set(names.filter(valid));
+  const taken = new Set(names.filter(validId));
   const ids = names.map((name, i) => {
-    if (valid(name)) return name;
-    let base = name.trim().replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[_.-]+/, '');
-    if (base === '') base = `${prefix}${i + 1}`;
+    if (validId(name)) return name;
+    const base = mappedBase(name, i, prefix);
     let id = base;
     for (let k = 2; taken.has(id); k++) id = `${base}_${k}`;
     taken.add(id);
@@ -83,36 +81,97 @@ export function itemIdsFromNames(names: readonly string[], prefix = 'I'): { ids:
   return { ids, labels: names.map((name, i) => (ids[i] === name ? undefined : name)) };
 }
 
+const validId = (name: string): boolean => IdSchema.safeParse(name).success;
+
+/** The ID itemIdsFromNames maps a name that is not an ID to at `position` (0-based), before a "_2", "_3", … suffix. */
+function mappedBase(name: string, position: number, prefix: string): string {
+  const base = name.trim().replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[_.-]+/, '');
+  return base === '' ? `${prefix}${position + 1}` : base;
+}
+
 /**
  * The names export writes where a format carries item names (a CSV header, the surmise CSV's Item
  * column, the items file's first column): each item's label (its name in the file it was imported
  * from) when import, by itemIdsFromNames with the default prefix, maps the names back to exactly these
  * IDs; otherwise that item's ID. A label is not written when it holds a line break (a CSV line cannot
  * hold it), is blank, is an earlier item's name or another item's ID too, or would be imported as
- * another ID; `notes` says so, one line per item. Each step replaces one label by its ID, so the
- * loop ends (IDs map to themselves).
+ * another ID; `notes` says so, one line per item. Each pass replaces every label that fails by its ID
+ * (a pass is about linear: one itemIdsFromNames, no search per item), so the loop ends (IDs map to
+ * themselves); a replaced label can change how the others map, hence the next pass.
  */
 export function exportedItemNames(domain: Domain): { names: string[]; notes: string[] } {
   const ids = domain.ids;
   const names = domain.components.map((c) => c.label ?? c.id);
   const notes: string[] = [];
-  for (;;) {
-    const mapped = itemIdsFromNames(names).ids;
-    const why = (name: string, k: number): string | undefined => {
-      if (name === ids[k]) return undefined;
-      if (/[\r\n\u2028\u2029]/.test(name)) return 'holds a line break, which a line of the file cannot hold';
-      if (name.trim() === '') return 'is blank, which import refuses as an item name';
-      // The first of two items with one name keeps it, and an item named by its own ID always does.
-      const other = names.findIndex((x, j) => j !== k && x === name && (j < k || x === ids[j]));
-      if (other >= 0) return `is also the name of item ${ids[other]}`;
-      if (mapped[k] !== ids[k]) return `would be imported as ${mapped[k]} (lib/kst-io/README.md, "Item names")`;
-      return undefined;
-    };
-    const k = names.findIndex((name, i) => why(name, i) !== undefined);
-    if (k < 0) return { names, notes };
-    notes.push(`item ${ids[k]}: its label ${shown(names[k]!)} ${why(names[k]!, k)!}, so the file names it ${ids[k]}`);
-    names[k] = ids[k]!;
+  while (replaceUnwrittenLabels(names, ids, notes)) {
+    // Until a pass finds every label written.
   }
+  return { names, notes };
+}
+
+/**
+ * One pass over the items in order: replaces by its ID each label that would not come back, with its
+ * note; returns whether it replaced any. The duplicate rule follows the replacements as they are made
+ * (an item renamed to its ID frees its label for a later item). The mapping is the pass's start's: a
+ * label whose mapping the others decide (its item's ID is its mapped base or base_N) ends the pass
+ * once a label was replaced, so the next pass judges it on the current names, as one replacement at a
+ * time would.
+ */
+function replaceUnwrittenLabels(names: string[], ids: readonly string[], notes: string[]): boolean {
+  const mapped = itemIdsFromNames(names).ids;
+  // The items holding each name, ascending, kept current through the pass.
+  const holders = new Map<string, number[]>();
+  const hold = (name: string, j: number): void => {
+    const list = holders.get(name);
+    if (list === undefined) holders.set(name, [j]);
+    else list.splice(sortedIndex(list, j), 0, j);
+  };
+  names.forEach((name, j) => hold(name, j));
+  const idIndex = new Map(ids.map((id, j) => [id, j]));
+  let replaced = false;
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k]!;
+    if (name === ids[k]) continue;
+    if (replaced && mappingDependsOnOthers(name, k, ids[k]!)) return true;
+    let why: string | undefined;
+    if (/[\r\n\u2028\u2029]/.test(name)) why = 'holds a line break, which a line of the file cannot hold';
+    else if (name.trim() === '') why = 'is blank, which import refuses as an item name';
+    else {
+      // The first of two items with one name keeps it, and an item named by its own ID always does.
+      const first = holders.get(name)![0]!;
+      const owner = idIndex.get(name);
+      const other = first < k ? first : owner !== undefined && owner !== k && names[owner] === name ? owner : -1;
+      if (other >= 0) why = `is also the name of item ${ids[other]}`;
+      else if (mapped[k] !== ids[k]) why = `would be imported as ${mapped[k]} (lib/kst-io/README.md, "Item names")`;
+    }
+    if (why === undefined) continue;
+    notes.push(`item ${ids[k]}: its label ${shown(name)} ${why}, so the file names it ${ids[k]}`);
+    const list = holders.get(name)!;
+    list.splice(sortedIndex(list, k), 1);
+    names[k] = ids[k]!;
+    hold(names[k]!, k);
+    replaced = true;
+  }
+  return replaced;
+}
+
+/** Whether the other names decide if `name` maps to `id`: it is not an ID itself and `id` is its mapped base or base_N. */
+function mappingDependsOnOthers(name: string, position: number, id: string): boolean {
+  if (validId(name)) return false;
+  const base = mappedBase(name, position, 'I');
+  return id === base || (id.startsWith(`${base}_`) && /^\d+$/.test(id.slice(base.length + 1)));
+}
+
+/** Where `value` goes in the ascending `list` (binary search). */
+function sortedIndex(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Refuses a domain ID or ID prefix that would make IDs the loader rejects, naming the value. */
@@ -153,6 +212,10 @@ function relocate(err: unknown, parsed: ParsedMatrix, file: string, clauseRows?:
 export function importStructure(text: string, file: string, options: ImportOptions): DomainFile {
   checkIdOption(options.id, 'the domain ID');
   if (options.idPrefix !== undefined) checkIdOption(options.idPrefix, 'the ID prefix');
+  if (options.format === undefined) {
+    const readings = itemCsvReadings(text);
+    if (readings?.surmise && readings.plain) return importEitherCsv(text, file, options);
+  }
   const parsed = parseMatrixFile(text, file, options.format);
   const kind = resolveKind(parsed, file, options.kind);
   const { ids, labels, names } = itemIds(parsed, file, options);
@@ -221,6 +284,33 @@ export function importStructure(text: string, file: string, options: ImportOptio
     file$ = { id: reduced.id, title: reduced.title, source: reduced.source, components: reduced.components, basis: reduced.basis! };
   }
   return validated(file$, file);
+}
+
+/**
+ * A CSV whose rows fit both a surmise function and states whose first item is named "Item" (its items
+ * are named 0, 1, 2): the reading that imports is taken; when both import, the file is refused, since
+ * only its writer knows which it is.
+ */
+function importEitherCsv(text: string, file: string, options: ImportOptions): DomainFile {
+  const attempt = (format: MatrixFormat): DomainFile | InputError => {
+    try {
+      return importStructure(text, file, { ...options, format });
+    } catch (err) {
+      if (err instanceof InputError) return err;
+      throw err;
+    }
+  };
+  const surmise = attempt('surmise-csv');
+  const plain = attempt('csv');
+  if (!(surmise instanceof InputError) && !(plain instanceof InputError)) {
+    throw new InputError(
+      `${file}: this CSV reads both as a surmise function (column "Item" naming each row's item) and as states whose first item is named "Item"; say which with --format surmise-csv or --format csv`,
+      { file },
+    );
+  }
+  if (!(surmise instanceof InputError)) return surmise;
+  if (!(plain instanceof InputError)) return plain;
+  throw new InputError(`${surmise.message} (read as a surmise-function CSV; --format csv reads it as states whose first item is named "Item")`, surmise.where);
 }
 
 /** The domain file checked by the loader's schema; a failure here is a bug in the mapping, named as such. */

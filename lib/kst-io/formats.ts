@@ -292,25 +292,66 @@ function parseCsv(text: string, file: string, surmise: boolean): ParsedMatrix {
   return out;
 }
 
+/** The file's lines for format detection: BOM, CR and blanks around each line and at the end dropped. */
+function trimmedLines(text: string): string[] {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l).replace(/^[ \t]+|[ \t]+$/g, ''));
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * For a CSV whose header starts with the cell `Item`, which of its two readings its rows fit, by
+ * structure: a surmise-function CSV (each row's first cell one of the header's items, that item's own
+ * column coded 1, the rest 0/1) or a CSV of states whose first item is named "Item" (every cell a 0/1/2
+ * code, one per header name, the first unquoted: writers quote names, not codes). Items named 0, 1 or 2
+ * can fit both; undefined when the header does not start with `Item` (or the text is not a CSV at all).
+ */
+export function itemCsvReadings(text: string | string[]): { surmise: boolean; plain: boolean } | undefined {
+  const lines = typeof text === 'string' ? trimmedLines(text) : text;
+  const cellsOf = (k: number): string[] | undefined => {
+    try {
+      return csvCells('', k + 1, lines[k]!);
+    } catch {
+      return undefined;
+    }
+  };
+  const header = cellsOf(0);
+  if (header === undefined || (header[0] !== 'Item' && header[0] !== 'item')) return undefined;
+  const names = header.slice(1);
+  let surmise = true;
+  let plain = true;
+  for (let k = 1; k < lines.length && (surmise || plain); k++) {
+    const cells = cellsOf(k);
+    if (cells === undefined || cells.length !== header.length) return { surmise: false, plain: false };
+    const codes = cells.map((c) => c.trim());
+    plain &&= !lines[k]!.startsWith('"') && codes.every((c) => c === '0' || c === '1' || c === '2');
+    const own = names.indexOf(cells[0]!);
+    surmise &&= own >= 0 && codes[own + 1] === '1' && codes.slice(1).every((c) => c === '0' || c === '1');
+  }
+  return { surmise, plain };
+}
+
 /**
  * Guesses the format: `#SRBT` → srbt; a comma or quote in the first line → csv (surmise-csv when the
- * first field is `Item` and line 2 does not start with an unquoted 0, 1 or 2); a file whose every line is a 0/1 row of one length → matrix, unless its two
+ * first field is `Item` and the rows are shaped as clauses, see itemCsvReadings); a file whose every line is a 0/1 row of one length → matrix, unless its two
  * first lines are counts that fit the rest exactly (a one-item KST file); two number lines first →
  * kst (so that a KST file with a wrong count is refused for its count, not misread as a matrix),
  * unless they are 0/1 rows as long as the third line and line 1 does not announce that length (a
  * matrix with one bad row: that row is refused, not a count of 0 items on line 1); otherwise matrix. kstIO's own heuristic compares the first and last line lengths.
  */
 export function detectFormat(text: string): MatrixFormat {
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l).replace(/^[ \t]+|[ \t]+$/g, ''));
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const lines = trimmedLines(text);
   const first = lines[0] ?? '';
   if (first.startsWith('#SRBT')) return 'srbt';
   if (first.includes(',') || first.startsWith('"')) {
-    if (!/^"?[Ii]tem"?(,|$)/.test(first)) return 'csv';
-    // A clause row starts with its item (R's write.csv quotes it), a basis or space row with an
-    // unquoted 0/1/2: so a CSV whose first item is named "Item" is not taken for a surmise function.
-    return /^[012](,|$)/.test(lines[1] ?? '') ? 'csv' : 'surmise-csv';
+    const readings = itemCsvReadings(lines);
+    if (readings === undefined) return 'csv';
+    if (readings.surmise !== readings.plain) return readings.surmise ? 'surmise-csv' : 'csv';
+    // Both (items named 0, 1, 2: importStructure tries both readings) → the clauses. Neither: a
+    // malformed file, refused by the reading its line 2 suggests (a clause starts with an item R
+    // quotes, a row of states with an unquoted code).
+    return readings.surmise || !/^[012](,|$)/.test(lines[1] ?? '') ? 'surmise-csv' : 'csv';
   }
   const numbers = lines.length >= 2 && /^\d+$/.test(first) && /^\d+$/.test(lines[1]!);
   if (numbers && lines.length >= 3) {

@@ -94,3 +94,32 @@ test('export names items by the names import kept ("Größe", not Gr_e), and say
   assert.equal(noted.stderr, 'kstbench export: item H_he: its label "Größe" is also the name of item Gr_e, so the file names it H_he\n');
   assert.match(noted.stdout, /^"id","description"\n"Größe",.*\n"H_he",/);
 });
+
+test('the import, export and fringe help paragraphs are not broken mid-sentence (each line but a paragraph\'s last fills the width)', async () => {
+  for (const name of ['import', 'export', 'fringe']) {
+    const { command } = (await import(`../../cli/commands/${name}`)) as { command: { help: string } };
+    const lines = command.help.split('\n');
+    lines.forEach((line, i) => {
+      // Prose lines start at column 0; an option's description is indented. A prose line followed by more
+      // prose is inside a paragraph, hand-wrapped at about 100 columns: a short one there is a broken line.
+      const next = lines[i + 1] ?? '';
+      const inParagraph = line !== '' && !line.startsWith(' ') && next !== '' && !next.startsWith(' ');
+      assert.ok(!inParagraph || line.length >= 60, `${name} --help line ${i + 1} breaks a paragraph: ${JSON.stringify(line)}`);
+    });
+  }
+});
+
+test('export prints its first 20 notes on labels it could not write, then one line counting the rest', () => {
+  const dir = tempDir();
+  const ids = Array.from({ length: 25 }, (_, i) => `q${i + 1}`);
+  const domain = { id: 'many', title: 'many', source: 'test', components: ids.map((id, i) => ({ id, description: id, label: `Question ${i + 1}` })), basis: ids.map((id) => [id]) };
+  const file = join(dir, 'many.json');
+  writeFileSync(file, JSON.stringify(domain));
+  const r = kstbench(['export', '--domain', file, '--what', 'items', '--format', 'csv']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 21, r.stderr);
+  assert.equal(lines[19], 'kstbench export: item q20: its label "Question 20" would be imported as Question_20 (lib/kst-io/README.md, "Item names"), so the file names it q20');
+  assert.equal(lines[20], 'kstbench export: and 5 more items named by their ID, as their labels would not come back (lib/kst-io/README.md, "Item names")');
+  assert.equal(r.stdout.split('\n').length, 27, 'every item is still written');
+});

@@ -50,7 +50,7 @@ test('fringe prints the outer fringe of a state, including the empty and the ful
   assert.deepEqual(JSON.parse(kstbench(['fringe', '--domain', tiny, '--state', 'C,A,B']).stdout), []);
 });
 
-test('fringe --state is a set: white space around IDs (a no-break space too) and repeats are accepted, an empty entry is refused with one line', () => {
+test('fringe --state is a set: white space around IDs (a no-break space too) and repeats are accepted, an empty entry is refused with one line naming the domain file', () => {
   for (const state of [' A , C ', 'A\u00a0,\tC', 'A,C,A', 'C,A,C,A']) {
     const r = kstbench(['fringe', '--domain', tiny, '--state', state]);
     assert.equal(r.code, 0, `${JSON.stringify(state)}: ${r.stderr}`);
@@ -63,7 +63,7 @@ test('fringe --state is a set: white space around IDs (a no-break space too) and
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.ok(
-      r.stderr.includes(`--state ${JSON.stringify(state)}: ${entry} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`),
+      r.stderr.includes(`${tiny}: --state ${JSON.stringify(state)}: ${entry} is empty (a comma at an end, or two in a row); separate the IDs by single commas, or give --state "" for the empty state`),
       r.stderr,
     );
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import seedrandom from 'seedrandom';
 import { buildDomain, checkSpace, countStates, enumerateStates, parseDomain, surmiseFunction } from '../../lib/kst';
-import { detectFormat, exportStructure, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
+import { detectFormat, exportStructure, exportedItemNames, importStructure, itemIdsFromNames, readItemDescriptions, type MatrixFormat } from '../../lib/kst-io';
 import { BASIS_ROWS, SPACE_ROWS, exported, items, load, randomNames, refuses, srbtBasis, twoRouteCsv } from './helpers';
 
 test('SRBT basis with 0/1/2 codes imports to the two-route domain; item descriptions come from the CSV', () => {
@@ -291,4 +291,114 @@ test('export names an item by its ID when its label would not come back, and say
   // The matrix formats carry no names: no notes there, the items file has them.
   assert.deepEqual(exportStructure(d, 'basis', 'srbt', () => {}), []);
   assert.equal(exportStructure(d, 'items', 'csv', () => {}).length, 3);
+});
+
+/** importStructure's result, or the InputError it refused with. */
+function attempt(text: string, format?: MatrixFormat, kind?: 'basis'): ReturnType<typeof importStructure> | Error {
+  try {
+    return importStructure(text, 'm.csv', { id: 'm', ...(format ? { format } : {}), ...(kind ? { kind } : {}) });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'InputError') return err;
+    throw err;
+  }
+}
+
+test('property: a surmise CSV with unquoted items named 0/1/2 and a plain CSV whose first item is "Item" are each detected as what they are (seeded random structures)', () => {
+  const seed = 'kst-io-item-csv';
+  const rng = seedrandom(seed);
+  const pool = ['0', '1', '2', 'Item', 'a', 'I1'];
+  const detected = { surmise: 0, plain: 0 };
+  for (let round = 0; round < 60; round++) {
+    const n = 2 + Math.floor(rng() * 3);
+    const ids = ['a', 'b', 'c', 'd'].slice(0, n);
+    const prerequisites: Array<[string, string]> = [];
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (rng() < 0.4) prerequisites.push([ids[i]!, ids[j]!]);
+    const d = buildDomain({ id: 'r', title: 'r', source: 'test', components: ids.map((id) => ({ id, description: id })), prerequisites });
+    const plainNames = ['Item', ...[...pool.filter((x) => x !== 'Item')].sort(() => rng() - 0.5).slice(0, n - 1)];
+    const surmiseNames = [...pool].sort(() => rng() - 0.5).slice(0, n);
+    const unquoted = (text: string, names: string[]): string => text.replace(/"([a-d])"/g, (_, id: string) => names[ids.indexOf(id)]!);
+    // A basis without a code 2 reads as a space unless --kind basis says otherwise (as a user would).
+    const basis = unquoted(exported(d, 'basis', 'csv'), plainNames);
+    const cases: Array<[MatrixFormat, string, 'basis'?]> = [
+      ['surmise-csv', unquoted(exported(d, 'surmise', 'surmise-csv'), surmiseNames).replace(/^"Item"/, 'Item')],
+      ['csv', basis, /\n.*2/.test(basis) ? undefined : 'basis'],
+      ['csv', unquoted(exported(d, 'space', 'csv'), plainNames)],
+    ];
+    for (const [format, text, kind] of cases) {
+      const where = `seed ${seed}, round ${round}, ${format}: ${JSON.stringify(text)}`;
+      const meant = attempt(text, format, kind);
+      assert.ok(!(meant instanceof Error), `${where}: the file as written imports with --format ${format} (${String(meant)})`);
+      const guessed = attempt(text, undefined, kind);
+      if (guessed instanceof Error) {
+        // Only a file both readings import may be refused, and the refusal names both.
+        assert.match(guessed.message, /say which with --format surmise-csv or --format csv$/, where);
+        assert.ok(!(attempt(text, format === 'csv' ? 'surmise-csv' : 'csv', kind) instanceof Error), `${where}: refused, but only one reading imports`);
+        continue;
+      }
+      assert.deepEqual(guessed, meant, where);
+      if (format === 'csv') detected.plain++;
+      else if (/\n[012],/.test(text)) detected.surmise++;
+    }
+  }
+  // Not vacuous: both kinds with such names were met and detected.
+  assert.ok(detected.surmise >= 20 && detected.plain >= 60, JSON.stringify(detected));
+});
+
+test('a surmise CSV whose items are named 0, 1, 2 (quotes dropped, as Excel or pandas do) imports; a malformed one names the other reading', () => {
+  const s1 = importStructure('Item,1,2\n1,1,0\n2,1,1\n', 'sf.csv', { id: 's1' });
+  assert.deepEqual(s1.surmise, { 1: [[]], 2: [['1']] });
+  const s3 = importStructure('Item,0,1,2\n0,1,0,0\n1,1,1,0\n2,1,1,1\n', 'sf2.csv', { id: 's3' });
+  assert.equal(Object.keys(s3.surmise!).length, 3);
+  assert.deepEqual(importStructure('Item,0,1,2\n0,1,0,0\n1,1,1,0\n2,1,1,1\n', 'sf2.csv', { id: 's3', format: 'surmise-csv' }), s3);
+  // A plain CSV whose first item is "Item" still reads as states.
+  assert.deepEqual(importStructure('Item,b\n0,0\n1,0\n1,1\n', 'p.csv', { id: 'p' }).basis, [['Item'], ['Item', 'b']]);
+  // Rows that fit both shapes and import as neither: the surmise reading's reason, and the other option.
+  refuses(() => importStructure('Item,0,1\n1,0,1\n1,1,1\n', 'sf3.csv', { id: 's' }), /^sf3\.csv.*\(read as a surmise-function CSV; --format csv reads it as states whose first item is named "Item"\)$/);
+});
+
+test('export finds the labels it cannot write in about linear time: 4,000 items whose labels do not round-trip take well under 2 s of CPU (the one-label-per-pass search took 34 s)', () => {
+  // "Question 7" maps to Question_7, not the item's ID q7: every label fails, every item gets a note.
+  const n = 4000;
+  const components = Array.from({ length: n }, (_, i) => ({ id: `q${i}`, label: `Question ${i}`, description: 'x' }));
+  const d = buildDomain({ id: 'many', title: 'many', source: 'test', components, basis: components.map((c) => [c.id]) });
+  const before = process.cpuUsage();
+  const { names, notes } = exportedItemNames(d);
+  const used = process.cpuUsage(before);
+  assert.deepEqual(names, d.ids);
+  assert.equal(notes.length, n);
+  assert.equal(notes[7], 'item q7: its label "Question 7" would be imported as Question_7 (lib/kst-io/README.md, "Item names"), so the file names it q7');
+  // CPU of this thread, not wall time, so other load on the machine does not count; the bound is generous.
+  assert.ok(used.user + used.system < 2e6, `${((used.user + used.system) / 1e6).toFixed(2)} s CPU`);
+});
+
+/** The one-label-per-pass rule export used before (quadratic): the reference the faster passes must agree with. */
+function namesOneAtATime(ids: readonly string[], labels: ReadonlyArray<string | undefined>): string[] {
+  const names = labels.map((l, k) => l ?? ids[k]!);
+  for (;;) {
+    const mapped = itemIdsFromNames(names).ids;
+    const fails = (name: string, k: number): boolean =>
+      name !== ids[k] && (/[\r\n\u2028\u2029]/.test(name) || name.trim() === '' || names.some((x, j) => j !== k && x === name && (j < k || x === ids[j])) || mapped[k] !== ids[k]);
+    const k = names.findIndex(fails);
+    if (k < 0) return names;
+    names[k] = ids[k]!;
+  }
+}
+
+test('property: export keeps exactly the labels the one-at-a-time rule keeps, and notes each other item once (seeded labels that collide, map onto IDs, hold line breaks)', () => {
+  const seed = 'kst-io-exported-names';
+  const rng = seedrandom(seed);
+  const pool = ['a', 'b', 'a b', 'a_b', 'I1', 'I2', 'x\ny', ' ', 'é', 'q1', 'q2', 'q1_2', 'Q', 'a_b_2'];
+  const idPool = ['q1', 'q2', 'a_b', 'I1', 'b', 'a'];
+  for (let round = 0; round < 3000; round++) {
+    const n = 2 + Math.floor(rng() * 5);
+    const ids = idPool.slice(0, n);
+    const labels = ids.map(() => (rng() < 0.8 ? pool[Math.floor(rng() * pool.length)] : undefined));
+    const components = ids.map((id, k) => ({ id, description: id, ...(labels[k] !== undefined ? { label: labels[k] } : {}) }));
+    const d = buildDomain({ id: 'r', title: 'r', source: 'test', components, basis: ids.map((id) => [id]) });
+    const { names, notes } = exportedItemNames(d);
+    const where = `seed ${seed}, round ${round}: ${JSON.stringify(labels)}`;
+    assert.deepEqual(names, namesOneAtATime(ids, labels), where);
+    const noted = notes.map((note) => note.slice('item '.length, note.indexOf(':'))).sort();
+    assert.deepEqual(noted, ids.filter((id, k) => names[k] === id && (labels[k] ?? id) !== id).sort(), where);
+  }
 });
