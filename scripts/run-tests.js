@@ -306,7 +306,8 @@ class TestProcess {
       counts.fail++;
     } else if (event.skip || event.todo) {
       counts[event.skip ? 'skip' : 'todo']++;
-      skipped.push(`${this.byPath.get(event.file) ?? this.current ?? this.job.files[0]} › ${event.name}`);
+      const why = event.skipReason ? ` (${event.skipReason})` : '';
+      skipped.push(`${this.byPath.get(event.file) ?? this.current ?? this.job.files[0]} › ${event.name}${why}`);
     } else counts.pass++;
   }
 

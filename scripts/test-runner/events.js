@@ -58,6 +58,7 @@ module.exports = async function* events(source) {
         nesting: data.nesting,
         suite: details.type === 'suite',
         skip: data.skip !== undefined && data.skip !== false,
+        skipReason: typeof data.skip === 'string' ? data.skip : undefined,
         todo: data.todo !== undefined && data.todo !== false,
         ms: details.duration_ms,
         cpu: data.nesting === 0 ? cpuSoFar() : undefined,
