@@ -1,3 +1,5 @@
+import { InputError, visible } from '../errors';
+
 /**
  * The one CSV writer of the project (RFC 4180 with `\n` line ends and a final newline): the analysis
  * tables (`lib/analysis`) and every table a notebook saves (`lib/figures/table.ts`) are written by it,
@@ -37,4 +39,63 @@ export function csvField(value: unknown): string {
 export function csvText(header: readonly string[], rows: ReadonlyArray<readonly unknown[]>): string {
   const lines = [header.map(csvField).join(','), ...rows.map((row) => row.map(csvField).join(','))];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The one CSV reader (RFC 4180, as csvText and R's write.csv write it): splits CSV text into records,
+ * each with the line it starts on (a quoted field may span lines, `""` is a quote; empty lines are
+ * skipped). A closing quote followed by anything but a comma or the line's end is refused, naming what
+ * follows (a tab there is a TSV file). Used by `kstbench import`'s items file and the study's response
+ * import.
+ */
+export function csvRecords(text: string, file: string): Array<{ line: number; cells: string[] }> {
+  const out: Array<{ line: number; cells: string[] }> = [];
+  let cells: string[] = [];
+  let cell = '';
+  let line = 1;
+  let start = 1;
+  let quoted = false;
+  let any = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (cell += '"'), (i += 1);
+      else if (ch === '"') {
+        quoted = false;
+        refuseAfterClosingQuote(text, i + 1, file, start);
+      }
+      else {
+        if (ch === '\n') line += 1;
+        cell += ch;
+      }
+      continue;
+    }
+    if (ch === '"' && cell === '') (quoted = true), (any = true);
+    else if (ch === ',') cells.push(cell), (cell = ''), (any = true);
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i += 1;
+      if (any || cell !== '') out.push({ line: start, cells: [...cells, cell] });
+      cells = [];
+      cell = '';
+      any = false;
+      line += 1;
+      start = line;
+    } else (cell += ch), (any = true);
+  }
+  if (quoted) throw new InputError(`${file}:${start}: unterminated quoted field`, { file, line: start });
+  if (any || cell !== '') out.push({ line: start, cells: [...cells, cell] });
+  return out;
+}
+
+
+/** What a CSV reader adds to a message when a tab stands where a comma should. */
+export const TAB_HINT = '; the fields are separated by tabs, a CSV file separates them by commas';
+
+/** Refuses text right after a closing quote (at `at`) other than a comma, a line break or the end. */
+function refuseAfterClosingQuote(text: string, at: number, file: string, line: number): void {
+  const next = text[at];
+  if (next === undefined || next === ',' || next === '\n' || next === '\r') return;
+  const rest = text.slice(at).split(/\r?\n/, 1)[0]!.slice(0, 10);
+  const hint = next === '\t' ? TAB_HINT : '';
+  throw new InputError(`${file}:${line}: ${visible(JSON.stringify(rest))} after a closing quote, where a comma or the line's end is expected${hint}`, { file, line });
 }

@@ -1,5 +1,6 @@
 import { keyedObject } from '../io/keys';
 import { InputError } from '../errors';
+import { csvRecords } from '../io/csv';
 // The lib/kst modules themselves, not its index: the index also loads sampling and presentation
 // (seedrandom, lib/stats), which `kstbench space` and `export` never use (CLI start-up).
 import { atomCodes } from '../kst/basis';
@@ -9,7 +10,7 @@ import { domainBasisModel, reduceNotions, surmiseFunction } from '../kst/general
 import { UNLIMITED } from '../kst/budget';
 import { walkSpace, type WalkedSpace } from '../kst/space';
 import { domainLabel } from '../kst/structure';
-import { csvCells, itemCsvReadings, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
+import { itemCsvReadings, matrixRow, parseMatrixFile, formatMatrixChunks, shown, splitLines, type MatrixFormat, type ParsedMatrix, type SrbtStruct } from './formats';
 import { streamStates, type ChunkSink } from './stream';
 
 export type { ChunkSink } from './stream';
@@ -38,12 +39,21 @@ export interface ItemDescriptions {
   descriptions: Map<string, string>;
 }
 
-/** Reads an `id,description` CSV (header required, R's write.csv quoting accepted). */
+/**
+ * Reads an `id,description` CSV (header required): R's write.csv quoting and the project's CSV reader's
+ * (csvRecords), so a quoted description may hold commas, quotes and line breaks, as export writes it.
+ * An error names the line its record starts on.
+ */
 export function readItemDescriptions(text: string, file: string): ItemDescriptions {
-  const parsed = splitLines(text, file).map((l, i) => ({ line: i + 1, cells: csvCells(file, i + 1, l) }));
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const parsed = csvRecords(text, file);
+  // Blank lines at the end are dropped, as kstIO's readers (splitLines) drop them.
+  const blank = (cells: string[]): boolean => cells.length === 1 && /^[ \t]*$/.test(cells[0]!);
+  while (parsed.length > 0 && blank(parsed[parsed.length - 1]!.cells)) parsed.pop();
+  if (parsed.length === 0) throw new InputError(`${file}: ${text.length === 0 ? 'empty file' : 'the file has only blank lines'}`, { file });
   const header = parsed[0]!.cells.map((c) => c.toLowerCase());
   if (header.length !== 2 || header[0] !== 'id' || header[1] !== 'description') {
-    throw new InputError(`${file}:1: expected the header id,description, found ${shown(parsed[0]!.cells.join(','))}`, { file, line: 1 });
+    throw new InputError(`${file}:${parsed[0]!.line}: expected the header id,description, found ${shown(parsed[0]!.cells.join(','))}`, { file, line: parsed[0]!.line });
   }
   const ids: string[] = [];
   const descriptions = new Map<string, string>();

@@ -1,4 +1,5 @@
 import { InputError, visible } from '../errors';
+import { TAB_HINT } from '../io/csv';
 
 /**
  * The kstIO file formats (C. Hockemeyer's R package kstIO, shared by kst, kstMatrix, pks, DAKS, CDSS):
@@ -202,8 +203,6 @@ function parseMatrixFamily(text: string, file: string, format: 'matrix' | 'kst' 
   if (comment !== undefined) out.comment = comment;
   return out;
 }
-
-const TAB_HINT = '; the fields are separated by tabs, a CSV file separates them by commas';
 
 /** One CSV line split on commas, with R-style double quotes removed ("a","b" or a,b). */
 export function csvCells(file: string, lineNo: number, text: string): string[] {

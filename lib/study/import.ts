@@ -4,6 +4,7 @@ import { validateResponses, type ResponseRecord } from '../analysis';
 import { CONDITIONS } from '../conditions';
 import { InputError, describeZodIssues } from '../errors';
 import { writeFilesAtomic } from '../io/atomic';
+import { csvRecords } from '../io/csv';
 import { parseJsonl } from '../io/json';
 import { readUtf8File } from '../io/read';
 import type { Domain } from '../kst';
@@ -58,43 +59,6 @@ function ids(value: string | string[] | null | undefined): string[] {
   if (Array.isArray(value)) return value;
   const t = value.trim();
   return t === '' || t === '∅' ? [] : t.split(/[\s;]+/).filter((s) => s !== '');
-}
-
-/** Splits CSV text into records with the line each starts on (RFC 4180; fields may span lines). */
-export function csvRecords(text: string, file: string): Array<{ line: number; cells: string[] }> {
-  const out: Array<{ line: number; cells: string[] }> = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let start = 1;
-  let quoted = false;
-  let any = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), (i += 1);
-      else if (ch === '"') quoted = false;
-      else {
-        if (ch === '\n') line += 1;
-        cell += ch;
-      }
-      continue;
-    }
-    if (ch === '"' && cell === '') (quoted = true), (any = true);
-    else if (ch === ',') cells.push(cell), (cell = ''), (any = true);
-    else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i += 1;
-      if (any || cell !== '') out.push({ line: start, cells: [...cells, cell] });
-      cells = [];
-      cell = '';
-      any = false;
-      line += 1;
-      start = line;
-    } else (cell += ch), (any = true);
-  }
-  if (quoted) throw new InputError(`${file}:${start}: unterminated quoted field`, { file, line: start });
-  if (any || cell !== '') out.push({ line: start, cells: [...cells, cell] });
-  return out;
 }
 
 function csvRows(text: string, file: string): Array<{ line: number; value: Record<string, string> }> {

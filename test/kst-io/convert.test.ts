@@ -126,6 +126,40 @@ test('malformed files are refused with file:line and the reason', () => {
   refuses(() => readItemDescriptions('id,description\na,x\na,y\n', 'i.csv'), /i\.csv:3: item "a" listed twice/);
 });
 
+test('the items file that export writes reads back: descriptions with line breaks, commas and quotes', () => {
+  const descriptions = ['first line\nsecond line', 'a, b, and "c"', 'windows\r\nline end', '"quoted"\n\n"after a blank line"'];
+  const given = readItemDescriptions(`id,description\n${descriptions.map((t, k) => `i${k},"${t.replace(/"/g, '""')}"`).join('\n')}\n`, 'given.csv');
+  assert.deepEqual([...given.descriptions.values()], descriptions, 'the hand-written file reads as written');
+  const d = buildDomain(importStructure('0000\n1000\n1100\n1110\n1111\n', 'chain.mat', { id: 'chain', items: given }), 'chain.mat');
+  assert.deepEqual(d.components.map((c) => c.description), descriptions);
+  const again = readItemDescriptions(exported(d, 'items', 'csv'), 'exported.csv');
+  assert.deepEqual(again.ids, ['i0', 'i1', 'i2', 'i3']);
+  assert.deepEqual([...again.descriptions.values()], descriptions, 'export, then import, gives the descriptions back');
+  // An error names the line its record starts on: i1's record starts on line 4, after i0's two lines.
+  refuses(() => readItemDescriptions('id,description\ni0,"one\ntwo"\ni1,x,extra\n', 'r.csv'), /^r\.csv:4: ragged row: 3 field\(s\) where the header has 2$/);
+  refuses(() => readItemDescriptions('id,description\ni0,"one\ntwo"\ni0,"three\nfour"\n', 'r.csv'), /^r\.csv:4: item "i0" listed twice$/);
+  refuses(() => readItemDescriptions('id,description\ni0,"open\nnever closed\n', 'r.csv'), /^r\.csv:2: unterminated quoted field$/);
+  refuses(() => readItemDescriptions('"id"\t"description"\n"a"\t"x"\n', 't.csv'), /^t\.csv:1: "\\t\\"descript" after a closing quote, where a comma or the line's end is expected; the fields are separated by tabs/);
+});
+
+test('simple items files read as before: R quoting, a byte-order mark, \\r\\n, blank lines at the end', () => {
+  const expected = { ids: ['a', 'b'], descriptions: new Map([['a', 'task a'], ['b', 'task b, two routes']]) };
+  for (const text of [
+    'id,description\na,task a\nb,"task b, two routes"\n',
+    '"id","description"\n"a","task a"\n"b","task b, two routes"',
+    '\ufeffID,Description\r\na, task a \r\nb,"task b, two routes"\r\n\r\n  \n',
+  ]) {
+    const read = readItemDescriptions(text, 'i.csv');
+    assert.deepEqual({ ids: read.ids, descriptions: read.descriptions }, expected, JSON.stringify(text));
+  }
+  refuses(() => readItemDescriptions('', 'i.csv'), /^i\.csv: empty file$/);
+  refuses(() => readItemDescriptions('\n \n', 'i.csv'), /^i\.csv: the file has only blank lines$/);
+  refuses(() => readItemDescriptions('id,description\n', 'i.csv'), /^i\.csv: no items after the header$/);
+  refuses(() => readItemDescriptions('id,description\na,\n', 'i.csv'), /^i\.csv:2: item "a" has an empty description$/);
+  refuses(() => readItemDescriptions('id,description\n,x\n', 'i.csv'), /^i\.csv:2: empty item ID$/);
+  refuses(() => readItemDescriptions('id,description\n"a"b,x\n', 'i.csv'), /^i\.csv:2: "b,x" after a closing quote/);
+});
+
 test('--reduce-notions collapses equivalent items, as kmeqreduction keeps the first column', () => {
   // b and c always together: states ∅, a, abc, abcd → notions {b, c}; reduced on a, b, d: chain a < b < d.
   const text = '#SRBT v2.0 space ASCII\n4\n4\n0000\n1000\n1110\n1111\n';

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../lib/errors';
 import { analyzeStudy } from '../../lib/study/analyze';
-import { csvRecords, importStudyResponses, parseResponseTable } from '../../lib/study/import';
+import { csvRecords } from '../../lib/io/csv';
+import { importStudyResponses, parseResponseTable } from '../../lib/study/import';
 import { loadStudy, loadStudyDomains } from '../../lib/study/manifest';
 import { tempDir } from '../support/files';
 import { writeCurriculum } from './helpers';
@@ -96,4 +97,6 @@ test('a bad row is one line naming file, line and field; nothing is written', ()
 test('csvRecords: quoted fields span lines; an unterminated quote is named', () => {
   assert.deepEqual(csvRecords('a,b\n"x\ny",2\r\n', 'f'), [{ line: 1, cells: ['a', 'b'] }, { line: 2, cells: ['x\ny', '2'] }]);
   assert.throws(() => csvRecords('a\n"open\n', 'f.csv'), /f\.csv:2: unterminated quoted field/);
+  // Text after a closing quote is no RFC 4180 field: refused, not glued to the field ("x"y read as xy).
+  assert.throws(() => csvRecords('a,b\n"x"y,2\n', 'f.csv'), /^InputError: f\.csv:2: "y,2" after a closing quote, where a comma or the line's end is expected$/);
 });
