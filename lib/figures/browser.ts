@@ -228,7 +228,8 @@ const IDLE_CLOSE_MS = 1500;
 
 interface Shared {
   context: BrowserContext;
-  userDataDir: string;
+  /** The launch's temporary folder: the profile (profile/) and playwright's artifacts (artifacts/). */
+  folder: string;
 }
 let shared: Promise<Shared> | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
@@ -248,22 +249,27 @@ async function launch(): Promise<Shared> {
   const source = await resolveChromium();
   // Lazy: playwright-core is only needed where figures are exported.
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
-  const userDataDir = mkdtempSync(join(tmpdir(), 'kstbench-chromium-'));
+  // One folder holds the profile and playwright's artifacts folder (artifactsDir): without it
+  // playwright makes its own playwright-artifacts-* in TMPDIR, which a signal left behind.
+  const folder = mkdtempSync(join(tmpdir(), 'kstbench-chromium-'));
   // Listed, so that a command stopped by a signal (its worker terminated: no finally runs) removes it too.
-  trackTemporary(userDataDir);
+  trackTemporary(folder);
   try {
-    const context = await chromium.launchPersistentContext(userDataDir, {
+    const artifactsDir = join(folder, 'artifacts');
+    mkdirSync(artifactsDir);
+    const context = await chromium.launchPersistentContext(join(folder, 'profile'), {
       executablePath: source.executablePath,
       env: { ...process.env, ...source.env } as Record<string, string>,
       headless: true,
       args: [...CHROMIUM_ARGS],
       viewport: { width: 1280, height: 900 },
       deviceScaleFactor: 1,
+      artifactsDir,
     });
-    return { context, userDataDir };
+    return { context, folder };
   } catch (err) {
-    rmSync(userDataDir, { recursive: true, force: true });
-    releaseTemporary(userDataDir);
+    rmSync(folder, { recursive: true, force: true });
+    releaseTemporary(folder);
     throw err;
   }
 }
@@ -294,7 +300,7 @@ export async function withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   }
 }
 
-/** Closes the shared browser (if open) and removes its profile directory. */
+/** Closes the shared browser (if open) and removes its folder (the profile and playwright's artifacts). */
 export async function closeFigureBrowser(): Promise<void> {
   held = false;
   if (idleTimer) clearTimeout(idleTimer);
@@ -305,8 +311,8 @@ export async function closeFigureBrowser(): Promise<void> {
   try {
     const s = await current;
     await s.context.close();
-    rmSync(s.userDataDir, { recursive: true, force: true });
-    releaseTemporary(s.userDataDir);
+    rmSync(s.folder, { recursive: true, force: true });
+    releaseTemporary(s.folder);
   } catch {
     // a launch that failed has nothing to close
   }

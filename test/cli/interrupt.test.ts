@@ -131,7 +131,7 @@ test('--out to a FIFO, a device stand-in (a link to /dev/null) and a symlink, in
   }
 });
 
-test('SIGINT while the figures are drawn removes the browser profile and page folders it made in TMPDIR', { timeout: 120_000 }, async () => {
+test('SIGINT while the figures are drawn removes the browser profile, playwright\'s artifacts and the page folders it made in TMPDIR', { timeout: 120_000 }, async () => {
   // The worker is terminated, so no finally of lib/figures runs: the folders are listed
   // (lib/io/temporaries.ts) and the main thread removes them. They used to stay, about 4 MB each,
   // while the command said "no temporary file was left".
@@ -148,14 +148,19 @@ test('SIGINT while the figures are drawn removes the browser profile and page fo
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
     }
     const ours = () => readdirSync(scratch).filter((f) => f.startsWith('kstbench-'));
-    const r = await interrupt(['study', 'figures', study], dir, () => ours().length > 0, { ...process.env, TMPDIR: scratch });
+    // Ready once a page is drawn: the browser has launched, so playwright has made what it makes.
+    const drawing = () => readdirSync(scratch).some((f) => f.startsWith('kstbench-figure-'));
+    const r = await interrupt(['study', 'figures', study], dir, drawing, { ...process.env, TMPDIR: scratch });
     assert.equal(r.code, 130, r.stderr);
     assert.match(r.stderr, /stopped by SIGINT; no output file was replaced \(removed \d+ temporary files?\)/);
     assert.deepEqual(ours(), [], 'no kstbench-chromium-* or kstbench-figure-* folder left');
+    // Playwright's artifacts folder is inside the browser's kstbench-chromium-* (artifactsDir), not its own
+    // playwright-artifacts-* in TMPDIR, which no handler of ours removed.
+    assert.deepEqual(readdirSync(scratch).filter((f) => f.startsWith('playwright-')), [], 'no playwright-* folder left');
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    // Chromium itself outlives the CLI by up to ~3 s (it notices its closed pipe), still writing into
-    // playwright's own artifacts folder there: retry the removal (ENOTEMPTY) rather than fail on it.
+    // Chromium itself outlives the CLI by up to ~3 s (it notices its closed pipe) and may still write
+    // there: retry the removal (ENOTEMPTY) rather than fail on it.
     rmSync(scratch, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 });
