@@ -7,11 +7,14 @@ import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './ks
 import { EmptyDesignError } from './lifecycle';
 import { loadPriceTable, type PriceTable } from './prices';
 import type { ProgressSink } from './progress';
-import { checkBatchModels, createBatchClient, createProvider } from './providers';
+import { checkBatchModels, createBatchClient, createProvider, loadCatalogue } from './providers';
+import { checkContextWindows, contextWindowOf, type ContextWindowWording } from './context-window';
+import { readCompleted, storePaths } from './store';
 import type { Provider } from '../provider/contract';
 import type { ModelOptions, ResolvedTargets } from './providers/endpoints';
 import {
   DEFAULT_POLL_INTERVAL_MS,
+  dryRunJobs,
   dryRunStudy,
   endpointsInfo,
   resolveTargets,
@@ -177,9 +180,35 @@ function kstCollection(params: CollectParams, deps: CollectDeps, prepared: Prepa
   };
 }
 
+/** How the collector names a model whose prompts are over its context window: its flags. */
+const COLLECT_WINDOW_WORDING: ContextWindowWording = {
+  entry: () => ({ where: '--models', item: 'models' }),
+  windowSource: '--models-file, else config/models.json',
+  designFields: '--conditions, --states, --domains',
+};
+
+/** The models' context windows (--models-file, else the catalogue), in --models order. */
+function modelWindows(params: CollectParams, targets: ResolvedTargets): Array<{ spec: string; contextWindow: number | null }> {
+  const catalogue = loadCatalogue();
+  return params.models.map((spec) => ({ spec, contextWindow: contextWindowOf(targets, spec, catalogue) }));
+}
+
+/**
+ * A live run's context-window check before its first call, on the cells it would request: the prompts
+ * are built once more only for the models whose window is known (never for simulated ones).
+ */
+function checkLiveContextWindows(params: CollectParams, targets: ResolvedTargets, prepared: PreparedDesign): void {
+  const windows = modelWindows(params, targets).filter((m) => m.contextWindow !== null);
+  if (windows.length === 0) return;
+  const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
+  const report = dryRunJobs(prepared.jobs, completed, windows.map((m) => m.spec), prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+  checkContextWindows(windows, report, COLLECT_WINDOW_WORDING);
+}
+
 export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
   const { params, targets } = resolveTargets(rawParams, deps.createProvider === undefined);
   const prepared = prepareKstDesign(params);
+  checkLiveContextWindows(params, targets, prepared);
   return runStudyCollection(kstCollection(params, deps, prepared, targets), params, targets, { ...deps, env: deps.env ?? process.env });
 }
 
@@ -188,8 +217,11 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
  * calls (cells without a final record in --out), their tokens and cost.
  */
 export function dryRunKst(rawParams: CollectParams): DryRunReport {
-  const { params } = resolveTargets(rawParams);
+  const { params, targets } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
-  return dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params);
+  const report = dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params);
+  // A cost quoted for prompts the model cannot take is refused, as `study check` refuses it.
+  checkContextWindows(modelWindows(params, targets), report, COLLECT_WINDOW_WORDING);
+  return report;
 }
