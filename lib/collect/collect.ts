@@ -22,12 +22,13 @@ import {
   type CollectOutcome,
   type DispatchParams,
   type DryRunReport,
+  type NoteSink,
   type StudyCollection,
 } from './runner';
 import { loadStatesFile, type StatesFile } from './states-file';
 
 // The collection entry point outside lib/collect (cli/, lib/study/) also takes the runner's shared pieces from here.
-export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, type CollectOutcome, type DryRunReport } from './runner';
+export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, type CollectOutcome, type DryRunReport, type NoteKind, type NoteSink } from './runner';
 
 /**
  * `kstbench collect` as a library call: loads the domains, builds the KST design and hands it to the
@@ -61,8 +62,8 @@ export interface CollectDeps {
   createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; model?: ModelOptions }): BatchTransport;
   /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
   clockMs?: () => number;
-  /** Pre-flight notes (the CLI prints them on stderr). */
-  onNote?: (model: string, note: string) => void;
+  /** Routing, environment, setup and mid-run call notes (the CLI prints them on stderr). */
+  onNote?: NoteSink;
   /** The fix named when --out holds another design (default: use a new --out directory); `kstbench study` names its own. */
   otherDesignFix?: string;
   /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'); `kstbench study` names its own. */
@@ -175,7 +176,7 @@ function kstCollection(params: CollectParams, deps: CollectDeps, prepared: Prepa
     runInfo: ({ deterministic, settings }) => ({ ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) }),
     handler: (isSimulated) => kstResultHandler(isSimulated),
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
-    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env, ...(deps.onNote ? { onNote: (note: string) => deps.onNote!(spec, note) } : {}) }),
+    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env, ...(deps.onNote ? { onNote: (note: string) => deps.onNote!(spec, note, 'call') } : {}) }),
     createBatchClient: (spec) => batch(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }),
   };
 }

@@ -52,6 +52,16 @@ export interface DispatchParams {
   noPreflight?: boolean;
 }
 
+/**
+ * What a note is, so it can be labelled by that (not all as "pre-flight"): `routing` (which server and
+ * key a model gets), `environment` (SDK variables that are not sent), `setup` (a model's settings and
+ * warnings, before its first call), `call` (heard during a call, mid-run: a followed same-origin
+ * redirect that moved the path, providers/capped-fetch.ts).
+ */
+export type NoteKind = 'routing' | 'environment' | 'setup' | 'call';
+/** Where notes go (the CLI prints them on stderr); `model` is the spec, or `routing` / `environment`. */
+export type NoteSink = (model: string, note: string, kind: NoteKind) => void;
+
 /** What the caller injects: the shell's signal, progress and notes, and the test clocks. */
 export interface RunnerDeps {
   /** The environment whose secrets every written line is scrubbed of. */
@@ -63,8 +73,8 @@ export interface RunnerDeps {
   retryBaseDelayMs?: number;
   /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
   clockMs?: () => number;
-  /** Routing and pre-flight notes (the CLI prints them on stderr). */
-  onNote?: (model: string, note: string) => void;
+  /** Routing, environment, setup and mid-run call notes (the CLI prints them on stderr). */
+  onNote?: NoteSink;
   /** The fix named when the store holds another design (default: a new --out directory; see LifecycleOptions). */
   otherDesignFix?: string;
   /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'; see LifecycleOptions). */
@@ -162,13 +172,13 @@ export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTok
 
 /** The run's own notes, once before it: routing (--base-url), then the SDK variables kstbench ignores (providers/sdk-env.ts). */
 function printRunNotes(targets: ResolvedTargets, deps: RunnerDeps): void {
-  for (const note of targets.notes) deps.onNote?.('routing', note);
-  for (const note of ignoredSdkEnvNotes(targets.targets.map((t) => t.provider), deps.env)) deps.onNote?.('environment', note);
+  for (const note of targets.notes) deps.onNote?.('routing', note, 'routing');
+  for (const note of ignoredSdkEnvNotes(targets.targets.map((t) => t.provider), deps.env)) deps.onNote?.('environment', note, 'environment');
 }
 
 /** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
-export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
-  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
+export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: NoteSink): void {
+  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note, 'setup');
 }
 
 /** The output cap the settings name for a model (a cut-off answer may be retried up to it), null when unknown. */
