@@ -213,7 +213,8 @@ export const command = flagCommand(help, flags, async (parsed, argv) => {
   const resumeCommand = `kstbench collect ${argv.map(shellQuote).join(' ')}`;
   return runShell('collect', resumeCommand, async (shell) => {
     if (v['dry-run']) {
-      process.stdout.write(formatDryRun(dryRunKst(params)));
+      // A design of ~1M cells plans for tens of seconds: its count and progress go to stderr (stdout stays the report).
+      process.stdout.write(formatDryRun(dryRunKst(params, { onLine: (line) => process.stderr.write(`kstbench collect: ${line}\n`) })));
       return 0;
     }
     const result = await collectKst(params, shell.deps);

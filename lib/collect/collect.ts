@@ -213,15 +213,28 @@ export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {
   return runStudyCollection(kstCollection(params, deps, prepared, targets), params, targets, { ...deps, env: deps.env ?? process.env });
 }
 
+/** A design of this many cells makes a dry run long enough (seconds of CPU) to say what it is doing. */
+export const LONG_PLAN_CELLS = 100_000;
+
+/** Where a long dry run says its planned count first, then each tenth of its prompts (the CLI: stderr); small designs say nothing. */
+export interface DryRunPlanning {
+  onLine?: (line: string) => void;
+  /** The design size from which it speaks (default LONG_PLAN_CELLS; tests lower it). */
+  longPlanCells?: number;
+}
+
 /**
  * Estimates a run without calling anything or writing anything (runner.ts `dryRunStudy`): the pending
  * calls (cells without a final record in --out), their tokens and cost.
  */
-export function dryRunKst(rawParams: CollectParams): DryRunReport {
+export function dryRunKst(rawParams: CollectParams, planning: DryRunPlanning = {}): DryRunReport {
   const { params, targets } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
-  const report = dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params);
+  const long = planning.onLine !== undefined && prepared.jobs.length >= (planning.longPlanCells ?? LONG_PLAN_CELLS);
+  if (long) planning.onLine!(`dry run: ${prepared.jobs.length} cells in the design; building their prompts to estimate the tokens`);
+  const progress = long ? (done: number, total: number) => planning.onLine!(`dry run: ${done} of ${total} prompts estimated`) : undefined;
+  const report = dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params, progress);
   // A cost quoted for prompts the model cannot take is refused, as `study check` refuses it.
   checkContextWindows(modelWindows(params, targets), report, COLLECT_WINDOW_WORDING);
   return report;

@@ -54,3 +54,17 @@ test('a prompt over a model\'s context window is refused by --dry-run and by a l
       assert.equal(dryRunKst(p).calls, 2 * 8 * 2 * 2);
     });
 });
+
+test('a long dry run says its planned count first, then each tenth of its prompts; a small one says nothing', () => {
+  const p = params({ models: ['openai:gpt-5-mini', 'simulated:sim-a'] });
+  const lines: string[] = [];
+  // 64 cells, 32 of them the real model's prompts (the simulated respondent's are not built).
+  const report = dryRunKst(p, { onLine: (line) => lines.push(line), longPlanCells: 64 });
+  assert.equal(lines[0], 'dry run: 64 cells in the design; building their prompts to estimate the tokens');
+  assert.deepEqual(lines.slice(1), [4, 8, 12, 16, 20, 24, 28, 32].map((n) => `dry run: ${n} of 32 prompts estimated`));
+  // The report is the same with or without the lines.
+  assert.deepEqual(report, dryRunKst(p));
+  const quiet: string[] = [];
+  dryRunKst(p, { onLine: (line) => quiet.push(line), longPlanCells: 65 });
+  assert.deepEqual(quiet, [], 'below the threshold nothing is printed');
+});
