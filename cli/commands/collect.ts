@@ -1,6 +1,7 @@
 import { CONDITIONS } from '../../lib/conditions';
 import { collectKst, DEFAULT_POLL_INTERVAL_MS, dryRunKst, formatDryRun, type CollectParams } from '../../lib/collect/collect';
 import type { EngineResult } from '../../lib/collect/lifecycle';
+import type { NoteKind, NoteSink } from '../../lib/collect/collect';
 import { EmptyDesignError } from '../../lib/collect/lifecycle';
 import { attemptsWording, resumedWording } from '../../lib/collect/summary';
 import { isOsError, osErrorMessage } from '../../lib/io/os-error';
@@ -212,7 +213,8 @@ export const command = flagCommand(help, flags, async (parsed, argv) => {
   const resumeCommand = `kstbench collect ${argv.map(shellQuote).join(' ')}`;
   return runShell('collect', resumeCommand, async (shell) => {
     if (v['dry-run']) {
-      process.stdout.write(formatDryRun(dryRunKst(params)));
+      // A design of ~1M cells plans for tens of seconds: its count and progress go to stderr (stdout stays the report).
+      process.stdout.write(formatDryRun(dryRunKst(params, { onLine: (line) => process.stderr.write(`kstbench collect: ${line}\n`) })));
       return 0;
     }
     const result = await collectKst(params, shell.deps);
@@ -223,16 +225,26 @@ export const command = flagCommand(help, flags, async (parsed, argv) => {
   });
 });
 
-/** What runShell hands the command: the interrupt signal, the progress display and pre-flight notes. */
+/** What runShell hands the command: the interrupt signal, the progress display and the notes' sink. */
 export interface ShellDeps {
   interrupt: AbortSignal;
   progress: (total: number, initialDone: number) => ReturnType<typeof createProgress>;
-  onNote: (model: string, note: string) => void;
+  onNote: NoteSink;
+}
+
+/**
+ * A note as the line printed on stderr, labelled by what it is: `routing`, `environment`, a model's
+ * `setup` before its first call, or `mid-run` for one heard during a call (a followed redirect that
+ * moved the path comes after the pre-flight, so calling it "pre-flight" misdated it).
+ */
+export function noteLine(name: string, model: string, note: string, kind: NoteKind): string {
+  const label = kind === 'routing' || kind === 'environment' ? kind : `${kind === 'setup' ? 'setup' : 'mid-run'} ${model}`;
+  return `kstbench ${name}: ${label}: ${note}\n`;
 }
 
 /**
  * Runs a collecting command under the shared shell: SIGINT/SIGTERM finish in-flight calls (a second
- * signal exits at once; in a worker thread the main thread stops it, cli/thread.ts), pre-flight notes and progress go to stderr, and failures that are no bug are
+ * signal exits at once; in a worker thread the main thread stops it, cli/thread.ts), notes (noteLine) and progress go to stderr, and failures that are no bug are
  * one line each — an empty design (exit 2), an OS error
  * naming the path with the resume command (exit 1).
  */
@@ -256,7 +268,7 @@ export async function runShell(name: string, resumeCommand: string, body: (shell
       deps: {
         interrupt: interrupt.signal,
         progress: (total, initialDone) => createProgress({ total, initialDone, stream: stderr }),
-        onNote: (model, note) => process.stderr.write(`kstbench ${name}: ${model === 'routing' ? 'routing' : `pre-flight ${model}`}: ${note}\n`),
+        onNote: (model, note, kind) => process.stderr.write(noteLine(name, model, note, kind)),
       },
     });
   } catch (err) {

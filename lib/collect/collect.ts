@@ -7,11 +7,14 @@ import { extractedText, kstJobs, kstResultHandler, type KstCellMeta } from './ks
 import { EmptyDesignError } from './lifecycle';
 import { loadPriceTable, type PriceTable } from './prices';
 import type { ProgressSink } from './progress';
-import { checkBatchModels, createBatchClient, createProvider } from './providers';
+import { checkBatchModels, createBatchClient, createProvider, loadCatalogue } from './providers';
+import { checkContextWindows, contextWindowOf, type ContextWindowWording } from './context-window';
+import { readCompleted, storePaths } from './store';
 import type { Provider } from '../provider/contract';
 import type { ModelOptions, ResolvedTargets } from './providers/endpoints';
 import {
   DEFAULT_POLL_INTERVAL_MS,
+  dryRunJobs,
   dryRunStudy,
   endpointsInfo,
   resolveTargets,
@@ -19,12 +22,13 @@ import {
   type CollectOutcome,
   type DispatchParams,
   type DryRunReport,
+  type NoteSink,
   type StudyCollection,
 } from './runner';
 import { loadStatesFile, type StatesFile } from './states-file';
 
 // The collection entry point outside lib/collect (cli/, lib/study/) also takes the runner's shared pieces from here.
-export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, type CollectOutcome, type DryRunReport } from './runner';
+export { DEFAULT_POLL_INTERVAL_MS, dryRunJobs, formatDryRun, resolveTargets, type CollectOutcome, type DryRunReport, type NoteKind, type NoteSink } from './runner';
 
 /**
  * `kstbench collect` as a library call: loads the domains, builds the KST design and hands it to the
@@ -58,8 +62,8 @@ export interface CollectDeps {
   createBatchClient?(spec: string, options: { baseUrl?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; model?: ModelOptions }): BatchTransport;
   /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
   clockMs?: () => number;
-  /** Pre-flight notes (the CLI prints them on stderr). */
-  onNote?: (model: string, note: string) => void;
+  /** Routing, environment, setup and mid-run call notes (the CLI prints them on stderr). */
+  onNote?: NoteSink;
   /** The fix named when --out holds another design (default: use a new --out directory); `kstbench study` names its own. */
   otherDesignFix?: string;
   /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'); `kstbench study` names its own. */
@@ -172,24 +176,66 @@ function kstCollection(params: CollectParams, deps: CollectDeps, prepared: Prepa
     runInfo: ({ deterministic, settings }) => ({ ...prepared.runInfo, deterministic, ...endpointsInfo(targets), ...(settings ? { settings } : {}) }),
     handler: (isSimulated) => kstResultHandler(isSimulated),
     finalize: (records, paths) => writeFileAtomic(paths.extracted, extractedText(records)),
-    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env, ...(deps.onNote ? { onNote: (note: string) => deps.onNote!(spec, note) } : {}) }),
+    createProvider: (spec) => live(spec, { ...targets.optionsFor(spec), env, ...(deps.onNote ? { onNote: (note: string) => deps.onNote!(spec, note, 'call') } : {}) }),
     createBatchClient: (spec) => batch(spec, { ...targets.optionsFor(spec), env, timeoutMs: params.timeoutMs }),
   };
+}
+
+/** How the collector names a model whose prompts are over its context window: its flags. */
+const COLLECT_WINDOW_WORDING: ContextWindowWording = {
+  entry: () => ({ where: '--models', item: 'models' }),
+  windowSource: '--models-file, else config/models.json',
+  designFields: '--conditions, --states, --domains',
+};
+
+/** The models' context windows (--models-file, else the catalogue), in --models order. */
+function modelWindows(params: CollectParams, targets: ResolvedTargets): Array<{ spec: string; contextWindow: number | null }> {
+  const catalogue = loadCatalogue();
+  return params.models.map((spec) => ({ spec, contextWindow: contextWindowOf(targets, spec, catalogue) }));
+}
+
+/**
+ * A live run's context-window check before its first call, on the cells it would request: the prompts
+ * are built once more only for the models whose window is known (never for simulated ones).
+ */
+function checkLiveContextWindows(params: CollectParams, targets: ResolvedTargets, prepared: PreparedDesign): void {
+  const windows = modelWindows(params, targets).filter((m) => m.contextWindow !== null);
+  if (windows.length === 0) return;
+  const completed = readCompleted(storePaths(params.outDir).responses, { tolerateTornTail: true });
+  const report = dryRunJobs(prepared.jobs, completed, windows.map((m) => m.spec), prepared.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+  checkContextWindows(windows, report, COLLECT_WINDOW_WORDING);
 }
 
 export async function collectKst(rawParams: CollectParams, deps: CollectDeps = {}): Promise<CollectOutcome> {
   const { params, targets } = resolveTargets(rawParams, deps.createProvider === undefined);
   const prepared = prepareKstDesign(params);
+  checkLiveContextWindows(params, targets, prepared);
   return runStudyCollection(kstCollection(params, deps, prepared, targets), params, targets, { ...deps, env: deps.env ?? process.env });
+}
+
+/** A design of this many cells makes a dry run long enough (seconds of CPU) to say what it is doing. */
+export const LONG_PLAN_CELLS = 100_000;
+
+/** Where a long dry run says its planned count first, then each tenth of its prompts (the CLI: stderr); small designs say nothing. */
+export interface DryRunPlanning {
+  onLine?: (line: string) => void;
+  /** The design size from which it speaks (default LONG_PLAN_CELLS; tests lower it). */
+  longPlanCells?: number;
 }
 
 /**
  * Estimates a run without calling anything or writing anything (runner.ts `dryRunStudy`): the pending
  * calls (cells without a final record in --out), their tokens and cost.
  */
-export function dryRunKst(rawParams: CollectParams): DryRunReport {
-  const { params } = resolveTargets(rawParams);
+export function dryRunKst(rawParams: CollectParams, planning: DryRunPlanning = {}): DryRunReport {
+  const { params, targets } = resolveTargets(rawParams);
   if (params.batch) checkBatchModels(params.models);
   const prepared = prepareKstDesign(params);
-  return dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params);
+  const long = planning.onLine !== undefined && prepared.jobs.length >= (planning.longPlanCells ?? LONG_PLAN_CELLS);
+  if (long) planning.onLine!(`dry run: ${prepared.jobs.length} cells in the design; building their prompts to estimate the tokens`);
+  const progress = long ? (done: number, total: number) => planning.onLine!(`dry run: ${done} of ${total} prompts estimated`) : undefined;
+  const report = dryRunStudy({ storeDir: params.outDir, jobs: prepared.jobs, prices: prepared.prices }, params, progress);
+  // A cost quoted for prompts the model cannot take is refused, as `study check` refuses it.
+  checkContextWindows(modelWindows(params, targets), report, COLLECT_WINDOW_WORDING);
+  return report;
 }

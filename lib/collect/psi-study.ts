@@ -17,7 +17,7 @@ import { answerOutcome } from '../provider/outcome';
 import { loadPriceTable } from './prices';
 import { checkBatchModels, createBatchClient, createProvider } from './providers';
 import type { ModelOptions, ResolvedTargets } from './providers/endpoints';
-import { dryRunStudy, resolveTargets, runStudyCollection, type DryRunReport, type StudyCollection } from './runner';
+import { dryRunStudy, resolveTargets, runStudyCollection, type DryRunReport, type NoteSink, type StudyCollection } from './runner';
 
 /**
  * The PSI tutoring study as a job source for the generic collector engine (lib/collect/engine.ts):
@@ -255,7 +255,7 @@ export interface PsiCollectParams {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   progress?: (total: number, initialDone: number) => ProgressSink;
   interrupt?: AbortSignal;
-  onNote?: (model: string, note: string) => void;
+  onNote?: NoteSink;
   retryBaseDelayMs?: number;
 }
 
@@ -379,7 +379,7 @@ function psiCollection(params: PsiCollectParams, design: PsiDesign, targets: Res
     createProvider: (spec) => {
       if (params.createProvider) return params.createProvider(spec);
       // The simulated tutors answer from the course's scenarios.
-      return parseModelSpec(spec).provider === 'simulated' ? createProvider(spec, { psiCourse: course }) : createProvider(spec, { ...targets.optionsFor(spec), ...(params.onNote ? { onNote: (note: string) => params.onNote!(spec, note) } : {}) });
+      return parseModelSpec(spec).provider === 'simulated' ? createProvider(spec, { psiCourse: course }) : createProvider(spec, { ...targets.optionsFor(spec), ...(params.onNote ? { onNote: (note: string) => params.onNote!(spec, note, 'call') } : {}) });
     },
     createBatchClient: (spec) => (params.createBatchClient ?? createBatchClient)(spec, { ...targets.optionsFor(spec), timeoutMs: params.timeoutMs }),
   };

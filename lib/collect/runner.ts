@@ -52,6 +52,16 @@ export interface DispatchParams {
   noPreflight?: boolean;
 }
 
+/**
+ * What a note is, so it can be labelled by that (not all as "pre-flight"): `routing` (which server and
+ * key a model gets), `environment` (SDK variables that are not sent), `setup` (a model's settings and
+ * warnings, before its first call), `call` (heard during a call, mid-run: a followed same-origin
+ * redirect that moved the path, providers/capped-fetch.ts).
+ */
+export type NoteKind = 'routing' | 'environment' | 'setup' | 'call';
+/** Where notes go (the CLI prints them on stderr); `model` is the spec, or `routing` / `environment`. */
+export type NoteSink = (model: string, note: string, kind: NoteKind) => void;
+
 /** What the caller injects: the shell's signal, progress and notes, and the test clocks. */
 export interface RunnerDeps {
   /** The environment whose secrets every written line is scrubbed of. */
@@ -63,8 +73,8 @@ export interface RunnerDeps {
   retryBaseDelayMs?: number;
   /** Monotonic clock (ms) for rate control; tests advance it from their `sleep`. */
   clockMs?: () => number;
-  /** Routing and pre-flight notes (the CLI prints them on stderr). */
-  onNote?: (model: string, note: string) => void;
+  /** Routing, environment, setup and mid-run call notes (the CLI prints them on stderr). */
+  onNote?: NoteSink;
   /** The fix named when the store holds another design (default: a new --out directory; see LifecycleOptions). */
   otherDesignFix?: string;
   /** The fix named when the pre-flight's answer is still cut off (default: the collect flags'; see LifecycleOptions). */
@@ -162,13 +172,13 @@ export function checkTokenBudget(jobs: ReadonlyArray<Job<unknown>>, maxOutputTok
 
 /** The run's own notes, once before it: routing (--base-url), then the SDK variables kstbench ignores (providers/sdk-env.ts). */
 function printRunNotes(targets: ResolvedTargets, deps: RunnerDeps): void {
-  for (const note of targets.notes) deps.onNote?.('routing', note);
-  for (const note of ignoredSdkEnvNotes(targets.targets.map((t) => t.provider), deps.env)) deps.onNote?.('environment', note);
+  for (const note of targets.notes) deps.onNote?.('routing', note, 'routing');
+  for (const note of ignoredSdkEnvNotes(targets.targets.map((t) => t.provider), deps.env)) deps.onNote?.('environment', note, 'environment');
 }
 
 /** Prints each provider's notes (what is sent, catalogue notes) before the run; offline. */
-export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: (model: string, note: string) => void): void {
-  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note);
+export function printNotes(models: readonly string[], providerFor: (model: string) => Pick<Provider, 'notes'>, onNote?: NoteSink): void {
+  for (const m of models) for (const note of providerFor(m).notes?.() ?? []) onNote?.(m, note, 'setup');
 }
 
 /** The output cap the settings name for a model (a cut-off answer may be retried up to it), null when unknown. */
@@ -318,11 +328,18 @@ export function modelWarnings(models: readonly string[]): string[] {
  * `--dry-run` of either study: the pending calls of its jobs against the final records already in its
  * store, their tokens and cost, and the catalogue's warnings. Nothing is sent or written.
  */
-export function dryRunStudy(study: Pick<StudyCollection<unknown>, 'storeDir' | 'jobs' | 'prices'>, params: Pick<DispatchParams, 'models' | 'maxOutputTokens' | 'batch' | 'retryMissing'>): DryRunReport {
+export function dryRunStudy(
+  study: Pick<StudyCollection<unknown>, 'storeDir' | 'jobs' | 'prices'>,
+  params: Pick<DispatchParams, 'models' | 'maxOutputTokens' | 'batch' | 'retryMissing'>,
+  onEstimated?: EstimateProgress,
+): DryRunReport {
   const completed = readCompleted(storePaths(study.storeDir).responses, { tolerateTornTail: true });
-  const report = dryRunJobs(study.jobs, completed, params.models, study.prices, params.maxOutputTokens, params.batch === true, params.retryMissing);
+  const report = dryRunJobs(study.jobs, completed, params.models, study.prices, params.maxOutputTokens, params.batch === true, params.retryMissing, onEstimated);
   return { ...report, warnings: modelWarnings(params.models) };
 }
+
+/** Hears, every tenth of the way, how many of the real models' pending prompts a dry run has built and estimated. */
+export type EstimateProgress = (done: number, total: number) => void;
 
 /**
  * Estimates a run without calling anything: the pending calls (jobs without a final record in
@@ -338,10 +355,16 @@ export function dryRunJobs(
   maxOutputTokens: number,
   batchMode: boolean,
   retryMissing?: boolean,
+  onEstimated?: EstimateProgress,
 ): DryRunReport {
   const pending = pendingJobs(jobs, completed, retryMissing);
   const alreadyMissing = missingNotRequested(jobs, completed, retryMissing);
   const batch = { batch: batchMode };
+  // Building every prompt is what takes the time (~1.2M cells: ~30 s CPU); a tenth of the real models' prompts per report.
+  const real = new Set(models.filter((m) => parseModelSpec(m).provider !== 'simulated'));
+  const toEstimate = onEstimated ? pending.reduce((n, j) => n + (real.has(j.model) ? 1 : 0), 0) : 0;
+  const step = Math.max(1, Math.ceil(toEstimate / 10));
+  let estimated = 0;
   const lines: DryRunModelLine[] = models.map((model) => {
     const ofModel = pending.filter((j) => j.model === model);
     if (parseModelSpec(model).provider === 'simulated') {
@@ -351,6 +374,8 @@ export function dryRunJobs(
     const inputTokens = ofModel.reduce((sum, j) => {
       const r = j.request();
       const tokens = estimateTokens(r.system + r.user);
+      estimated += 1;
+      if (onEstimated && (estimated % step === 0 || estimated === toEstimate)) onEstimated(estimated, toEstimate);
       if (!largestPrompt || tokens > largestPrompt.tokens) largestPrompt = { runId: j.runId, tokens };
       return sum + tokens;
     }, 0);

@@ -1,4 +1,5 @@
 import { dryRunJobs, resolveTargets, type DryRunReport } from '../collect/collect';
+import { checkContextWindows, contextWindowOf } from '../collect/context-window';
 import { checkDesignSize, kstJobs, type DesignLimitAdvice } from '../collect/kst-study';
 import { ASSUMED_OUTPUT_TOKENS, loadPriceTable } from '../collect/prices';
 import { createProvider, loadCatalogue, lookupModel, catalogueWarnings } from '../collect/providers';
@@ -86,7 +87,7 @@ export function checkModels(study: Study, env: NodeJS.ProcessEnv): ModelCheck[] 
       if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`, { file: study.file, item: `models[${i}]` });
       throw err;
     }
-    const contextWindow = targets.optionsFor(spec).model.context_window ?? match?.entry.context_window.value ?? null;
+    const contextWindow = contextWindowOf(targets, spec, catalogue);
     return { spec, catalogue: match?.key ?? null, contextWindow, notes: catalogueWarnings(catalogue, spec) };
   });
 }
@@ -98,22 +99,6 @@ function largestOf(lines: readonly DryRunReport['models'][number][]): { largestP
   const prompts = lines.flatMap((l) => (l.largestPrompt ? [l.largestPrompt] : []));
   if (prompts.length === 0) return {};
   return { largestPrompt: prompts.reduce((a, b) => (b.tokens > a.tokens ? b : a)) };
-}
-
-/**
- * Refuses a design whose longest prompt is over a model's context window (from its catalogue entry):
- * every such call would be refused by the API, yet it was priced and the check said OK.
- */
-function checkContextWindows(study: Study, models: readonly ModelCheck[], cost: DryRunReport): void {
-  models.forEach((m, i) => {
-    const window = m.contextWindow;
-    const largest = cost.models.find((l) => l.model === m.spec)?.largestPrompt;
-    if (window === null || !largest || largest.tokens <= window) return;
-    throw new InputError(
-      `${modelField(study, i)}: ${m.spec}: the longest prompt of the design, cell ${largest.runId}, is about ${largest.tokens} tokens (prompt characters / 4), over the model's context window of ${window} (models_file, else config/models.json); leave out the condition or domain it comes from (design.conditions, domains), or use a model with a larger window`,
-      { file: study.file, item: `models[${i}]` },
-    );
-  });
 }
 
 /** The dry runs of the repeats as one: calls, tokens and costs summed per model and in all (one report stays as it is). */
@@ -210,7 +195,11 @@ export function checkStudy(study: Study, env: NodeJS.ProcessEnv = process.env): 
     const prices = loadPriceTable();
     const completedByRepeat = studyRepeats(study).map((repeat) => readCompleted(storePaths(repeatDir(study, repeat)).responses, { tolerateTornTail: true }));
     cost = sumDryRuns(completedByRepeat.map((completed) => dryRunJobs(jobs, completed, specs, prices, design.max_output_tokens, false)));
-    checkContextWindows(study, models, cost);
+    checkContextWindows(models, cost, {
+      entry: (i) => ({ where: modelField(study, i), item: `models[${i}]`, file: study.file }),
+      windowSource: 'models_file, else config/models.json',
+      designFields: 'design.conditions, domains',
+    });
     // Missing cells count as collected above; what asking for them again would cost is shown apart
     // (a second dry run, which builds every pending prompt again: only when some cell is missing).
     if (cost.alreadyMissing > 0) {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectKst, dryRunKst, type CollectDeps, type CollectParams } from '../../lib/collect/collect';
+import { collectKst, dryRunKst, type CollectDeps, type CollectParams, type NoteKind } from '../../lib/collect/collect';
+import { noteLine } from '../../cli/commands/collect';
 import { collectPsi } from '../../lib/collect/psi-study';
 import { storePaths } from '../../lib/collect/store';
 import { createProvider } from '../../lib/collect/providers';
@@ -221,12 +222,31 @@ test('a gateway that moved /v1 to /v2 (a same-origin 308) is followed; the run n
   try {
     server.script(() => ok);
     const out = tempDir();
-    const notes: Array<[string, string]> = [];
-    const r = await collectKst({ ...params(out, MODELS.openai), models: [`${MODELS.openai}@${at}/v1`] }, deps({ onNote: (model, note) => notes.push([model, note]) }));
+    const notes: Array<[string, string, NoteKind]> = [];
+    const r = await collectKst({ ...params(out, MODELS.openai), models: [`${MODELS.openai}@${at}/v1`] }, deps({ onNote: (model, note, kind) => notes.push([model, note, kind]) }));
     assert.equal(r.status, 'complete', r.reason);
     assert.equal(recordsOf(out).filter((x) => x.status === 'valid').length, CELLS);
     const moved = notes.filter(([, note]) => /redirected/.test(note));
-    assert.deepEqual(moved, [[MODELS.openai, `calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`]]);
+    const note = `calls to ${at}/v1/chat/completions are redirected (same origin, followed) to ${at}/v2/chat/completions: each call makes two round trips until the base URL names the new address`;
+    // Heard during a call (the pre-flight's or a later one), so a mid-run note, not a pre-flight one.
+    assert.deepEqual(moved, [[MODELS.openai, note, 'call']]);
+    assert.equal(noteLine('collect', ...moved[0]!), `kstbench collect: mid-run ${MODELS.openai}: ${note}\n`);
+    // The model's settings, said before its first call, are its setup.
+    assert.ok(notes.some(([model, , kind]) => model === MODELS.openai && kind === 'setup'), JSON.stringify(notes));
+    // psi collect wires the same sink into its providers (lib/collect/psi-study.ts): its note is a mid-run call note too.
+    const psiNotes: Array<[string, string, NoteKind]> = [];
+    const saved = process.env['OPENAI_API_KEY'];
+    process.env['OPENAI_API_KEY'] = KEY;
+    try {
+      const courseDir = join(ROOT, 'data', 'raw', 'psi');
+      const psiOut = tempDir();
+      const psi = { courseDir, models: [`${MODELS.openai}@${at}/v1`], outDir: psiOut, round: 1 as const, scenarios: ['S01'], seed: '1', concurrency: 1, maxOutputTokens: 4000, timeoutMs: 5_000, noPreflight: true, retryBaseDelayMs: 1, sleep: async () => {} };
+      await collectPsi({ ...psi, onNote: (model, n, kind) => void psiNotes.push([model, n, kind]) });
+      assert.deepEqual(psiNotes.filter(([, n]) => /redirected/.test(n)), [[MODELS.openai, note, 'call']]);
+    } finally {
+      if (saved === undefined) delete process.env['OPENAI_API_KEY'];
+      else process.env['OPENAI_API_KEY'] = saved;
+    }
   } finally {
     await new Promise<void>((resolve) => gateway.close(() => resolve()));
   }
