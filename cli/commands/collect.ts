@@ -89,10 +89,6 @@ API keys are read only from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 OPENAI_COMPATIBLE_API_KEY, or the variable a spec@URL=VAR entry or --models-file names for its
 host) and never written to any file.
 
-Exit codes: 0 complete, 1 bad input or OS error, 2 usage error, 3 quota stop (resume later with the
-same command), 4 run failed (pre-flight refused, breaker opened, deterministic failures; fix, then
-re-run), 5 incomplete (some cells missing: re-run with --retry-missing), 130 interrupted.
-
 Before dispatch each model gets one pre-flight request (model exists, schema, output cap and
 parameters accepted), when its provider supports it; a refusal stops the run before anything is
 written. Adaptive concurrency: a 429 halves a model's in-flight calls, a calm 30 s adds one back.
@@ -102,7 +98,8 @@ all) is stopped (circuit breaker); its cells keep no record and are requested ag
 Exit codes: 0 complete, 1 bad input or an OS error (named with its path), 2 usage error (also an
 empty design), 3 quota stop (re-run the same command after the quota resets), 4 run failed (circuit
 breaker, deterministic failures, every call failed, pre-flight refused: the error and its fix are
-printed; fix and re-run to resume), 130 interrupted (re-run to resume).
+printed; fix and re-run to resume), 5 incomplete (some cells missing: re-run with --retry-missing),
+130 interrupted (re-run to resume).
 `;
 
 function list(value: unknown): string[] {
