@@ -1,6 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { applyTemporaryMessage, removeLiveTemporaries } from '../lib/io/temporaries';
+import { applyTemporaryMessage, removeLiveTemporaries, type TemporariesRemoval } from '../lib/io/temporaries';
 import { writeChunk } from '../lib/io/write-all';
 import type { Command } from './common';
 import { commandExitCell, readCommandExit } from './thread';
@@ -143,14 +144,39 @@ export const EXIT_SIGNALLED = 130;
 export const SIGNAL_ANSWER_MS = 500;
 
 /** The line printed when the main thread stopped a worker, by why it did. */
-function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' }, graceful: { name: string; resume: string } | null, removed: number): string {
+function stoppedLine(command: string, stop: { signal: NodeJS.Signals; why: 'signal' | 'busy' | 'second' }, graceful: { name: string; resume: string } | null, removal: TemporariesRemoval): string {
   const name = graceful?.name ?? command;
   const resume = graceful?.resume;
-  const files = removed === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
+  const { removed, left } = removal;
+  const cleaned = removed === 0 && left.length === 0 ? 'no temporary file was left' : `removed ${removed} temporary file${removed === 1 ? '' : 's'}`;
+  const files = left.length === 0 ? cleaned : `${cleaned}; could not remove ${left.map(({ path, code }) => `${path} (${code})`).join(', ')}`;
   const again = resume === undefined ? '' : `; resume with: ${resume}`;
   if (stop.why === 'second') return `kstbench ${name}: second ${stop.signal}, exiting now (${files}${again})`;
   if (stop.why === 'busy') return `kstbench ${name}: stopped by ${stop.signal} during synchronous work (no answer within ${SIGNAL_ANSWER_MS} ms); ${files}${again}`;
   return `kstbench ${name}: stopped by ${stop.signal}; no output file was replaced (${files})`;
+}
+
+/**
+ * SIGKILLs this process's own child processes (Linux: read from /proc; elsewhere nothing). Used only
+ * when a command was stopped, so no work of the run is left to lose.
+ */
+function killChildProcesses(): void {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return;
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after its last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
 }
 
 let ignoringLateSignals = false;
@@ -241,6 +267,9 @@ function runInWorker(name: string, argv: string[]): Promise<number> {
       ignoreLateSignals();
       process.off('SIGINT', sigint);
       process.off('SIGTERM', sigterm);
+      // A stopped command's browser (lib/figures) is this process's child and outlives the worker by
+      // seconds, still writing into the profile being removed: it is stopped first.
+      if (stopped) killChildProcesses();
       const removed = removeLiveTemporaries();
       // A command can finish between the signal and the worker's termination: then it recorded its
       // code, its output is written, and it did not stop.

@@ -48,15 +48,35 @@ export function applyTemporaryMessage(message: unknown): boolean {
   return true;
 }
 
+/** What removeLiveTemporaries did: how many listed paths it removed, and those it could not, with the OS error's code. */
+export interface TemporariesRemoval {
+  removed: number;
+  left: Array<{ path: string; code: string }>;
+}
+
 /**
  * Removes every listed temporary file (missing ones are fine) and every listed temporary folder with
- * what is in it (the figure browser's profile and page folders); returns how many were listed.
+ * what is in it (the figure browser's profile and page folders). A browser stopped with its command
+ * may still write into its profile for a moment (ENOTEMPTY while the folder is emptied), so removal
+ * is retried for up to about a second (Node's rmSync retries); a path that still cannot be removed is
+ * reported, never thrown: this runs while the process is exiting.
  */
-export function removeLiveTemporaries(): number {
-  const n = live.size;
-  for (const path of live) rmSync(path, { force: true, recursive: true });
+export function removeLiveTemporaries(remove: (path: string) => void = removeRetrying): TemporariesRemoval {
+  const result: TemporariesRemoval = { removed: 0, left: [] };
+  for (const path of live) {
+    try {
+      remove(path);
+      result.removed++;
+    } catch (err) {
+      result.left.push({ path, code: (err as NodeJS.ErrnoException).code ?? String(err) });
+    }
+  }
   live.clear();
-  return n;
+  return result;
+}
+
+function removeRetrying(path: string): void {
+  rmSync(path, { force: true, recursive: true, maxRetries: 6, retryDelay: 50 });
 }
 
 /** The temporary files listed now (for tests and messages). */

@@ -24,7 +24,7 @@ test('an open sink lists its temporary file; commit and abort take it off the li
     assert.deepEqual(liveTemporaries(), []);
     const c = openFileSink(join(dir, 'c.txt'));
     c.write('half');
-    assert.equal(removeLiveTemporaries(), 1);
+    assert.deepEqual(removeLiveTemporaries(), { removed: 1, left: [] });
     assert.deepEqual(readdirSync(dir), ['a.txt']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -50,7 +50,24 @@ test('a listed temporary folder is removed with what is in it (the figure browse
   mkdirSync(join(profile, 'Default'), { recursive: true });
   writeFileSync(join(profile, 'Default', 'Preferences'), '{}');
   trackTemporary(profile);
-  assert.ok(removeLiveTemporaries() >= 1);
+  assert.ok(removeLiveTemporaries().removed >= 1);
   assert.deepEqual(readdirSync(dir), []);
+});
+
+test('a temporary that cannot be removed is reported with its code, not thrown, and the others are still removed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kstbench-temporaries-'));
+  const stuck = join(dir, 'kstbench-chromium-stuck');
+  const other = join(dir, 'other.tmp');
+  writeFileSync(other, 'x');
+  trackTemporary(stuck);
+  trackTemporary(other);
+  const busy = (path: string) => {
+    if (path === stuck) throw Object.assign(new Error('ENOTEMPTY: directory not empty'), { code: 'ENOTEMPTY' });
+    rmSync(path, { force: true });
+  };
+  assert.deepEqual(removeLiveTemporaries(busy), { removed: 1, left: [{ path: stuck, code: 'ENOTEMPTY' }] });
+  assert.equal(existsSync(other), false);
+  assert.deepEqual(liveTemporaries(), []);
+  rmSync(dir, { recursive: true, force: true });
 });
 
