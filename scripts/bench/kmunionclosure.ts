@@ -28,9 +28,21 @@ const ROOT = resolve(__dirname, '..', '..', ...(__dirname.includes(`${join('dist
 const RUNS = Number(process.env.KSTBENCH_R_RUNS ?? 5);
 const REAL_BASES = ['cad1', 'cad6', 'cadmaj', 'frac1', 'frac3'];
 
+/**
+ * The peers' kstMatrix and kstIO sources: $KSTBENCH_PEERS, else `shared/peers` beside the project (one
+ * or two folders up), else beside the local repository this checkout was cloned from (a fresh clone
+ * of the team's checkout elsewhere, as .ci/run also finds them).
+ */
 export function peersDir(): string | undefined {
-  const candidates = [process.env.KSTBENCH_PEERS, join(ROOT, '..', 'shared', 'peers'), join(ROOT, '..', '..', 'shared', 'peers')];
-  return candidates.find((d): d is string => d !== undefined && existsSync(join(d, 'kstMatrix', 'src')));
+  const candidates = [process.env.KSTBENCH_PEERS, join(ROOT, '..', 'shared', 'peers'), join(ROOT, '..', '..', 'shared', 'peers'), besideOrigin()];
+  return candidates.find((d): d is string => d !== undefined && existsSync(join(d, 'kstMatrix', 'src')) && existsSync(join(d, 'kstIO', 'R')));
+}
+
+/** `shared/peers` beside the repository `origin` names, when that is a local folder. */
+function besideOrigin(): string | undefined {
+  const r = spawnSync('git', ['config', '--get', 'remote.origin.url'], { cwd: ROOT, encoding: 'utf8' });
+  const origin = r.status === 0 ? r.stdout.trim() : '';
+  return origin !== '' && existsSync(origin) ? join(resolve(ROOT, origin), '..', 'shared', 'peers') : undefined;
 }
 
 export function hasR(): boolean {

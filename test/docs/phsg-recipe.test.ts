@@ -19,7 +19,7 @@ import { extractCommands } from './commands';
 const DOC = 'docs/domain-files.md';
 const peers = peersDir();
 
-test('the documented phsg recipe imports kstMatrix phsg as the shipped domain, with its item texts', { skip: peers && hasR() ? false : 'needs Rscript and the peers\' kstMatrix sources (../shared/peers beside the project, or $KSTBENCH_PEERS)' }, () => {
+test('the documented phsg recipe imports kstMatrix phsg as the shipped domain, with its item texts', { skip: peers && hasR() ? false : 'needs Rscript and the peers\' kstMatrix sources ($KSTBENCH_PEERS, ../shared/peers beside the project or beside its origin)' }, () => {
   const commands = extractCommands(readFileSync(join(ROOT, DOC), 'utf8'), DOC);
   const rscript = commands.find((c) => c.text.startsWith('Rscript ') && c.text.includes('phsg'));
   const importLine = commands.find((c) => c.text.startsWith('node bin/kstbench.js import phsg-basis.csv'));

@@ -20,7 +20,7 @@ import { exported, randomNames, twoRouteCsv } from './helpers';
 const peers = peersDir();
 const EXPORTS = [['basis.csv', 'basis', 'csv'], ['space.csv', 'space', 'csv'], ['relation.csv', 'relation', 'csv'], ['surmise.csv', 'surmise', 'surmise-csv'], ['items.csv', 'items', 'csv']] as const;
 
-test('R reads the names kstbench export writes, byte for byte (read.csv as kstIO writes CSV, kstIO read_surmisefunction, the items file)', { skip: peers && hasR() ? false : "needs Rscript and the peers' kstIO sources (../shared/peers beside the project, or $KSTBENCH_PEERS)" }, () => {
+test('R reads the names kstbench export writes, byte for byte (read.csv as kstIO writes CSV, kstIO read_surmisefunction, the items file)', { skip: peers && hasR() ? false : "needs Rscript and the peers' kstIO sources ($KSTBENCH_PEERS, ../shared/peers beside the project or beside its origin)" }, () => {
   const rng = seedrandom('kst-io-names-in-R');
   const dir = tempDir('kstbench-kstio-names-');
   try {
